@@ -1,0 +1,117 @@
+"""The Dataset model: documents, queries and graded relevance judgements (qrels).
+
+Every id is a string, whatever the file had. A dataset is named by a content fingerprint
+(sha256 over a canonical form), so the same content loaded from JSON, BEIR or CSV gets the
+same fingerprint, and a saved run can tell whether it belongs to the data on screen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+#: qrels: query id -> doc id -> grade. Grades are floats (the article uses 0.8, 0.9).
+Qrels = dict[str, dict[str, float]]
+
+
+@dataclass(frozen=True)
+class Document:
+    id: str
+    text: str
+    title: str = ""
+
+    @property
+    def embed_text(self) -> str:
+        """The text a retriever sees: ``title + " " + text`` when there is a title."""
+        return f"{self.title} {self.text}" if self.title else self.text
+
+
+@dataclass(frozen=True)
+class Query:
+    id: str
+    text: str
+
+
+@dataclass
+class Dataset:
+    """Documents, queries and qrels, as loaded from one or more files.
+
+    ``source`` says where it came from (a path or a sample name); ``notes`` carries what the
+    loader decided on the user's behalf (the column mapping it chose, the split it read), so the
+    UI and the command line can show it.
+    """
+
+    documents: list[Document]
+    queries: list[Query]
+    qrels: Qrels
+    name: str = "dataset"
+    source: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._doc_index: dict[str, int] | None = None
+        self._query_index: dict[str, int] | None = None
+
+    # -- lookups -------------------------------------------------------------------------
+    @property
+    def doc_ids(self) -> list[str]:
+        return [d.id for d in self.documents]
+
+    @property
+    def query_ids(self) -> list[str]:
+        return [q.id for q in self.queries]
+
+    @property
+    def doc_index(self) -> dict[str, int]:
+        if self._doc_index is None:
+            self._doc_index = {d.id: i for i, d in enumerate(self.documents)}
+        return self._doc_index
+
+    @property
+    def query_index(self) -> dict[str, int]:
+        if self._query_index is None:
+            self._query_index = {q.id: i for i, q in enumerate(self.queries)}
+        return self._query_index
+
+    def document(self, doc_id: str) -> Document | None:
+        i = self.doc_index.get(doc_id)
+        return None if i is None else self.documents[i]
+
+    def query(self, query_id: str) -> Query | None:
+        i = self.query_index.get(query_id)
+        return None if i is None else self.queries[i]
+
+    def evaluated_queries(self, limit: int | None = None) -> list[Query]:
+        """Queries that have qrels, in file order (the first ``limit`` of them)."""
+        out = [q for q in self.queries if q.id in self.qrels]
+        return out if limit is None else out[: max(0, int(limit))]
+
+    def doc_texts(self) -> list[str]:
+        """What a retriever embeds for each document (see :attr:`Document.embed_text`)."""
+        return [d.embed_text for d in self.documents]
+
+    # -- identity ------------------------------------------------------------------------
+    def fingerprint(self) -> str:
+        """sha256 over the canonical form: documents and queries in order, qrels sorted."""
+        h = hashlib.sha256()
+        for d in self.documents:
+            h.update(json.dumps(["d", d.id, d.title, d.text], ensure_ascii=False).encode())
+            h.update(b"\n")
+        for q in self.queries:
+            h.update(json.dumps(["q", q.id, q.text], ensure_ascii=False).encode())
+            h.update(b"\n")
+        for qid in sorted(self.qrels):
+            for did in sorted(self.qrels[qid]):
+                h.update(json.dumps(["r", qid, did, float(self.qrels[qid][did])]).encode())
+                h.update(b"\n")
+        return h.hexdigest()
+
+    def sizes(self) -> dict[str, int]:
+        judged = sum(len(v) for v in self.qrels.values())
+        return {
+            "documents": len(self.documents),
+            "queries": len(self.queries),
+            "queries_with_qrels": sum(1 for q in self.queries if q.id in self.qrels),
+            "judgements": judged,
+        }

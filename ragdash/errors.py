@@ -1,0 +1,97 @@
+"""One exception tree for ragdash.
+
+    RagdashError                 anything ragdash raises on purpose; the message says what to do
+    ├── DatasetError             a file that cannot be read as a dataset, qrels or run
+    ├── MetricError              an unknown metric name or an impossible cutoff
+    ├── RetrievalError           a retriever that cannot run (missing extra, bad shapes)
+    ├── EmbeddingError           the embeddings service failed for good (after retries)
+    │   ├── AuthenticationError  401/403: wrong or missing key
+    │   ├── NotFoundError        404: wrong base URL or model
+    │   ├── InputTooLongError    400: a text is over the model's limit
+    │   ├── QuotaExceededError   429 insufficient_quota: no credit left
+    │   └── ServerUnreachableError  connection refused, DNS, timeouts after retries
+    ├── CostError                unknown model or a malformed price catalog
+    ├── RunStoreError            a saved run that cannot be found or read
+    └── StatsError               runs that cannot be compared
+
+Third-party exceptions are translated where they happen, with ``raise ... from exc``, so a user
+sees one plain sentence and a developer still gets the chain.
+"""
+
+from __future__ import annotations
+
+
+class RagdashError(Exception):
+    """Base class: every error ragdash raises on purpose."""
+
+
+class DatasetError(RagdashError):
+    """A file that cannot be read. Names the file, the line or record, and the fix.
+
+    ``str(err)`` is one line: ``"<file>, line <n>: <problem>. <fix>"``.
+    """
+
+    def __init__(self, problem: str, *, file: str | None = None, line: int | None = None,
+                 record: str | None = None, fix: str | None = None) -> None:
+        self.problem = problem
+        self.file = file
+        self.line = line
+        self.record = record
+        self.fix = fix
+        where = []
+        if file:
+            where.append(str(file))
+        if line is not None:
+            where.append(f"line {line}")
+        if record is not None:
+            where.append(f"record {record}")
+        text = problem.rstrip(".") + "."
+        if where:
+            text = ", ".join(where) + ": " + text
+        if fix:
+            text += " " + fix.rstrip(".") + "."
+        super().__init__(text)
+
+
+class MetricError(RagdashError):
+    """An unknown metric name or an impossible cutoff."""
+
+
+class RetrievalError(RagdashError):
+    """A retriever that cannot run."""
+
+
+class EmbeddingError(RagdashError):
+    """The embeddings service failed for good (after any retries)."""
+
+
+class AuthenticationError(EmbeddingError):
+    """401/403: the API key is wrong or missing."""
+
+
+class NotFoundError(EmbeddingError):
+    """404: the base URL or the model name is wrong."""
+
+
+class InputTooLongError(EmbeddingError):
+    """400: a text is longer than the model accepts."""
+
+
+class QuotaExceededError(EmbeddingError):
+    """429 with an insufficient_quota code: the account has no credit left."""
+
+
+class ServerUnreachableError(EmbeddingError):
+    """The server could not be reached (after retries)."""
+
+
+class CostError(RagdashError):
+    """An unknown model or a malformed price catalog."""
+
+
+class RunStoreError(RagdashError):
+    """A saved run that cannot be found or read."""
+
+
+class StatsError(RagdashError):
+    """Runs that cannot be compared."""

@@ -1,0 +1,48 @@
+import numpy as np
+import pytest
+
+from ragdash import DatasetError, Ranking
+
+
+def test_canonical_order_is_score_desc_then_doc_id_desc():
+    r = Ranking.from_dict({"q": {"a": 1.0, "c": 1.0, "b": 2.0, "d": 0.5}})
+    docs, scores = r.get("q")
+    assert docs == ["b", "c", "a", "d"]
+    assert list(scores) == [2.0, 1.0, 1.0, 0.5]
+
+
+def test_trec_roundtrip_keeps_query_order_and_ignores_rank_column(tmp_path):
+    text = "q2 Q0 x 9 0.1 t\nq1 Q0 y 1 0.2 t\nq2 Q0 z 1 0.3 t\n"
+    r = Ranking.parse_trec(text)
+    assert r.query_ids == ["q2", "q1"]
+    assert r.get("q2")[0] == ["z", "x"]
+    path = tmp_path / "run.txt"
+    r.write_trec(path, tag="mine")
+    again = Ranking.read_trec(path)
+    assert again.to_dict() == r.to_dict()
+    assert path.read_text().splitlines()[0] == "q2 Q0 z 1 0.3 mine"
+
+
+@pytest.mark.parametrize("text, line", [
+    ("q1 Q0 d1 1 0.5 t\nq1 Q0 d2 1 t\n", 2),
+    ("q1 Q0 d1 1 abc t\n", 1),
+    ("q1 Q0 d1 1 nan t\n", 1),
+])
+def test_bad_run_lines_are_named(text, line):
+    with pytest.raises(DatasetError) as err:
+        Ranking.parse_trec(text, source="run.txt")
+    assert f"run.txt, line {line}" in str(err.value)
+
+
+def test_duplicate_document_in_one_query_is_an_error():
+    with pytest.raises(DatasetError, match="appears twice"):
+        Ranking.parse_trec("q Q0 d 1 1 t\nq Q0 d 2 0.5 t\n")
+
+
+def test_truncate_subset_and_topk():
+    r = Ranking.from_topk(["q1", "q2"], ["a", "b", "c"], np.array([[2, 0], [1, -1]]),
+                          np.array([[0.9, 0.1], [0.5, 0.0]]))
+    assert r.to_dict() == {"q1": {"c": 0.9, "a": 0.1}, "q2": {"b": 0.5}}
+    assert r.truncate(1).to_dict() == {"q1": {"c": 0.9}, "q2": {"b": 0.5}}
+    assert r.subset(["q2", "zz"]).to_dict() == {"q2": {"b": 0.5}, "zz": {}}
+    assert Ranking.from_json_obj(r.to_json_obj()).to_dict() == r.to_dict()
