@@ -4,6 +4,7 @@
     ├── DatasetError             a file that cannot be read as a dataset, qrels or run
     ├── MetricError              an unknown metric name or an impossible cutoff
     ├── RetrievalError           a retriever that cannot run (missing extra, bad shapes)
+    │   └── Cancelled            the user cancelled a running job
     ├── EmbeddingError           the embeddings service failed for good (after retries)
     │   ├── AuthenticationError  401/403: wrong or missing key
     │   ├── NotFoundError        404: wrong base URL or model
@@ -59,6 +60,10 @@ class MetricError(RagdashError):
 
 class RetrievalError(RagdashError):
     """A retriever that cannot run."""
+
+
+class Cancelled(RetrievalError):
+    """The user cancelled a running retrieval; what was already paid for is cached."""
 
 
 class EmbeddingError(RagdashError):
