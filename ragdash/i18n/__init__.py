@@ -1,0 +1,108 @@
+"""One message catalog for every user-facing string, in English and Japanese.
+
+Each module of strings defines ``MESSAGES = {key: {"en": ..., "ja": ...}}``:
+
+- :mod:`ragdash.i18n.core` — charts, views and the HTML report (plain Python);
+- :mod:`ragdash.i18n.ui` — the Streamlit pages (owned by the app UI).
+
+They are merged here into :data:`CATALOG`; the same key in two modules is an error at import
+time, so the two halves cannot silently overwrite each other.
+
+Look a string up with :func:`t`::
+
+    t("chart.k_axis", "ja")                  # -> "K（上位件数）"
+    t("chart.mean_of", "en", metric="NDCG")  # -> "Mean NDCG"
+
+Placeholders use :meth:`str.format` syntax; English and Japanese must name the same
+placeholders (checked by :func:`check_catalog` and by ``tests/test_i18n.py``). An unknown key
+raises :class:`KeyError` — a test scans the source for ``t("...")`` calls so that this cannot
+reach a user. An unknown language falls back to English.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+
+from . import core, ui
+
+__all__ = ["CATALOG", "DEFAULT_LANG", "LANGUAGES", "check_catalog", "has", "normalize_lang",
+           "placeholders", "t"]
+
+#: Supported languages, in the order the language switch shows them.
+LANGUAGES: tuple[str, ...] = ("en", "ja")
+DEFAULT_LANG = "en"
+#: How each language names itself (for the language switch).
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ja": "日本語"}
+
+
+def _merge(*modules) -> dict[str, dict[str, str]]:
+    merged: dict[str, dict[str, str]] = {}
+    owner: dict[str, str] = {}
+    for module in modules:
+        for key, entry in module.MESSAGES.items():
+            if key in merged:
+                raise ValueError(f"i18n key {key!r} is defined in both {owner[key]} and "
+                                 f"{module.__name__}; rename one of them")
+            merged[key] = dict(entry)
+            owner[key] = module.__name__
+    return merged
+
+
+#: key -> {"en": text, "ja": text}; the merge of every strings module.
+CATALOG: dict[str, dict[str, str]] = _merge(core, ui)
+
+
+def normalize_lang(lang: str | None) -> str:
+    """``"ja"``, ``"ja-JP"``, ``"JA"`` -> ``"ja"``; anything unsupported -> ``"en"``."""
+    if not lang:
+        return DEFAULT_LANG
+    base = str(lang).strip().lower().replace("_", "-").split("-")[0]
+    return base if base in LANGUAGES else DEFAULT_LANG
+
+
+def has(key: str) -> bool:
+    return key in CATALOG
+
+
+def t(key: str, lang: str | None = DEFAULT_LANG, **fmt: object) -> str:
+    """The text for ``key`` in ``lang``, with ``fmt`` substituted (``str.format``).
+
+    Raises :class:`KeyError` for an unknown key. A missing translation falls back to English.
+    """
+    entry = CATALOG[key]
+    text = entry.get(normalize_lang(lang)) or entry[DEFAULT_LANG]
+    return text.format(**fmt) if fmt else text
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{name}`` fields of a format string (format specs ignored)."""
+    names = set()
+    for _, field, _, _ in string.Formatter().parse(text):
+        if field is not None:
+            names.add(field.split(".")[0].split("[")[0])
+    return names
+
+
+def check_catalog(catalog: Mapping[str, Mapping[str, str]] | None = None) -> list[str]:
+    """Problems in the catalog, one sentence each (empty when it is sound)."""
+    catalog = CATALOG if catalog is None else catalog
+    problems = []
+    for key, entry in catalog.items():
+        missing = [lang for lang in LANGUAGES if not str(entry.get(lang, "")).strip()]
+        if missing:
+            problems.append(f"{key}: no text for {', '.join(missing)}")
+            continue
+        extra = set(entry) - set(LANGUAGES)
+        if extra:
+            problems.append(f"{key}: unknown language(s) {sorted(extra)}")
+        try:
+            want = placeholders(entry[DEFAULT_LANG])
+            for lang in LANGUAGES:
+                got = placeholders(entry[lang])
+                if got != want:
+                    problems.append(f"{key}: {lang} has placeholders {sorted(got)}, "
+                                    f"en has {sorted(want)}")
+        except ValueError as exc:  # a stray brace
+            problems.append(f"{key}: bad format string ({exc})")
+    return problems
