@@ -1,0 +1,64 @@
+"""Statistics for comparing runs: bootstrap intervals, paired tests, Holm, verdicts.
+
+Everything works on per-query metric values (one number per query, or a queries × K matrix
+for curves), is pure and deterministic for a given seed. Start with :func:`compare_runs` (or
+:func:`compare_tables` for ``ragdash.metrics.MetricTable`` objects); the building blocks are
+public for the app's charts.
+"""
+
+from .bootstrap import (
+    DEFAULT_RESAMPLES,
+    Bands,
+    Interval,
+    bootstrap_ci,
+    bootstrap_means,
+    curve_bands,
+    paired_difference_ci,
+)
+from .compare import (
+    Alignment,
+    Comparison,
+    PairResult,
+    RunSummary,
+    align_queries,
+    compare_runs,
+    compare_tables,
+    metric_label,
+)
+from .correction import holm
+from .significance import (
+    DEFAULT_PERMUTATIONS,
+    paired_ttest,
+    randomization_test,
+    randomization_tests,
+    wilcoxon_test,
+)
+from .verdict import Verdict, detectable_difference, make_verdict, queries_needed
+
+__all__ = [
+    "DEFAULT_PERMUTATIONS",
+    "DEFAULT_RESAMPLES",
+    "Alignment",
+    "Bands",
+    "Comparison",
+    "Interval",
+    "PairResult",
+    "RunSummary",
+    "Verdict",
+    "align_queries",
+    "bootstrap_ci",
+    "bootstrap_means",
+    "compare_runs",
+    "compare_tables",
+    "curve_bands",
+    "detectable_difference",
+    "holm",
+    "make_verdict",
+    "metric_label",
+    "paired_difference_ci",
+    "paired_ttest",
+    "queries_needed",
+    "randomization_test",
+    "randomization_tests",
+    "wilcoxon_test",
+]

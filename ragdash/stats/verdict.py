@@ -1,0 +1,191 @@
+"""One-line verdicts on a paired comparison, in English and Japanese, for non-engineers.
+
+Four kinds of verdict:
+
+- ``better`` / ``worse``: the (corrected) p-value is below alpha. The sentence names the size of
+  the difference, its confidence interval and the p-value.
+- ``no_difference``: the data cannot tell the runs apart. The sentence gives an approximate
+  number of queries that would be needed to detect a difference of the observed size, from the
+  usual power calculation for a paired test (two-sided ``alpha``, power 0.8) with the observed
+  standard deviation ``s`` of the per-query differences:
+
+      n ≈ ((z_{1-α/2} + z_{power}) · s / δ)²
+
+  It is a rough guide (it assumes the spread stays the same and ignores the correction for
+  several comparisons), and is worded as such.
+- ``identical``: the two runs score the same on every query.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from scipy.stats import norm
+
+#: the power assumed when saying how many queries would be needed
+DEFAULT_POWER = 0.8
+_MINUS = "\u2212"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A verdict on pair (a, b): ``kind`` plus the sentence in English and Japanese."""
+
+    kind: str  # "better" | "worse" | "no_difference" | "identical" (b relative to a)
+    en: str
+    ja: str
+
+    def text(self, lang: str = "en") -> str:
+        return self.ja if lang == "ja" else self.en
+
+
+# -- power -----------------------------------------------------------------------------
+def _z_sum(alpha: float, power: float) -> float:
+    return float(norm.ppf(1.0 - alpha / 2.0) + norm.ppf(power))
+
+
+def queries_needed(sd_diff: float, delta: float, *, alpha: float = 0.05,
+                   power: float = DEFAULT_POWER) -> int | None:
+    """Approximate number of queries to detect a mean difference ``delta`` with a paired test.
+
+    ``n = ceil(((z_{1-α/2} + z_power) · sd_diff / delta)²)``, at least 2. ``None`` when
+    ``delta`` is 0 (nothing to detect) or not finite.
+    """
+    delta = abs(float(delta))
+    if not math.isfinite(delta) or delta == 0.0 or not math.isfinite(sd_diff):
+        return None
+    return max(2, math.ceil((_z_sum(alpha, power) * float(sd_diff) / delta) ** 2))
+
+
+def detectable_difference(sd_diff: float, n: int, *, alpha: float = 0.05,
+                          power: float = DEFAULT_POWER) -> float:
+    """The smallest mean difference ``n`` queries detect with the given power (approximate)."""
+    return _z_sum(alpha, power) * float(sd_diff) / math.sqrt(max(n, 1))
+
+
+# -- number formatting -----------------------------------------------------------------
+def format_value(x: float) -> str:
+    """A metric value or difference magnitude: 3 decimals, more only for tiny numbers."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    ax = abs(x)
+    if ax == 0:
+        text = "0"
+    elif ax < 0.001:
+        text = f"{ax:.2g}"
+        if "e" in text:  # keep plain decimals: 0.000042, not 4.2e-05
+            text = f"{ax:.{-math.floor(math.log10(ax)) + 1}f}"
+    elif ax >= 1000:
+        text = f"{ax:,.0f}"
+    elif ax >= 10:
+        text = f"{ax:,.1f}"
+    else:
+        text = f"{ax:.3f}"
+    return (_MINUS + text) if x < 0 else text
+
+
+def format_signed(x: float) -> str:
+    """A difference with its sign: ``+0.012``, ``−0.004``, ``0``."""
+    text = format_value(x)
+    return "+" + text if x > 0 else text
+
+
+def format_range(low: float, high: float, *, signed: bool = False, lang: str = "en") -> str:
+    """An interval: ``0.018–0.066``; ``−0.012 to +0.032`` when a bound is negative."""
+    fmt = format_signed if signed else format_value
+    if lang == "ja":
+        return f"{fmt(low)}〜{fmt(high)}"
+    sep = " to " if (low < 0 or high < 0 or signed) else "–"
+    return f"{fmt(low)}{sep}{fmt(high)}"
+
+
+def format_p(p: float, *, alpha: float = 0.05) -> str:
+    """``p = 0.041``, ``p < 0.001``; never rounds a p-value onto alpha (0.0496 stays 0.0496)."""
+    if p is None or not math.isfinite(p):
+        return "p = n/a"
+    if p < 0.001:
+        return "p < 0.001"
+    text = f"{p:.2g}"
+    if float(text) == alpha and p != alpha:
+        text = f"{p:.3g}"
+    if "e" in text:
+        text = f"{p:.4f}"
+    return f"p = {text}"
+
+
+def format_count(n: int) -> str:
+    return f"{int(n):,}"
+
+
+# -- sentences -------------------------------------------------------------------------
+def make_verdict(*, a: str, b: str, metric: str, n: int, mean_a: float, mean_b: float,
+                 ci_low: float, ci_high: float, p: float, sd_diff: float,
+                 n_comparisons: int = 1, alpha: float = 0.05, confidence: float = 0.95,
+                 identical: bool = False, power: float = DEFAULT_POWER) -> Verdict:
+    """The verdict on ``b`` against ``a``; ``ci_low``/``ci_high`` bound ``mean(b - a)``.
+
+    ``p`` is the p-value that decides (already corrected when ``n_comparisons > 1``).
+    """
+    diff = mean_b - mean_a
+    conf = f"{confidence * 100:g}%"
+    queries = format_count(n)
+    if identical:
+        return Verdict(
+            "identical",
+            f"{a} and {b} score the same on {metric} for every one of the {queries} queries.",
+            f"{a} と {b} の {metric} は、{queries} 件すべてのクエリで同じです。",
+        )
+    p_text = format_p(p, alpha=alpha)
+    if p < alpha and diff != 0:
+        kind = "better" if diff > 0 else "worse"
+        # The interval of the size of the gap, in the direction the sentence speaks.
+        low, high = (ci_low, ci_high) if diff > 0 else (-ci_high, -ci_low)
+        size = format_value(abs(diff))
+        if n_comparisons > 1:
+            p_en = f"{p_text} after correction for {n_comparisons} comparisons"
+            p_ja = f"{n_comparisons} 組の比較で補正後の {p_text}"
+        else:
+            p_en = p_ja = p_text
+        word_en = "better" if kind == "better" else "worse"
+        word_ja = "高い" if kind == "better" else "低い"
+        return Verdict(
+            kind,
+            f"{b} is {word_en} than {a} on {metric} by {size} "
+            f"({conf} CI {format_range(low, high)}, {p_en}).",
+            f"{metric} で {b} は {a} より {size} {word_ja}です"
+            f"（{conf} 信頼区間 {format_range(low, high, lang='ja')}、{p_ja}）。",
+        )
+    detail_en = (f"{b} {_MINUS} {a} = {format_signed(diff)}, {conf} CI "
+                 f"{format_range(ci_low, ci_high, signed=True)}, {p_text}"
+                 + (" after correction" if n_comparisons > 1 else ""))
+    detail_ja = (f"{b} {_MINUS} {a} = {format_signed(diff)}、{conf} 信頼区間 "
+                 f"{format_range(ci_low, ci_high, signed=True, lang='ja')}、"
+                 + ("補正後の " if n_comparisons > 1 else "") + p_text)
+    head_en = f"No detectable difference between {a} and {b} on {metric} with {queries} queries"
+    head_ja = f"クエリ {queries} 件では、{a} と {b} の {metric} に検出できる差はありません"
+    needed = queries_needed(sd_diff, diff, alpha=alpha, power=power)
+    if needed is not None and needed > n:
+        tail_en = (f"about {format_count(needed)} queries would be needed to detect a "
+                   f"difference of {format_value(abs(diff))} (rough estimate)")
+        tail_ja = (f"差 {format_value(abs(diff))} を検出するには、およそ "
+                   f"{format_count(needed)} 件のクエリが必要です（概算）")
+    elif needed is None:
+        mde = detectable_difference(sd_diff, n, alpha=alpha, power=power)
+        tail_en = (f"with {queries} queries only differences of about {format_value(mde)} "
+                   f"or more can be detected (rough estimate)")
+        tail_ja = (f"{queries} 件のクエリで検出できるのは、およそ {format_value(mde)} "
+                   f"以上の差です（概算）")
+    else:
+        # Enough queries for this size in one comparison; the correction or the test's
+        # discreteness is what keeps it from being called.
+        tail_en = ("the evidence is too weak to call a winner"
+                   + (f" once corrected for {n_comparisons} comparisons"
+                      if n_comparisons > 1 else ""))
+        tail_ja = (("" if n_comparisons == 1 else f"{n_comparisons} 組の比較で補正すると、")
+                   + "どちらが優れているとは言えません")
+    return Verdict(
+        "no_difference",
+        f"{head_en} ({detail_en}); {tail_en}.",
+        f"{head_ja}（{detail_ja}）。{tail_ja}。",
+    )
