@@ -71,6 +71,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "job.stage.queries": {"en": "Embedding queries", "ja": "クエリを埋め込み中"},
     "job.stage.ranking": {"en": "Ranking", "ja": "ランキング中"},
     "job.stage.scoring": {"en": "Scoring", "ja": "評価指標を計算中"},
+    "job.stage.saving": {"en": "Saving the run", "ja": "実行を保存中"},
     "job.progress": {"en": "{stage}: {done} of {total}", "ja": "{stage}：{done} / {total}"},
     "job.calls_tokens": {"en": "{calls} API calls, {tokens} tokens",
                          "ja": "API 呼び出し {calls} 回、{tokens} トークン"},

@@ -1,0 +1,358 @@
+"""Background jobs that outlive a Streamlit rerun, a page switch and the script thread.
+
+A Streamlit server is one process with many sessions; a script run is thrown away on every
+widget change. A long evaluation therefore runs here, in a process-wide :class:`JobManager`
+(:func:`get_manager` returns the module-level one), and a page only *looks* at its job::
+
+    job = get_manager().submit(session_id, task, kind="evaluation", label="bm25 on jsquad")
+    ...                                   # any later rerun, on any page:
+    for job in get_manager().jobs_for(session_id):
+        job.state, job.fraction, job.eta, job.status_text("ja")
+
+``task`` is called as ``task(progress=callback, cancel=event)``: ``callback(event: dict)`` takes
+the retriever's progress events (``stage``, ``done``, ``total``, ``calls``, ``tokens``) and
+``event`` is a :class:`threading.Event` set by :meth:`Job.cancel`; the task checks it and raises
+:class:`ragdash.errors.Cancelled`. What the task returns becomes :attr:`Job.result`.
+
+Outcomes: ``done`` (returned), ``cancelled`` (raised ``Cancelled``, or cancelled while still
+queued), ``failed``: a :class:`~ragdash.errors.RagdashError` becomes its own one-sentence
+message; anything else becomes a plain sentence naming the exception type, and the traceback
+goes to the ``ragdash.jobs`` logger. Strings passed as ``secrets=`` (an API key) are masked in
+both the message and the log.
+
+Sessions see only their own jobs: every lookup takes the owner (a session id).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import secrets as _secrets
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Cancelled, RagdashError
+from .i18n import t
+
+__all__ = ["STATES", "TERMINAL_STATES", "EvaluationOutcome", "Job", "JobManager",
+           "evaluation_task", "format_duration", "get_manager"]
+
+log = logging.getLogger("ragdash.jobs")
+
+STATES = ("queued", "running", "done", "failed", "cancelled")
+TERMINAL_STATES = frozenset({"done", "failed", "cancelled"})
+_MASK = "***"
+
+ProgressCallback = Callable[[dict], None]
+Task = Callable[..., Any]
+
+
+def _redact(text: str, secrets: Iterable[str]) -> str:
+    for s in secrets:
+        if s:
+            text = text.replace(s, _MASK)
+    return text
+
+
+def format_duration(seconds: float | None, lang: str = "en") -> str:
+    """``75`` -> ``"1 min 15 s"`` (``"1分15秒"`` in Japanese); ``None`` -> ``"—"``."""
+    if seconds is None:
+        return "—"
+    s = max(0, round(seconds))
+    h, rem = divmod(s, 3600)
+    m, sec = divmod(rem, 60)
+    if lang == "ja":
+        if h:
+            return f"{h}時間{m}分"
+        return f"{m}分{sec}秒" if m else f"{sec}秒"
+    if h:
+        return f"{h} h {m} min"
+    return f"{m} min {sec} s" if m else f"{sec} s"
+
+
+@dataclass(eq=False)
+class Job:
+    """One background task. Read its fields from any thread; only the manager writes them."""
+
+    id: str
+    owner: str
+    kind: str
+    label: str
+    created_at: float = field(default_factory=time.time)
+    state: str = "queued"
+    #: The latest progress event (a copy): stage, done, total, calls, tokens, ...
+    progress: dict = field(default_factory=dict)
+    started_at: float | None = None
+    finished_at: float | None = None
+    result: Any = None
+    #: One plain sentence when ``state == "failed"`` (English; see :meth:`error_text`).
+    error: str | None = None
+    #: The exception type name for an unexpected failure (``None`` for a RagdashError).
+    error_kind: str | None = None
+    _cancel: threading.Event = field(default_factory=threading.Event, repr=False)
+    _finished: threading.Event = field(default_factory=threading.Event, repr=False)
+    _stage_started: float | None = field(default=None, repr=False)
+    _secrets: tuple[str, ...] = field(default=(), repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    # -- derived --------------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.state in TERMINAL_STATES
+
+    @property
+    def cancel_requested(self) -> bool:
+        return self._cancel.is_set()
+
+    @property
+    def fraction(self) -> float | None:
+        """``done / total`` of the current stage, in [0, 1]; ``None`` before any progress."""
+        if self.state == "done":
+            return 1.0
+        total, done = self.progress.get("total"), self.progress.get("done")
+        if not total or done is None:
+            return None
+        return min(1.0, max(0.0, float(done) / float(total)))
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the job started (0 while queued); frozen once it finishes."""
+        if self.started_at is None:
+            return 0.0
+        end = self.finished_at if self.finished_at is not None else time.time()
+        return max(0.0, end - self.started_at)
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds left in the current stage, extrapolated from its pace so far."""
+        f = self.fraction
+        if self.state != "running" or not f or self._stage_started is None:
+            return None
+        spent = time.time() - self._stage_started
+        return max(0.0, spent * (1.0 - f) / f)
+
+    def status_text(self, lang: str = "en") -> str:
+        """One line for the UI, e.g. ``"Embedding documents: 300 of 1145 · 4 API calls, ..."``."""
+        if self.state != "running":
+            if self.state == "failed":
+                return f"{t('job.failed', lang)}: {self.error_text(lang)}"
+            return t(f"job.{self.state}", lang)
+        parts = []
+        p = self.progress
+        stage = p.get("stage")
+        stage_label = t(f"job.stage.{stage}", lang) if stage in _STAGES else t("job.running",
+                                                                               lang)
+        if p.get("total"):
+            parts.append(t("job.progress", lang, stage=stage_label, done=f"{p.get('done', 0):,}",
+                           total=f"{p['total']:,}"))
+        else:
+            parts.append(stage_label)
+        if p.get("calls") or p.get("tokens"):
+            parts.append(t("job.calls_tokens", lang, calls=f"{p.get('calls', 0):,}",
+                           tokens=f"{p.get('tokens', 0):,}"))
+        parts.append(t("job.elapsed", lang, time=format_duration(self.elapsed, lang)))
+        if self.eta is not None:
+            parts.append(t("job.eta", lang, time=format_duration(self.eta, lang)))
+        return " · ".join(parts)
+
+    def error_text(self, lang: str = "en") -> str | None:
+        """The failure sentence in ``lang`` (RagdashError messages stay as written)."""
+        if self.error_kind is not None:
+            return t("job.unexpected", lang, kind=self.error_kind)
+        return self.error
+
+    # -- control --------------------------------------------------------------------------
+    def cancel(self) -> None:
+        """Ask the job to stop. A queued job is cancelled at once; a running one when its
+        task next checks the event (it then raises ``Cancelled``)."""
+        self._cancel.set()
+        with self._lock:
+            if self.state == "queued":
+                self._finish("cancelled")
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the job has finished; ``False`` if ``timeout`` ran out first."""
+        return self._finished.wait(timeout)
+
+    # -- used by the manager's worker ------------------------------------------------------
+    def _report(self, event: dict) -> None:
+        event = dict(event)
+        now = time.time()
+        if event.get("stage") != self.progress.get("stage") or self._stage_started is None:
+            self._stage_started = now
+        self.progress = event
+
+    def _finish(self, state: str) -> None:  # caller holds _lock
+        self.state = state
+        self.finished_at = time.time()
+        self._finished.set()
+
+
+_STAGES = ("documents", "queries", "ranking", "scoring", "saving")
+
+
+class JobManager:
+    """A small pool of daemon worker threads running :class:`Job` s, shared by all sessions.
+
+    ``max_workers`` bounds how many jobs run at once (the rest queue). Finished jobs are kept
+    so a page can show the outcome; beyond ``keep_finished`` (over all owners) the oldest
+    finished ones are forgotten. Worker threads are daemons, so a server shutdown is not held
+    up by a job in flight.
+    """
+
+    def __init__(self, max_workers: int = 2, *, keep_finished: int = 50) -> None:
+        if max_workers < 1:
+            raise ValueError("max_workers must be at least 1")
+        self.max_workers = max_workers
+        self.keep_finished = keep_finished
+        self._jobs: dict[str, Job] = {}
+        self._lock = threading.Lock()
+        self._queue: queue.Queue[tuple[Job, Task] | None] = queue.Queue()
+        self._workers: list[threading.Thread] = []
+
+    # -- submit and look up -----------------------------------------------------------------
+    def submit(self, owner: str, fn: Task, *, kind: str = "job", label: str = "",
+               secrets: Iterable[str] = ()) -> Job:
+        """Queue ``fn(progress=..., cancel=...)`` for ``owner``; returns the :class:`Job`."""
+        job = Job(id=_secrets.token_hex(6), owner=str(owner), kind=kind, label=label,
+                  _secrets=tuple(s for s in secrets if s))
+        with self._lock:
+            self._jobs[job.id] = job
+            self._prune()
+            if len(self._workers) < self.max_workers:
+                worker = threading.Thread(target=self._work, daemon=True,
+                                          name=f"ragdash-job-{len(self._workers)}")
+                self._workers.append(worker)
+                worker.start()
+        self._queue.put((job, fn))
+        return job
+
+    def get(self, job_id: str, owner: str) -> Job | None:
+        """The job with ``job_id`` if it belongs to ``owner``, else ``None``."""
+        job = self._jobs.get(job_id)
+        return job if job is not None and job.owner == str(owner) else None
+
+    def jobs_for(self, owner: str, *, kind: str | None = None,
+                 active_only: bool = False) -> list[Job]:
+        """``owner``'s jobs, newest first."""
+        with self._lock:
+            jobs = [j for j in self._jobs.values() if j.owner == str(owner)]
+        if kind is not None:
+            jobs = [j for j in jobs if j.kind == kind]
+        if active_only:
+            jobs = [j for j in jobs if not j.finished]
+        return sorted(jobs, key=lambda j: j.created_at, reverse=True)
+
+    def active(self, owner: str, *, kind: str | None = None) -> Job | None:
+        """``owner``'s newest job that has not finished, if any."""
+        jobs = self.jobs_for(owner, kind=kind, active_only=True)
+        return jobs[0] if jobs else None
+
+    def forget(self, job_id: str, owner: str) -> bool:
+        """Drop a finished job of ``owner`` (a running one must be cancelled first)."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is None or job.owner != str(owner) or not job.finished:
+                return False
+            del self._jobs[job_id]
+            return True
+
+    def cancel_all(self) -> None:
+        for job in list(self._jobs.values()):
+            job.cancel()
+
+    # -- internals ------------------------------------------------------------------------
+    def _prune(self) -> None:  # caller holds _lock
+        finished = sorted((j for j in self._jobs.values() if j.finished),
+                          key=lambda j: j.finished_at or 0.0)
+        for job in finished[: max(0, len(finished) - self.keep_finished)]:
+            del self._jobs[job.id]
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            job, fn = item
+            try:
+                self._run(job, fn)
+            finally:
+                self._queue.task_done()
+
+    def _run(self, job: Job, fn: Task) -> None:
+        with job._lock:
+            if job.finished:  # cancelled while queued
+                return
+            job.state = "running"
+            job.started_at = time.time()
+        try:
+            result = fn(progress=job._report, cancel=job._cancel)
+        except Cancelled:
+            with job._lock:
+                job._finish("cancelled")
+        except RagdashError as exc:
+            message = _redact(str(exc), job._secrets) or type(exc).__name__
+            log.info("job %s (%s) failed: %s", job.id, job.label, message)
+            with job._lock:
+                job.error = message
+                job._finish("failed")
+        except Exception as exc:
+            trace = _redact(traceback.format_exc(), job._secrets)
+            log.error("job %s (%s) failed unexpectedly:\n%s", job.id, job.label, trace)
+            with job._lock:
+                job.error_kind = type(exc).__name__
+                job.error = t("job.unexpected", "en", kind=job.error_kind)
+                job._finish("failed")
+        else:
+            with job._lock:
+                job.result = result
+                job._finish("done")
+        with self._lock:
+            self._prune()
+
+
+_manager: JobManager | None = None
+_manager_lock = threading.Lock()
+
+
+def get_manager() -> JobManager:
+    """The process-wide manager (created on first use), shared by every session."""
+    global _manager
+    with _manager_lock:
+        if _manager is None:
+            _manager = JobManager()
+        return _manager
+
+
+# -- the evaluation job the Run page starts ---------------------------------------------------
+@dataclass
+class EvaluationOutcome:
+    """What an evaluation job returns: the pipeline's result and the saved run's id."""
+
+    result: Any  # ragdash.pipeline.EvaluationResult
+    run_id: str | None
+
+
+def evaluation_task(dataset, retriever, *, store=None, run_name: str | None = None,
+                    **options: Any) -> Task:
+    """A task for :meth:`JobManager.submit` that evaluates ``retriever`` on ``dataset`` with
+    :func:`ragdash.pipeline.run_evaluation` (``options``: kmax, limit_queries, relevance_level,
+    gain) and, when ``store`` (a :class:`ragdash.runs.RunStore`) is given, saves the run.
+    The job's result is an :class:`EvaluationOutcome`."""
+
+    def task(*, progress: ProgressCallback, cancel: threading.Event) -> EvaluationOutcome:
+        from .pipeline import run_evaluation
+
+        result = run_evaluation(dataset, retriever, progress=progress, cancel=cancel, **options)
+        # Finished despite a late cancel: keep what was paid for.
+        run_id = None
+        if store is not None:
+            progress({"stage": "saving", "done": 0, "total": 1})
+            run_id = store.save(result, dataset=dataset, name=run_name)
+        return EvaluationOutcome(result=result, run_id=run_id)
+
+    return task

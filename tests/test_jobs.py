@@ -1,0 +1,209 @@
+"""The job manager, with real threads: progress, cancellation, failures, owners kept apart."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import pytest
+
+from ragdash.errors import Cancelled, EmbeddingError
+from ragdash.jobs import JobManager, evaluation_task, format_duration, get_manager
+
+KEY = "sk-test-0123456789abcdefSECRET"
+
+
+@pytest.fixture
+def manager():
+    m = JobManager(max_workers=2)
+    yield m
+    m.cancel_all()
+
+
+def _wait_until(predicate, timeout=5.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def test_a_job_reports_progress_and_returns_its_result(manager):
+    step = threading.Event()
+    seen = []
+
+    def task(*, progress, cancel):
+        for i in range(1, 5):
+            progress({"stage": "documents", "done": i, "total": 4, "calls": i, "tokens": 10 * i})
+            if i == 2:
+                seen.append("half")
+                step.wait(5)
+        return {"answer": 42}
+
+    job = manager.submit("alice", task, kind="evaluation", label="bm25")
+    assert _wait_until(lambda: job.fraction == 0.5)
+    assert job.state == "running"
+    assert job.progress == {"stage": "documents", "done": 2, "total": 4, "calls": 2, "tokens": 20}
+    assert job.eta is not None and job.eta >= 0
+    text = job.status_text("en")
+    assert "Embedding documents: 2 of 4" in text and "2 API calls, 20 tokens" in text
+    assert "文書を埋め込み中：2 / 4" in job.status_text("ja")
+    step.set()
+    assert job.wait(5)
+    assert job.state == "done" and job.result == {"answer": 42}
+    assert job.fraction == 1.0 and job.eta is None and job.error is None
+    frozen = job.elapsed
+    time.sleep(0.02)
+    assert job.elapsed == frozen  # elapsed stops at the finish
+
+
+def test_cancel_midway_stops_the_task_and_marks_it_cancelled(manager):
+    started = threading.Event()
+    iterations = []
+
+    def task(*, progress, cancel):
+        started.set()
+        for i in range(10_000):
+            if cancel.is_set():
+                raise Cancelled("stopped")
+            iterations.append(i)
+            progress({"stage": "queries", "done": i, "total": 10_000})
+            time.sleep(0.001)
+        return "finished"
+
+    job = manager.submit("alice", task)
+    assert started.wait(5)
+    assert _wait_until(lambda: len(iterations) >= 3)
+    job.cancel()
+    assert job.wait(5)
+    assert job.state == "cancelled" and job.result is None
+    assert len(iterations) < 10_000
+    assert job.status_text("ja") == "キャンセル済み"
+
+
+def test_cancelling_a_queued_job_never_runs_it():
+    manager = JobManager(max_workers=1)
+    gate = threading.Event()
+    ran = []
+    blocker = manager.submit("bob", lambda *, progress, cancel: gate.wait(5))
+    queued = manager.submit("bob", lambda *, progress, cancel: ran.append(1))
+    assert queued.state == "queued"
+    queued.cancel()
+    assert queued.state == "cancelled" and queued.wait(0)
+    gate.set()
+    assert blocker.wait(5)
+    time.sleep(0.05)
+    assert ran == [] and queued.state == "cancelled"
+
+
+def test_a_ragdash_error_becomes_its_own_sentence_without_the_key(manager):
+    def task(*, progress, cancel):
+        raise EmbeddingError(f"The server rejected the key {KEY}. Check the API key.")
+
+    job = manager.submit("alice", task, secrets=[KEY])
+    assert job.wait(5)
+    assert job.state == "failed"
+    assert job.error == "The server rejected the key ***. Check the API key."
+    assert KEY not in job.status_text("en")
+
+
+def test_an_unexpected_error_is_a_plain_sentence_and_a_logged_traceback(manager, caplog):
+    def task(*, progress, cancel):
+        headers = {"Authorization": f"Bearer {KEY}"}
+        raise ZeroDivisionError(f"boom with {headers}")
+
+    with caplog.at_level(logging.ERROR, logger="ragdash.jobs"):
+        job = manager.submit("alice", task, label="openai", secrets=[KEY])
+        assert job.wait(5)
+    assert job.state == "failed"
+    assert job.error == ("The job stopped on an unexpected error (ZeroDivisionError); the "
+                         "details are in the server log.")
+    assert "\n" not in job.error and "Traceback" not in job.error
+    assert job.error_text("ja").startswith("予期しないエラー（ZeroDivisionError）")
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "Traceback" in logged and "ZeroDivisionError" in logged
+    assert KEY not in logged and "Bearer ***" in logged
+
+
+def test_two_owners_see_only_their_own_jobs(manager):
+    a = manager.submit("session-a", lambda *, progress, cancel: "a", kind="evaluation")
+    b = manager.submit("session-b", lambda *, progress, cancel: "b", kind="evaluation")
+    a2 = manager.submit("session-a", lambda *, progress, cancel: "a2", kind="export")
+    for job in (a, b, a2):
+        assert job.wait(5)
+    assert [j.id for j in manager.jobs_for("session-a")] == [a2.id, a.id]
+    assert [j.id for j in manager.jobs_for("session-a", kind="evaluation")] == [a.id]
+    assert [j.result for j in manager.jobs_for("session-b")] == ["b"]
+    assert manager.get(a.id, "session-a") is a
+    assert manager.get(a.id, "session-b") is None  # another session cannot reach it
+    assert manager.forget(a.id, "session-b") is False
+    assert manager.forget(a.id, "session-a") is True
+    assert manager.get(a.id, "session-a") is None
+
+
+def test_active_job_and_jobs_run_in_parallel(manager):
+    gate = threading.Event()
+    running = []
+
+    def task(*, progress, cancel):
+        running.append(threading.get_ident())
+        gate.wait(5)
+
+    j1 = manager.submit("x", task)
+    j2 = manager.submit("x", task)
+    assert _wait_until(lambda: len(running) == 2)  # two workers: both run at once
+    assert len(set(running)) == 2
+    assert manager.active("x") is j2
+    gate.set()
+    assert j1.wait(5) and j2.wait(5)
+    assert manager.active("x") is None
+
+
+def test_finished_jobs_are_pruned_beyond_the_limit():
+    manager = JobManager(max_workers=1, keep_finished=3)
+    jobs = [manager.submit("o", lambda *, progress, cancel: None) for _ in range(6)]
+    for j in jobs:
+        assert j.wait(5)
+    manager.submit("o", lambda *, progress, cancel: None).wait(5)
+    assert len(manager.jobs_for("o")) <= 4
+
+
+def test_the_manager_is_one_per_process():
+    assert get_manager() is get_manager()
+
+
+@pytest.mark.parametrize("seconds, en, ja", [(0, "0 s", "0秒"), (75, "1 min 15 s", "1分15秒"),
+                                             (3725, "1 h 2 min", "1時間2分"),
+                                             (None, "—", "—")])
+def test_format_duration(seconds, en, ja):
+    assert format_duration(seconds, "en") == en
+    assert format_duration(seconds, "ja") == ja
+
+
+def test_evaluation_task_saves_through_the_store(manager, monkeypatch):
+    import sys
+    import types
+
+    calls = {}
+
+    def fake_run_evaluation(dataset, retriever, *, progress=None, cancel=None, **options):
+        calls["options"] = options
+        progress({"stage": "ranking", "done": 1, "total": 1})
+        return "RESULT"
+
+    class Store:
+        def save(self, result, *, dataset, name=None):
+            calls["saved"] = (result, dataset, name)
+            return "run123"
+
+    fake = types.ModuleType("ragdash.pipeline")
+    fake.run_evaluation = fake_run_evaluation
+    monkeypatch.setitem(sys.modules, "ragdash.pipeline", fake)
+    task = evaluation_task("DATA", "RETRIEVER", store=Store(), run_name="mine", kmax=10)
+    job = manager.submit("o", task, kind="evaluation")
+    assert job.wait(5) and job.state == "done", job.error
+    assert job.result.result == "RESULT" and job.result.run_id == "run123"
+    assert calls["options"] == {"kmax": 10}
+    assert calls["saved"] == ("RESULT", "DATA", "mine")
