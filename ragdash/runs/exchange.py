@@ -1,0 +1,210 @@
+"""Runs in and out of the store as files: a JSON export, TREC run files.
+
+JSON (``{"format": "ragdash-run", "version": 1, ...}``) carries the configuration (never a
+key), usage, cost, the evaluated query ids, the ranking and the dataset's name, sizes and
+fingerprint; optionally the qrels, or the whole dataset. Importing it needs the dataset: the
+one embedded in the file, the one in the store with the same fingerprint, or the one the user
+has loaded (checked by fingerprint); with only qrels, a dataset of ids without texts is made so
+the run can still be scored.
+
+TREC run files (``qid Q0 docno rank score tag``) come from any search engine; they are scored
+against the dataset the user has loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ..dataset import Dataset, Document, Query
+from ..errors import DatasetError, RunStoreError
+from ..ranking import Ranking
+from .store import RunStore, SavedRun, dataset_from_json_obj, dataset_to_json_obj, scrub_secrets
+
+__all__ = ["EXPORT_FORMAT", "export_json", "export_trec", "import_json", "import_trec",
+           "run_to_json_obj"]
+
+EXPORT_FORMAT = "ragdash-run"
+EXPORT_VERSION = 1
+#: a TREC run deeper than this is cut when imported (metrics are computed up to Kmax)
+DEFAULT_TREC_KMAX = 100
+
+
+def run_to_json_obj(run: SavedRun, *, include_qrels: bool = False,
+                    include_dataset: bool = False) -> dict:
+    """The JSON export of a saved run as a dict (see the module docstring)."""
+    obj: dict[str, Any] = {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "id": run.id,
+        "name": run.name,
+        "created_at": run.created_at,
+        "source": run.source,
+        "retriever": run.retriever,
+        "model": run.model,
+        "config": scrub_secrets(run.config),
+        "usage": scrub_secrets(run.usage),
+        "cost": run.cost,
+        "kmax": run.kmax,
+        "relevance_level": run.relevance_level,
+        "gain": run.gain,
+        "seconds": run.seconds,
+        "dataset": {"name": run.dataset.name, "fingerprint": run.dataset_fingerprint,
+                    "sizes": run.dataset.sizes()},
+        "query_ids": list(run.query_ids),
+        "ranking": run.ranking.to_json_obj(),
+    }
+    if include_dataset:
+        obj["dataset"]["content"] = dataset_to_json_obj(run.dataset)
+    elif include_qrels:
+        obj["qrels"] = {q: {d: float(g) for d, g in docs.items()}
+                        for q, docs in run.dataset.qrels.items()}
+    return obj
+
+
+def export_json(run: SavedRun, *, include_qrels: bool = False,
+                include_dataset: bool = False) -> bytes:
+    """The run as a UTF-8 JSON file (for a download button)."""
+    return json.dumps(run_to_json_obj(run, include_qrels=include_qrels,
+                                      include_dataset=include_dataset),
+                      ensure_ascii=False, indent=1).encode("utf-8")
+
+
+def export_trec(run: SavedRun) -> str:
+    """The run's ranking as a TREC run file (``qid Q0 docno rank score tag``)."""
+    tag = re.sub(r"[^A-Za-z0-9_.\-]+", "_", run.name).strip("_") or "ragdash"
+    return run.ranking.to_trec_string(tag=tag)
+
+
+def import_json(store: RunStore, data: bytes | str | Mapping, *,
+                dataset: Dataset | None = None, name: str | None = None,
+                filename: str = "run.json") -> str:
+    """Save an exported run into ``store``; returns the new run id.
+
+    The dataset is, in order: the one embedded in the file; the store's copy with the same
+    fingerprint; ``dataset`` if its fingerprint matches; a dataset of ids built from the
+    file's qrels. Anything else raises :class:`RunStoreError` saying which dataset to load.
+    """
+    obj = _parse(data, filename)
+    try:
+        ranking = Ranking.from_json_obj(obj["ranking"])
+        meta = obj.get("dataset") or {}
+        fp = meta.get("fingerprint")
+        target = _resolve_dataset(store, obj, meta, fp, dataset, filename)
+        query_ids = [str(q) for q in obj.get("query_ids")
+                     or [q for q in ranking.query_ids if q in target.qrels]]
+        kmax = int(obj.get("kmax") or max(ranking.kmax, 1))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DatasetError(f"this is not a complete ragdash run export ({type(exc).__name__}: "
+                           f"{exc})", file=filename,
+                           fix="export the run again from ragdash") from exc
+    return store.save(
+        dataset=target, ranking=ranking, name=name or obj.get("name"),
+        config=obj.get("config") or {}, usage=obj.get("usage") or {},
+        retriever=obj.get("retriever") or "unknown", model=obj.get("model"), kmax=kmax,
+        query_ids=query_ids, relevance_level=obj.get("relevance_level"),
+        gain=obj.get("gain") or "linear", seconds=obj.get("seconds"),
+        created_at=obj.get("created_at"), cost=obj.get("cost"), source="import")
+
+
+def _parse(data: bytes | str | Mapping, filename: str) -> dict:
+    if isinstance(data, Mapping):
+        obj = dict(data)
+    else:
+        if isinstance(data, bytes):
+            if data.startswith(b"\xef\xbb\xbf"):
+                data = data[3:]
+            try:
+                data = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise DatasetError("the run file is not UTF-8 text", file=filename,
+                                   fix="upload the .json file ragdash exported") from exc
+        try:
+            obj = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise DatasetError(f"not valid JSON ({exc.msg})", file=filename, line=exc.lineno,
+                               fix="upload the .json file ragdash exported") from exc
+    if not isinstance(obj, dict) or obj.get("format") != EXPORT_FORMAT:
+        raise DatasetError("this JSON file is not a ragdash run export", file=filename,
+                           fix="upload a file made with the run's JSON download, or a TREC "
+                               "run file")
+    if int(obj.get("version", 0)) > EXPORT_VERSION:
+        raise DatasetError(f"this run export is version {obj.get('version')}, newer than this "
+                           f"ragdash reads ({EXPORT_VERSION})", file=filename,
+                           fix="update ragdash")
+    return obj
+
+
+def _resolve_dataset(store: RunStore, obj: Mapping, meta: Mapping, fp: str | None,
+                     dataset: Dataset | None, filename: str) -> Dataset:
+    if meta.get("content"):
+        embedded = dataset_from_json_obj(meta["content"])
+        if fp and embedded.fingerprint() != fp:
+            raise DatasetError("the dataset inside this run export does not match its "
+                               "fingerprint; the file was edited or is damaged",
+                               file=filename, fix="export the run again")
+        return embedded
+    if fp and store.has_dataset(fp):
+        return store.dataset(fp)
+    if dataset is not None and fp and dataset.fingerprint() == fp:
+        return dataset
+    if obj.get("qrels"):
+        return _ids_only_dataset(obj, meta)
+    name = meta.get("name", "?")
+    if dataset is not None:
+        raise RunStoreError(f"this run was made on the dataset {name!r} (fingerprint "
+                            f"{str(fp)[:12]}…), not on the one loaded ({dataset.name!r}); load "
+                            f"that dataset first, or export the run with its qrels")
+    raise RunStoreError(f"this run was made on the dataset {name!r}, which is not loaded; load "
+                        f"that dataset first, or export the run with its qrels")
+
+
+def _ids_only_dataset(obj: Mapping, meta: Mapping) -> Dataset:
+    qrels = {str(q): {str(d): float(g) for d, g in docs.items()}
+             for q, docs in obj["qrels"].items()}
+    ranking = obj["ranking"]["queries"]
+    qids = list(dict.fromkeys([*map(str, obj.get("query_ids") or []), *map(str, qrels)]))
+    dids = dict.fromkeys(d for docs in qrels.values() for d in docs)
+    for pairs in ranking.values():
+        dids.update(dict.fromkeys(str(d) for d, _ in pairs))
+    return Dataset(documents=[Document(id=d, text="") for d in dids],
+                   queries=[Query(id=q, text="") for q in qids], qrels=qrels,
+                   name=f"{meta.get('name', 'dataset')} (ids only)",
+                   source="run export",
+                   notes=["made from a run export's qrels: ids without texts"])
+
+
+def import_trec(store: RunStore, raw: bytes | str, *, dataset: Dataset,
+                name: str | None = None, filename: str = "run.txt",
+                kmax: int = DEFAULT_TREC_KMAX) -> str:
+    """Score a TREC run file from another engine against ``dataset`` and save it.
+
+    The evaluated queries are those in both the run and the qrels (trec_eval's default). The
+    ranking is cut at ``kmax``. Raises :class:`DatasetError` when no query id matches.
+    """
+    ranking = Ranking.parse_trec(raw, source=filename, name=name or _stem(filename))
+    query_ids = [q for q in ranking.query_ids if q in dataset.qrels]
+    if not query_ids:
+        sample = ", ".join(repr(q) for q in ranking.query_ids[:3])
+        raise DatasetError(f"none of the run's {len(ranking)} query ids ({sample}, ...) has "
+                           f"judgements in the dataset {dataset.name!r}", file=filename,
+                           fix="score the run against the dataset whose queries it answers "
+                               "(query ids must match)")
+    known = set(dataset.doc_index)
+    if not any(str(d) in known for d in ranking.doc_ids[:10_000]):
+        raise DatasetError(f"none of the run's document ids is in the dataset "
+                           f"{dataset.name!r}", file=filename,
+                           fix="check that the run retrieved from this corpus (doc ids must "
+                               "match)")
+    kmax = max(1, min(int(kmax), max(ranking.kmax, 1)))
+    ranking = ranking.truncate(kmax)
+    return store.save(dataset=dataset, ranking=ranking, name=name or _stem(filename),
+                      config={"retriever": "trec", "file": filename}, usage={},
+                      retriever="trec", kmax=kmax, query_ids=query_ids, source="trec")
+
+
+def _stem(filename: str) -> str:
+    base = str(filename).replace("\\", "/").rsplit("/", 1)[-1]
+    return base.rsplit(".", 1)[0] if "." in base else base
