@@ -1,0 +1,204 @@
+"""Judging a ranking against qrels: the queries × Kmax matrices the kernels need.
+
+The join of retrieved (query, doc id) pairs with the judged pairs is vectorized: judged doc
+ids get integer codes from one dict, every retrieved doc id is looked up once (a C-level
+``map``), and the (query, doc) pairs become int64 keys matched with ``searchsorted``. There
+is no Python loop over (query, document) pairs of the run.
+
+Ids are compared as strings. Qrels whose keys are not strings (ints from a Python literal,
+or ``relevance_scores`` that went through JSON and came back as strings while the run kept
+ints — the bug that made every NDCG 0 in the article this project grew from) are normalised
+with ``str()``, on both sides, before the join.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from itertools import chain, repeat
+
+import numpy as np
+
+from ..errors import MetricError
+from .kernels import Judged
+
+GAINS = ("linear", "exponential")
+
+
+def flatten_qrels(qrels: Mapping, qids: list[str]):
+    """Judgements of ``qids`` as flat arrays: (query row, doc id, grade).
+
+    Keys are normalised with ``str()``; grades must be finite numbers.
+    """
+    if not isinstance(qrels, Mapping):
+        raise MetricError(f"qrels must be a mapping query id -> {{doc id: grade}}, "
+                          f"not {type(qrels).__name__}")
+    by_str = _str_keyed(qrels)
+    rows, per_query = [], []
+    for i, q in enumerate(qids):
+        judged = by_str.get(q)
+        if judged:
+            if not isinstance(judged, Mapping):
+                raise MetricError(f"qrels for query {q!r} must be a mapping doc id -> grade, "
+                                  f"not {type(judged).__name__}")
+            rows.append(i)
+            per_query.append(judged)
+    counts = np.fromiter(map(len, per_query), dtype=np.int64, count=len(per_query))
+    qrow = np.repeat(np.asarray(rows, dtype=np.int64), counts)
+    docs = list(chain.from_iterable(per_query))
+    if not all(type(d) is str for d in docs):
+        docs = [str(d) for d in docs]
+    try:
+        grades = np.fromiter(chain.from_iterable(d.values() for d in per_query),
+                             dtype=np.float64, count=len(docs))
+        ok = bool(np.isfinite(grades).all())
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        _raise_bad_grade(per_query, [qids[r] for r in rows])
+    return qrow, docs, grades
+
+
+def _str_keyed(qrels: Mapping) -> Mapping:
+    if all(type(q) is str for q in qrels):
+        return qrels
+    out: dict[str, Mapping] = {}
+    for q, judged in qrels.items():
+        key = str(q)
+        if key in out:
+            raise MetricError(f"qrels name query {key!r} twice (as {q!r} and as another key "
+                              f"with the same text); keep one")
+        out[key] = judged
+    return out
+
+
+def _raise_bad_grade(per_query: list[Mapping], qids: list[str]) -> None:
+    for q, judged in zip(qids, per_query):
+        for d, g in judged.items():
+            try:
+                ok = math.isfinite(float(g))
+            except (TypeError, ValueError):
+                ok = False
+            if not ok:
+                raise MetricError(f"qrels: grade {g!r} of document {str(d)!r} for query {q!r} "
+                                  f"is not a finite number; grades must be numbers such as 0, "
+                                  f"1, 2 (or 0.8)")
+    raise MetricError("qrels: a grade is not a finite number")
+
+
+def judge(ranking, qrels: Mapping, qids: list[str], kmax: int, *,
+          relevance_level: float | None = None, gain: str = "linear"):
+    """The :class:`Judged` matrices of ``qids`` (in that order), and which were in the run."""
+    if gain not in GAINS:
+        raise MetricError(f"unknown gain {gain!r}; use one of: {', '.join(GAINS)}")
+    if relevance_level is not None:
+        try:
+            relevance_level = float(relevance_level)
+        except (TypeError, ValueError):
+            raise MetricError(f"relevance level {relevance_level!r} is not a number") from None
+        if not relevance_level > 0 or not math.isfinite(relevance_level):
+            raise MetricError(f"relevance level must be a number > 0 (grade 0 means judged "
+                              f"not relevant), not {relevance_level!r}")
+    nq = len(qids)
+
+    # -- qrels side: codes for judged doc ids, sorted (query row, doc code) keys ------------
+    qrow, jdocs, grades = flatten_qrels(qrels, qids)
+    code_of = {d: i for i, d in enumerate(dict.fromkeys(jdocs))}
+    ndocs = max(len(code_of), 1)
+    jcodes = np.fromiter(map(code_of.__getitem__, jdocs), dtype=np.int64, count=len(jdocs))
+    jkeys = qrow * ndocs + jcodes
+    order = np.argsort(jkeys, kind="stable")
+    jkeys, jgrades = jkeys[order], grades[order]
+    if len(jkeys) > 1:
+        twice = np.flatnonzero(jkeys[1:] == jkeys[:-1])
+        if len(twice):
+            k = int(jkeys[twice[0]])
+            doc = next(d for d, c in code_of.items() if c == k % ndocs)
+            raise MetricError(f"qrels judge document {doc!r} twice for query "
+                              f"{qids[k // ndocs]!r} (keys that differ only in type, like 7 "
+                              f"and '7'); keep one")
+
+    # -- run side: the top Kmax of each evaluated query, flattened --------------------------
+    index = ranking.index
+    rrow = np.fromiter((index.get(q, -1) for q in qids), dtype=np.int64, count=nq)
+    in_run = rrow >= 0
+    offsets = ranking.offsets
+    safe = np.where(in_run, rrow, 0)
+    starts = offsets[safe]
+    lens = np.where(in_run, np.minimum(offsets[safe + 1] - starts, kmax), 0)
+    total = int(lens.sum())
+    base = np.cumsum(lens) - lens
+    col = np.arange(total, dtype=np.int64) - np.repeat(base, lens)
+    row = np.repeat(np.arange(nq, dtype=np.int64), lens)
+    if total == len(ranking.doc_ids):
+        flat_docs = ranking.doc_ids if np.array_equal(starts, base) else \
+            ranking.doc_ids[col + np.repeat(starts, lens)]
+    else:
+        flat_docs = ranking.doc_ids[col + np.repeat(starts, lens)]
+    get = code_of.get
+    rcodes = np.fromiter(map(get, flat_docs, repeat(-1)), dtype=np.int64, count=total)
+    if total and not set(map(type, flat_docs)) <= {str}:
+        rcodes = np.fromiter((get(str(d), -1) for d in flat_docs), dtype=np.int64, count=total)
+
+    # -- the join --------------------------------------------------------------------------
+    grade_matrix = np.zeros((nq, kmax), dtype=np.float64)
+    hit = np.flatnonzero(rcodes >= 0)
+    if len(hit) and len(jkeys):
+        rkeys = row[hit] * ndocs + rcodes[hit]
+        pos = np.searchsorted(jkeys, rkeys)
+        pos_ok = pos < len(jkeys)
+        matched = np.zeros(len(hit), dtype=bool)
+        matched[pos_ok] = jkeys[pos[pos_ok]] == rkeys[pos_ok]
+        m = hit[matched]
+        grade_matrix[row[m], col[m]] = jgrades[pos[matched]]
+
+    # -- relevance, gains, the ideal ranking -----------------------------------------------
+    if relevance_level is None:
+        relevant = grade_matrix > 0
+        judged_relevant = grades > 0
+    else:
+        relevant = grade_matrix >= relevance_level
+        judged_relevant = grades >= relevance_level
+    num_relevant = np.bincount(qrow, weights=judged_relevant, minlength=nq).astype(np.float64)
+    gains = _gain(grade_matrix, gain)
+    ideal = _ideal(qrow, _gain(grades, gain), nq, kmax)
+    return Judged(relevant, gains, ideal, num_relevant), in_run
+
+
+def _gain(grades: np.ndarray, gain: str) -> np.ndarray:
+    g = np.maximum(grades, 0.0)
+    return g if gain == "linear" else np.exp2(g) - 1.0
+
+
+def _ideal(qrow: np.ndarray, gains: np.ndarray, nq: int, kmax: int) -> np.ndarray:
+    """Per query, the gains of all judged documents sorted descending, cut at Kmax."""
+    ideal = np.zeros((nq, kmax), dtype=np.float64)
+    pos = gains > 0
+    q, g = qrow[pos], gains[pos]
+    if len(g) == 0:
+        return ideal
+    order = np.lexsort((-g, q))
+    q, g = q[order], g[order]
+    first = np.searchsorted(q, q, side="left")
+    rank = np.arange(len(q)) - first
+    keep = rank < kmax
+    ideal[q[keep], rank[keep]] = g[keep]
+    return ideal
+
+
+def query_list(ranking, qrels: Mapping, queries: Iterable | None) -> list[str]:
+    """The evaluated query ids: given ones (as strings), else run ∩ qrels in run order."""
+    if queries is None:
+        if not isinstance(qrels, Mapping):
+            raise MetricError(f"qrels must be a mapping query id -> {{doc id: grade}}, "
+                              f"not {type(qrels).__name__}")
+        keys = qrels if all(type(q) is str for q in qrels) else {str(q) for q in qrels}
+        return [q for q in ranking.query_ids if q in keys]
+    if isinstance(queries, str):
+        raise MetricError("queries must be a list of query ids, not one string")
+    qids = [str(q) for q in queries]
+    if len(set(qids)) != len(qids):
+        seen: set[str] = set()
+        dup = next(q for q in qids if q in seen or seen.add(q))
+        raise MetricError(f"query {dup!r} is listed twice in queries; list each once")
+    return qids

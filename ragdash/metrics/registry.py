@@ -1,0 +1,160 @@
+"""The metric registry: the six families as data, and the parser for names like ``ndcg@10``.
+
+Everything that lists metrics — error messages, ``--help``, the app's pickers and help
+bubbles — reads :data:`FAMILIES`; nothing else keeps a hand-written list.
+
+A metric name is ``<family>@<k>`` (``recall@10``), case-insensitive; a family's aliases are
+accepted too (``P@10``, ``success@5``, ``ndcg_cut@10``). A bare family name (``mrr``) means
+"at the table's Kmax".
+
+Note on names: *Recall@K* here is recall (share of all relevant documents found in the top K).
+What some RAG tools call "recall@k" — "was at least one relevant document found?" — is
+*Hit rate@K* (trec_eval's ``success@K``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import MetricError
+
+
+@dataclass(frozen=True)
+class Family:
+    """One metric family, computed at every cutoff K.
+
+    ``empty_value`` is what a query scores when the run retrieved nothing for it or it has no
+    relevant document; ``graded`` says whether the value depends on the grade (NDCG) or only
+    on relevant/not relevant (all the others).
+    """
+
+    name: str
+    label: str
+    formula: str
+    help_en: str
+    help_ja: str
+    graded: bool = False
+    empty_value: float = 0.0
+    aliases: tuple[str, ...] = ()
+
+    def at(self, k: int) -> str:
+        """The metric name at cutoff ``k``: ``FAMILIES["ndcg"].at(10) == "ndcg@10"``."""
+        return f"{self.name}@{int(k)}"
+
+
+_FAMILY_LIST = (
+    Family(
+        name="recall", label="Recall",
+        formula="Recall@K = |relevant ∩ top K| / |relevant|",
+        help_en="Share of all relevant documents that appear in the top K.",
+        help_ja="関連文書のうち、上位K件に含まれた割合。",
+        aliases=("r",),
+    ),
+    Family(
+        name="precision", label="Precision",
+        formula="P@K = |relevant ∩ top K| / K",
+        help_en="Share of the top K that is relevant; divides by K even when fewer "
+                "documents were retrieved.",
+        help_ja="上位K件のうち関連文書の割合。取得件数がKに満たなくてもKで割る。",
+        aliases=("p", "prec"),
+    ),
+    Family(
+        name="hit_rate", label="Hit rate",
+        formula="Hit@K = 1 if any relevant document is in the top K, else 0",
+        help_en="Whether at least one relevant document is in the top K (trec_eval's "
+                "success@K; some tools call this recall@k).",
+        help_ja="上位K件に関連文書が1件でも含まれていれば1、なければ0（trec_evalのsuccess@K）。",
+        aliases=("hit", "hits", "hitrate", "success"),
+    ),
+    Family(
+        name="mrr", label="MRR",
+        formula="RR@K = 1 / rank of the first relevant document if rank ≤ K, else 0",
+        help_en="Reciprocal rank of the first relevant document, 0 if none is in the top K; "
+                "averaged over queries it is the mean reciprocal rank.",
+        help_ja="最初の関連文書の順位の逆数（上位K件になければ0）。クエリ平均がMRR。",
+        aliases=("rr", "recip_rank"),
+    ),
+    Family(
+        name="ndcg", label="nDCG",
+        formula="nDCG@K = DCG@K / IDCG@K,  DCG@K = Σ_{i≤K} gain_i / log2(i + 1)",
+        help_en="Graded ranking quality: gains (the grades, or 2^grade − 1) discounted by "
+                "log2(rank + 1), divided by the best possible ordering of all judged documents.",
+        help_ja="段階的な関連度を考慮した順位品質。利得（関連度、または2^関連度−1）を"
+                "log2(順位+1)で割り引き、全判定文書の理想的な並びで正規化する。",
+        graded=True,
+        aliases=("ndcg_cut",),
+    ),
+    Family(
+        name="map", label="MAP",
+        formula="AP@K = Σ_{relevant rank i ≤ K} P@i / |relevant|",
+        help_en="Average precision at the ranks of the relevant documents found in the top K, "
+                "divided by the number of all relevant documents (trec_eval's map_cut).",
+        help_ja="上位K件内の各関連文書の順位での適合率の和を、関連文書の総数で割った値"
+                "（trec_evalのmap_cut）。クエリ平均がMAP。",
+        aliases=("ap", "map_cut"),
+    ),
+)
+
+#: the six families, in display order, by name
+FAMILIES: dict[str, Family] = {f.name: f for f in _FAMILY_LIST}
+
+#: family names in display order
+FAMILY_NAMES: tuple[str, ...] = tuple(FAMILIES)
+
+_LOOKUP: dict[str, str] = {}
+for _f in _FAMILY_LIST:
+    _LOOKUP[_f.name] = _f.name
+    _LOOKUP[_f.name.replace("_", "")] = _f.name
+    for _a in _f.aliases:
+        _LOOKUP[_a] = _f.name
+
+
+def family(name: str) -> Family:
+    """The :class:`Family` named ``name`` (or one of its aliases)."""
+    key = str(name).strip().lower().replace("-", "_")
+    found = _LOOKUP.get(key)
+    if found is None:
+        raise MetricError(f"unknown metric family {name!r}; {_valid_names_hint()}")
+    return FAMILIES[found]
+
+
+def parse_metric(name: str) -> tuple[str, int | None]:
+    """``"ndcg@10"`` -> ``("ndcg", 10)``; ``"mrr"`` -> ``("mrr", None)`` (at Kmax).
+
+    Raises :class:`~ragdash.errors.MetricError` naming the valid families for an unknown name
+    and for a cutoff that is not a positive integer.
+    """
+    text = str(name).strip()
+    base, sep, cut = text.partition("@")
+    if not base:
+        raise MetricError(f"metric name {name!r} has no family; {_valid_names_hint()}")
+    key = base.strip().lower().replace("-", "_")
+    found = _LOOKUP.get(key)
+    if found is None:
+        raise MetricError(f"unknown metric {name!r}{_suggestion(key)}; {_valid_names_hint()}")
+    if not sep:
+        return found, None
+    cut = cut.strip()
+    if not cut.isdigit() or int(cut) < 1:
+        raise MetricError(f"metric {name!r}: the cutoff after '@' must be a whole number ≥ 1, "
+                          f"as in {found}@10")
+    return found, int(cut)
+
+
+def metric_names(ks, families=None) -> list[str]:
+    """All names for ``families`` (default: all six, registry order) at every ``k`` in ``ks``."""
+    fams = FAMILY_NAMES if families is None else [family(f).name for f in families]
+    return [f"{f}@{int(k)}" for f in fams for k in ks]
+
+
+def _valid_names_hint() -> str:
+    return ("valid families: " + ", ".join(FAMILY_NAMES)
+            + " (write them with a cutoff, e.g. " + ", ".join(f.at(10) for f in _FAMILY_LIST[:2])
+            + ")")
+
+
+def _suggestion(key: str) -> str:
+    import difflib  # only on the error path
+
+    close = difflib.get_close_matches(key, list(_LOOKUP), n=1, cutoff=0.6)
+    return f" (did you mean {_LOOKUP[close[0]]!r}?)" if close else ""
