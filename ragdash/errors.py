@@ -11,6 +11,7 @@
     │   ├── InputTooLongError    400: a text is over the model's limit
     │   ├── QuotaExceededError   429 insufficient_quota: no credit left
     │   └── ServerUnreachableError  connection refused, DNS, timeouts after retries
+    ├── CacheError               the embeddings cache cannot be opened or written
     ├── CostError                unknown model or a malformed price catalog
     ├── RunStoreError            a saved run that cannot be found or read
     └── StatsError               runs that cannot be compared
@@ -88,6 +89,10 @@ class QuotaExceededError(EmbeddingError):
 
 class ServerUnreachableError(EmbeddingError):
     """The server could not be reached (after retries)."""
+
+
+class CacheError(RagdashError):
+    """The embeddings cache (a SQLite file under RAGDASH_HOME) cannot be opened or written."""
 
 
 class CostError(RagdashError):
