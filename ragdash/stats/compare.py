@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import StatsError
+from ..errors import MetricError, StatsError
 from .bootstrap import DEFAULT_RESAMPLES, bootstrap_means
 from .correction import holm
 from .significance import (
@@ -187,16 +187,19 @@ def _swap(p: PairResult, cmp: Comparison) -> PairResult:
         verdict=verdict)
 
 
-# Display names for metric families, used when ragdash.metrics is not consulted.
-_LABELS = {"ndcg": "nDCG", "recall": "Recall", "precision": "Precision", "p": "Precision",
-           "hit_rate": "Hit rate", "success": "Hit rate", "mrr": "MRR", "map": "MAP"}
-
-
 def metric_label(name: str) -> str:
-    """``"ndcg@10"`` -> ``"nDCG@10"``; unknown names are returned unchanged."""
-    family, sep, k = name.partition("@")
-    label = _LABELS.get(family.strip().lower())
-    return f"{label}{sep}{k}" if label else name
+    """Display name from the metrics registry: ``"ndcg@10"`` -> ``"nDCG@10"``.
+
+    Names the registry does not know (a custom measure) are returned unchanged: the
+    statistics work on any per-query numbers.
+    """
+    from ..metrics import FAMILIES, parse_metric
+
+    try:
+        fam, k = parse_metric(name)
+    except MetricError:
+        return name
+    return FAMILIES[fam].label + ("" if k is None else f"@{k}")
 
 
 def compare_runs(per_query: Mapping[str, np.ndarray], *, metric_name: str,

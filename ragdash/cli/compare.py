@@ -1,0 +1,240 @@
+"""``python -m ragdash compare QRELS RUN_A RUN_B [RUN_C ...] --metric ndcg@10``
+
+Scores every run against the qrels on one metric and compares all pairs: means with bootstrap
+intervals, paired t-test, Wilcoxon, randomization test, Holm correction over all pairs, wins /
+ties / losses and a verdict sentence per pair.
+
+Which queries: those in the qrels and in every run (trec_eval's default, extended to several
+runs), so no run is scored on a query it never answered. Queries left out are reported per
+source. ``--missing-as-zero`` instead scores every qrels query, counting a query absent from a
+run as a complete miss (trec_eval's ``-c``).
+
+A run is a TREC run file (``qid Q0 docno rank score tag``, from any engine) or a ragdash run
+JSON (``Ranking.to_json_obj``, or a saved run exported by the app, whose ``ranking`` holds it).
+Runs are named by their file stems (``bm25.trec`` -> ``bm25``), with the folder added when two
+files share a stem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..errors import DatasetError, StatsError
+from ..ranking import Ranking
+from ..stats import (
+    DEFAULT_PERMUTATIONS,
+    DEFAULT_RESAMPLES,
+    Alignment,
+    Comparison,
+    align_queries,
+)
+from ..stats.compare import TESTS, compare_runs
+from ..stats.verdict import format_count, format_p, format_range, format_signed, format_value
+from ._output import add_format_option, emit, format_table, to_json
+
+#: how many query ids to list per source in the table's mismatch report
+_SHOW_IDS = 5
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compare",
+        help="compare two or more runs on one metric, with significance tests",
+        description="Compare runs on the same queries: mean with a bootstrap confidence "
+                    "interval per run; for every pair the difference with its interval, a "
+                    "paired t-test, Wilcoxon signed-rank and randomization test, Holm "
+                    "correction over all pairs, per-query wins/ties/losses and a verdict.",
+    )
+    p.add_argument("qrels", metavar="QRELS",
+                   help="relevance judgments: TREC qrels (qid iter docno rel) or BEIR .tsv")
+    p.add_argument("runs", metavar="RUN", nargs="+",
+                   help="two or more runs: TREC run files or ragdash run JSON")
+    p.add_argument("--metric", default="ndcg@10",
+                   help="metric to compare, e.g. ndcg@10, recall@5, mrr@10 (default ndcg@10)")
+    add_format_option(p)
+    p.add_argument("--seed", type=int, default=0,
+                   help="random seed for resampling and permutations (default 0)")
+    p.add_argument("--relevance-level", type=float, default=None, metavar="L",
+                   help="binary metrics count grade >= L as relevant (default: grade > 0)")
+    p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, metavar="N",
+                   help=f"bootstrap resamples, at least 1000 (default {DEFAULT_RESAMPLES})")
+    p.add_argument("--permutations", type=int, default=DEFAULT_PERMUTATIONS, metavar="N",
+                   help=f"randomization test sign flips (default {DEFAULT_PERMUTATIONS})")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level after Holm correction (default 0.05)")
+    p.add_argument("--test", choices=TESTS, default="randomization",
+                   help="the test whose p-values are Holm-corrected and decide the verdicts "
+                        "(default randomization)")
+    p.add_argument("--missing-as-zero", action="store_true",
+                   help="score every qrels query; a query absent from a run scores 0 "
+                        "(trec_eval -c) instead of being left out")
+    p.add_argument("--lang", choices=("en", "ja"), default="en",
+                   help="language of the verdict sentences in the table (default en)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    comparison = compare_files(
+        args.qrels, args.runs, metric=args.metric, seed=args.seed,
+        relevance_level=args.relevance_level, n_resamples=args.resamples,
+        n_permutations=args.permutations, alpha=args.alpha, test=args.test,
+        missing_as_zero=args.missing_as_zero)
+    if args.format == "json":
+        emit(to_json(comparison.to_json_obj()))
+    else:
+        emit(format_report(comparison, lang=args.lang))
+    return 0
+
+
+def compare_files(qrels_path: str, run_paths: list[str], *, metric: str, seed: int = 0,
+                  relevance_level: float | None = None,
+                  n_resamples: int = DEFAULT_RESAMPLES,
+                  n_permutations: int = DEFAULT_PERMUTATIONS, alpha: float = 0.05,
+                  test: str = "randomization", missing_as_zero: bool = False) -> Comparison:
+    """Load the qrels and runs, evaluate ``metric`` per query and compare every pair."""
+    from ..loaders import load_qrels
+    from ..metrics import evaluate, parse_metric
+
+    if len(run_paths) < 2:
+        raise StatsError("give at least two runs to compare")
+    if n_resamples < 1000:
+        raise StatsError(f"--resamples must be at least 1000 for a percentile interval "
+                         f"(got {n_resamples})")
+    if n_permutations < 1:
+        raise StatsError(f"--permutations must be at least 1 (got {n_permutations})")
+    _, k = parse_metric(metric)
+    qrels = load_qrels(qrels_path)
+    names = run_names(run_paths)
+    rankings = {name: read_run(path, name=name) for name, path in zip(names, run_paths)}
+    qrels_ids = [str(q) for q in qrels]
+    if not qrels_ids:
+        raise DatasetError("the qrels name no query", file=str(qrels_path),
+                           fix="give a qrels file with at least one judged query")
+
+    notes = []
+    if missing_as_zero:
+        # Every judged query counts; only unjudged run queries are left out.
+        unjudged = set().union(*(r.query_ids for r in rankings.values())) - set(qrels_ids)
+        alignment = Alignment(qrels_ids, {"qrels": sorted(unjudged)})
+        for name, r in rankings.items():
+            absent = len(set(qrels_ids) - set(r.query_ids))
+            if absent:
+                notes.append(f"{name} has no results for {absent} of the {len(qrels_ids)} "
+                             "judged queries; they count as 0")
+    else:
+        alignment = align_queries({"qrels": qrels_ids,
+                                   **{name: r.query_ids for name, r in rankings.items()}})
+    common = alignment.common
+    if not common:
+        raise StatsError(_no_common_message(qrels_ids, rankings))
+    kmax = k if k is not None else max(max(r.kmax for r in rankings.values()), 1)
+    per_query = {}
+    for name, ranking in rankings.items():
+        table = evaluate(ranking, qrels, kmax=kmax, queries=common,
+                         relevance_level=relevance_level)
+        per_query[name] = table.value(metric)
+    return compare_runs(per_query, metric_name=metric, query_ids=common, seed=seed,
+                        n_resamples=n_resamples, n_permutations=n_permutations, alpha=alpha,
+                        test=test, alignment=alignment, notes=notes)
+
+
+def run_names(paths: list[str]) -> list[str]:
+    """File stems; when stems repeat, the parent folder is prefixed, then a counter."""
+    stems = [Path(p).stem or Path(p).name for p in paths]
+    names = [s if stems.count(s) == 1 else f"{Path(p).parent.name}/{s}".lstrip("/")
+             for s, p in zip(stems, paths)]
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if names.count(name) == 1 else f"{name}#{seen[name]}")
+    return out
+
+
+def read_run(path: str, *, name: str | None = None) -> Ranking:
+    """A TREC run file, or a ragdash run JSON (a ranking, or a saved run that holds one)."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise DatasetError(f"cannot read the run file ({exc.strerror})", file=str(p),
+                           fix="check the path") from exc
+    if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"["):
+        return Ranking.parse_trec(raw, source=str(p), name=name or p.stem)
+    try:
+        obj = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        line = getattr(exc, "lineno", None)
+        raise DatasetError("the run file looks like JSON but cannot be parsed", file=str(p),
+                           line=line, fix="give a TREC run file or the JSON ragdash "
+                                          "exported") from exc
+    if isinstance(obj, dict) and isinstance(obj.get("ranking"), dict):
+        obj = obj["ranking"]
+    if not (isinstance(obj, dict) and isinstance(obj.get("queries"), dict)):
+        raise DatasetError("the JSON has no \"queries\" object", file=str(p),
+                           fix="give a ragdash run JSON ({\"name\": ..., \"queries\": "
+                               "{qid: [[doc, score], ...]}}) or a TREC run file")
+    try:
+        ranking = Ranking.from_json_obj(obj)
+    except (TypeError, ValueError) as exc:
+        raise DatasetError("the run JSON's \"queries\" must map each query id to a list of "
+                           "[doc id, score] pairs", file=str(p),
+                           fix="export the run again from ragdash") from exc
+    ranking.name = name or p.stem
+    return ranking
+
+
+def _no_common_message(qrels_ids: list[str], rankings: dict[str, Ranking]) -> str:
+    parts = [f"qrels: {_sample(qrels_ids)}"]
+    parts += [f"{name}: {_sample(r.query_ids)}" for name, r in rankings.items()]
+    return ("the qrels and the runs have no query in common, so nothing can be compared ("
+            + "; ".join(parts) + "); check that the runs were made for these qrels")
+
+
+def _sample(ids: list[str]) -> str:
+    shown = ", ".join(ids[:3])
+    return shown + (f", … ({len(ids)} in all)" if len(ids) > 3 else "") if ids else "none"
+
+
+# -- table output --------------------------------------------------------------------
+def format_report(cmp: Comparison, *, lang: str = "en") -> str:
+    """The human-readable report: runs, pairs, verdicts, and what was left out."""
+    conf = f"{cmp.confidence * 100:g}%"
+    n_pairs = len(cmp.pairs)
+    test = {"randomization": "randomization test", "ttest": "t-test",
+            "wilcoxon": "Wilcoxon test"}[cmp.test]
+    out = [f"{cmp.metric_label} on {format_count(cmp.n_queries)} queries "
+           f"({conf} bootstrap intervals, {cmp.n_resamples:,} resamples; p Holm = "
+           f"{test} p corrected over {n_pairs} pair{'s' if n_pairs != 1 else ''})", ""]
+    out.append(format_table(
+        ["run", "mean", f"{conf} CI"],
+        [[r.name, format_value(r.mean), format_range(r.ci_low, r.ci_high)] for r in cmp.runs]))
+    out.append("")
+    out.append(format_table(
+        ["pair (B vs A)", "mean A", "mean B", "B − A", f"{conf} CI", "p t-test", "p Wilcoxon",
+         "p random.", "p Holm", "B wins/ties/losses"],
+        [[f"{p.b} vs {p.a}", format_value(p.mean_a), format_value(p.mean_b),
+          format_signed(p.diff), format_range(p.ci_low, p.ci_high, signed=True),
+          _p(p.p_ttest), _p(p.p_wilcoxon), _p(p.p_randomization), _p(p.p_holm),
+          f"{p.wins}/{p.ties}/{p.losses}"] for p in cmp.pairs]))
+    out.append("")
+    out += [f"- {p.verdict.text(lang)}" for p in cmp.pairs]
+    if cmp.alignment is not None and cmp.alignment.dropped:
+        out.append("")
+        dropped = len(cmp.alignment.dropped)
+        out.append(f"Left out: {dropped} {'query' if dropped == 1 else 'queries'} "
+                   "not present in the qrels and every run.")
+        for source, ids in cmp.alignment.missing.items():
+            if ids:
+                more = f", … ({len(ids)} in all)" if len(ids) > _SHOW_IDS else ""
+                out.append(f"  missing from {source}: {', '.join(ids[:_SHOW_IDS])}{more}")
+    if cmp.notes:
+        out.append("")
+        out += [f"Note: {n}." for n in cmp.notes]
+    return "\n".join(out)
+
+
+def _p(p: float) -> str:
+    return format_p(p).removeprefix("p = ").removeprefix("p ")
