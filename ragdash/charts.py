@@ -1,0 +1,370 @@
+"""Plotly figures for the app and the HTML report (plotly.graph_objects, no streamlit).
+
+Every function returns a :class:`plotly.graph_objects.Figure` whose trace data hold the plotted
+numbers, so tests (and the app) can read them back: in :func:`curve_figure` the run lines come
+first, in the order given, so ``fig.data[0].y`` is the first run's first curve.
+
+Text is taken from :mod:`ragdash.i18n` (``lang="en"`` or ``"ja"``); the font family list
+starts with fonts that have Japanese glyphs so titles, ticks and hover labels render in both
+languages. Names and texts from users are escaped before they go into hover labels (plotly
+renders a few HTML tags there), and never become part of a hover *template*.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .i18n import t
+
+__all__ = ["CJK_FONT", "K_TICKS", "PALETTE", "PLOTLY_CONFIG", "cost_bar_figure",
+           "cost_quality_figure", "curve_figure", "format_money", "histogram_figure",
+           "k_axis", "scatter_figure"]
+
+#: fonts with Japanese glyphs first (Linux, macOS, Windows), then a generic fallback
+CJK_FONT = ("Noto Sans CJK JP, Noto Sans JP, Hiragino Sans, Hiragino Kaku Gothic ProN, "
+            "Yu Gothic, Meiryo, IPAexGothic, sans-serif")
+#: ticks of the K axis (those ≤ Kmax are shown)
+K_TICKS = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)
+#: Okabe–Ito: distinguishable with the common colour-vision deficiencies
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+           "#F0E442")
+_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+#: pass to st.plotly_chart(config=...) / fig.to_html(config=...): no plotly logo or links
+PLOTLY_CONFIG = {"displaylogo": False, "showLink": False, "responsive": True,
+                 "toImageButtonOptions": {"format": "png", "scale": 2}}
+_CURRENCY_SYMBOL = {"USD": "$", "JPY": "¥", "EUR": "€", "GBP": "£"}
+
+
+def _esc(text: Any) -> str:
+    return html.escape(str(text), quote=False)
+
+
+def _rgba(hex_color: str, alpha: float) -> str:
+    h = hex_color.lstrip("#")
+    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def _family_label(name: str) -> str:
+    from .metrics import family
+
+    return family(name).label
+
+
+def _metric_label(name: str) -> str:
+    from .views import metric_label
+
+    return metric_label(name)
+
+
+def _layout(fig: go.Figure, lang: str, title: str | None = None, **extra: Any) -> go.Figure:
+    fig.update_layout(
+        template="plotly_white",
+        font={"family": CJK_FONT, "size": 13},
+        hoverlabel={"font": {"family": CJK_FONT}},
+        title={"text": _esc(title)} if title else None,
+        margin={"l": 60, "r": 20, "t": 60 if title else 30, "b": 50},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        meta={"lang": lang},
+        **extra,
+    )
+    return fig
+
+
+def k_axis(kmax: int, *, log: bool = True, lang: str = "en") -> dict:
+    """The x axis for K = 1..kmax: logarithmic with ticks at 1, 3, 5, 10, 20, 50, 100 (and
+    Kmax), or linear; K is a whole number either way."""
+    kmax = max(1, int(kmax))
+    ticks = [k for k in K_TICKS if k <= kmax]
+    if kmax not in ticks:
+        ticks.append(kmax)
+    axis: dict[str, Any] = {"title": {"text": t("chart.k_axis", lang)}, "tickvals": ticks,
+                            "ticktext": [str(k) for k in ticks], "showgrid": True}
+    if log and kmax > 1:
+        axis.update(type="log", range=[-0.03, math.log10(kmax) + 0.03])
+    else:
+        axis.update(type="linear", range=[0.5, kmax + 0.5])
+    return axis
+
+
+# -- curves across K ------------------------------------------------------------------------------
+def _curve_of(source: Any, fam: str, drop_no_relevant: bool) -> np.ndarray:
+    if hasattr(source, "curve"):
+        return np.asarray(source.curve(fam, drop_no_relevant=drop_no_relevant), dtype=float)
+    if isinstance(source, Mapping):
+        return np.asarray(source[fam], dtype=float)
+    raise TypeError(f"a curve source must be a MetricTable or a mapping family -> values, "
+                    f"not {type(source).__name__}")
+
+
+def _band_of(bands: Any, run: str, fam: str, n_runs: int, n_fams: int):
+    if bands is None or bands is False:
+        return None
+    entry = bands.get((run, fam)) if isinstance(bands, Mapping) else None
+    if entry is None and isinstance(bands, Mapping):
+        entry = bands.get(run)
+        if isinstance(entry, Mapping):
+            entry = entry.get(fam)
+    if entry is None and isinstance(bands, Mapping) and n_runs == 1:
+        entry = bands.get(fam)
+    return entry
+
+
+def curve_figure(curves: Mapping[str, Any], families: str | Sequence[str] = "ndcg", *,
+                 bands: Any = None, lang: str = "en", log_x: bool = True,
+                 drop_no_relevant: bool = False, confidence: float = 0.95,
+                 n_resamples: int = 2000, title: str | None = None) -> go.Figure:
+    """Mean metric against K, one line per run and family.
+
+    ``curves``: ``{run name: MetricTable}`` or ``{run name: {family: (kmax,) array}}``.
+    ``families``: one family name or several (``"ndcg"``, ``["recall", "mrr"]``).
+    ``bands``: ``None`` (no bands); ``True`` to compute bootstrap bands with
+    :func:`ragdash.stats.curve_bands` from MetricTables; or precomputed bands — anything with
+    ``.low`` / ``.high`` (``ragdash.stats.Bands``) or a ``(low, high)`` pair — keyed by run
+    name, by ``(run, family)``, or ``{run: {family: band}}``.
+
+    Trace order: every line first (run by run, family by family), then one filled band per
+    line that has one (``fill="toself"``, no legend entry, no hover).
+    """
+    fams = [families] if isinstance(families, str) else list(families)
+    from .metrics import family as _family
+
+    fams = [_family(f).name for f in fams]
+    runs = [str(r) for r in curves]
+    labels = {f: _family_label(f) for f in fams}
+    fig = go.Figure()
+    band_traces = []
+    kmax = 1
+    for ri, (run, source) in enumerate(curves.items()):
+        run = str(run)
+        for fi, fam in enumerate(fams):
+            y = _curve_of(source, fam, drop_no_relevant)
+            x = np.arange(1, len(y) + 1)
+            kmax = max(kmax, len(y))
+            if len(runs) > 1 and len(fams) > 1:
+                name, color, dash = f"{run} · {labels[fam]}", PALETTE[ri % len(PALETTE)], \
+                    _DASHES[fi % len(_DASHES)]
+            elif len(fams) > 1:
+                name, color, dash = labels[fam], PALETTE[fi % len(PALETTE)], "solid"
+            else:
+                name, color, dash = run, PALETTE[ri % len(PALETTE)], "solid"
+            fig.add_trace(go.Scatter(
+                x=x, y=y, mode="lines+markers" if len(y) <= 20 else "lines", name=_esc(name),
+                line={"color": color, "dash": dash, "width": 2.5}, marker={"size": 5},
+                legendgroup=f"{ri}-{fi}", meta={"run": run, "family": fam, "kind": "curve"},
+                hovertemplate=f"%{{fullData.name}}<br>K=%{{x}}<br>{_esc(labels[fam])}@%{{x}}: "
+                              f"%{{y:.4f}}<extra></extra>"))
+            band = _compute_band(source, fam, drop_no_relevant, confidence, n_resamples) \
+                if bands is True else _band_of(bands, run, fam, len(runs), len(fams))
+            if band is not None:
+                low, high = (band.low, band.high) if hasattr(band, "low") else band
+                low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+                band_traces.append(go.Scatter(
+                    x=np.concatenate([x, x[::-1]]), y=np.concatenate([high, low[::-1]]),
+                    fill="toself", fillcolor=_rgba(color, 0.15), line={"width": 0},
+                    mode="lines", hoverinfo="skip", showlegend=False,
+                    legendgroup=f"{ri}-{fi}",
+                    name=_esc(t("chart.band", lang, name=name, level=round(confidence * 100))),
+                    meta={"run": run, "family": fam, "kind": "band", "low": low.tolist(),
+                          "high": high.tolist()}))
+    for trace in band_traces:
+        fig.add_trace(trace)
+    metric_names = " / ".join(labels[f] for f in fams)
+    _layout(fig, lang, title if title is not None else t("chart.curve_title", lang,
+                                                          metrics=metric_names),
+            hovermode="closest")
+    fig.update_xaxes(**k_axis(kmax, log=log_x, lang=lang))
+    fig.update_yaxes(title={"text": t("chart.mean_axis", lang)}, range=[0, 1.02],
+                     rangemode="tozero")
+    return fig
+
+
+def _compute_band(source: Any, fam: str, drop_no_relevant: bool, confidence: float,
+                  n_resamples: int):
+    if not hasattr(source, "values"):
+        return None
+    from .stats import curve_bands
+
+    matrix = source.values[fam]
+    if drop_no_relevant:
+        matrix = matrix[~source.no_relevant]
+    if len(matrix) < 2:
+        return None
+    return curve_bands(matrix, n_resamples=n_resamples, confidence=confidence)
+
+
+# -- per-query distributions ----------------------------------------------------------------------
+def histogram_figure(values: Any, *, metric: str = "ndcg@10", lang: str = "en",
+                     bin_size: float = 0.05, title: str | None = None) -> go.Figure:
+    """How per-query values of ``metric`` are spread: ``values`` is one array, or
+    ``{run name: array}`` for overlaid runs. Bins of ``bin_size`` from 0 to 1."""
+    series = values if isinstance(values, Mapping) else {"": values}
+    label = _metric_label(metric)
+    fig = go.Figure()
+    n = 0
+    for i, (run, vals) in enumerate(series.items()):
+        v = np.asarray(vals, dtype=float)
+        n = max(n, len(v))
+        fig.add_trace(go.Histogram(
+            x=v, name=_esc(run) or label, marker={"color": PALETTE[i % len(PALETTE)]},
+            opacity=0.75 if len(series) > 1 else 1.0,
+            xbins={"start": 0.0, "end": 1.0 + 1e-9, "size": bin_size},
+            hovertemplate=f"{_esc(label)}: %{{x}}<br>{_esc(t('chart.hist_y', lang))}: "
+                          f"%{{y}}<extra>%{{fullData.name}}</extra>"))
+    _layout(fig, lang, title if title is not None else t("chart.hist_title", lang,
+                                                          metric=label, n=n),
+            barmode="overlay", showlegend=len(series) > 1, bargap=0.05)
+    fig.update_xaxes(title={"text": t("chart.hist_x", lang, metric=label)}, range=[0, 1.0])
+    fig.update_yaxes(title={"text": t("chart.hist_y", lang)})
+    return fig
+
+
+def scatter_figure(a_values: Sequence[float], b_values: Sequence[float],
+                   query_ids: Sequence[str], texts: Sequence[str] | None = None, *,
+                   metric: str = "ndcg@10", names: tuple[str, str] = ("A", "B"),
+                   lang: str = "en", title: str | None = None) -> go.Figure:
+    """Run A (x) against run B (y), one point per query, with the diagonal y = x.
+
+    ``fig.data[0]`` holds the points; its ``customdata`` is the query ids, so a click in
+    Streamlit (``st.plotly_chart(..., on_select="rerun")``) tells which query to open.
+    ``texts`` (query texts) appear in the hover label, escaped.
+    """
+    a = np.asarray(a_values, dtype=float)
+    b = np.asarray(b_values, dtype=float)
+    qids = [str(q) for q in query_ids]
+    if not len(a) == len(b) == len(qids):
+        raise ValueError("a_values, b_values and query_ids must have the same length")
+    label = _metric_label(metric)
+    hover_text = [_esc(_short(x)) for x in texts] if texts is not None else None
+    colors = np.where(b > a, PALETTE[1], np.where(b < a, PALETTE[0], "#888888"))
+    query_word = _esc(t("chart.query", lang))
+    template = (f"{query_word}: %{{customdata}}<br>" + ("%{text}<br>" if hover_text else "")
+                + f"{_esc(names[0])}: %{{x:.4f}}<br>{_esc(names[1])}: %{{y:.4f}}<extra></extra>")
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=a, y=b, mode="markers", customdata=qids, text=hover_text,
+        name=_esc(t("chart.scatter_points", lang)),
+        marker={"size": 8, "opacity": 0.6, "color": colors.tolist(),
+                "line": {"width": 0.5, "color": "white"}},
+        hovertemplate=template))
+    fig.add_trace(go.Scatter(
+        x=[0, 1], y=[0, 1], mode="lines", name=_esc(t("chart.scatter_diagonal", lang)),
+        line={"color": "#999999", "dash": "dash", "width": 1}, hoverinfo="skip"))
+    _layout(fig, lang, title if title is not None else t("chart.scatter_title", lang,
+                                                          a=names[0], b=names[1]),
+            showlegend=False, clickmode="event+select", dragmode="lasso")
+    fig.update_xaxes(title={"text": t("chart.scatter_axis", lang, run=names[0], metric=label)},
+                     range=[-0.03, 1.03], constrain="domain")
+    fig.update_yaxes(title={"text": t("chart.scatter_axis", lang, run=names[1], metric=label)},
+                     range=[-0.03, 1.03], scaleanchor="x", scaleratio=1)
+    fig.add_annotation(text=_esc(t("chart.scatter_hint", lang, a=names[0], b=names[1])),
+                       xref="paper", yref="paper", x=0, y=-0.18, showarrow=False,
+                       font={"size": 11, "color": "#666666"}, xanchor="left")
+    return fig
+
+
+def _short(text: Any, limit: int = 80) -> str:
+    s = " ".join(str(text or "").split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+# -- cost -----------------------------------------------------------------------------------------
+def format_money(value: float | None, currency: str = "USD") -> str:
+    """``0.01234, "USD"`` -> ``"$0.0123"``; ``1.5, "JPY"`` -> ``"¥1.50"``; big values get
+    thousands separators; ``None`` -> ``"—"``."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    sym = _CURRENCY_SYMBOL.get(currency.upper(), currency.upper() + " ")
+    v = float(value)
+    if v == 0:
+        return f"{sym}0"
+    if abs(v) >= 100:
+        return f"{sym}{v:,.0f}"
+    if abs(v) >= 1:
+        return f"{sym}{v:,.2f}"
+    digits = max(2, 2 - math.floor(math.log10(abs(v))))  # three significant digits
+    return f"{sym}{v:.{min(digits, 8)}f}"
+
+
+def _rows(rows: Any) -> list[dict]:
+    if hasattr(rows, "to_dict"):  # a DataFrame
+        return list(rows.to_dict("records"))
+    return [dict(r) if isinstance(r, Mapping) else dict(vars(r)) for r in rows]
+
+
+def cost_bar_figure(rows: Any, *, currency: str = "USD", value_key: str = "cost",
+                    actual_key: str | None = None, label_keys: Sequence[str] = ("provider",
+                                                                               "model"),
+                    lang: str = "en", title: str | None = None) -> go.Figure:
+    """Providers side by side: one horizontal bar per row (cheapest at the top).
+
+    ``rows``: dicts / objects / a DataFrame, each with ``label_keys`` (joined with " · ") and
+    ``value_key`` (the cost in ``currency``). With ``actual_key`` a second bar shows the actual
+    figure where a row has one. ``fig.data[0].x`` holds the values in row order after sorting.
+    """
+    items = _rows(rows)
+    items.sort(key=lambda r: (float(r.get(value_key) or 0.0),
+                              " · ".join(str(r.get(k, "")) for k in label_keys)))
+    labels = [" · ".join(str(r.get(k, "")) for k in label_keys if r.get(k) not in (None, ""))
+              for r in items]
+    values = [float(r.get(value_key) or 0.0) for r in items]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(
+        y=[_esc(x) for x in labels], x=values, orientation="h",
+        name=_esc(t("chart.estimated", lang)), marker={"color": PALETTE[0]},
+        text=[format_money(v, currency) for v in values], textposition="auto",
+        hovertemplate="%{y}<br>%{text}<extra></extra>"))
+    if actual_key:
+        actual = [r.get(actual_key) for r in items]
+        if any(v is not None for v in actual):
+            fig.add_trace(go.Bar(
+                y=[_esc(x) for x in labels], x=[float(v) if v is not None else None
+                                                for v in actual],
+                orientation="h", name=_esc(t("chart.actual", lang)),
+                marker={"color": PALETTE[1]},
+                text=[format_money(v, currency) if v is not None else "" for v in actual],
+                textposition="auto", hovertemplate="%{y}<br>%{text}<extra></extra>"))
+    _layout(fig, lang, title if title is not None else t("chart.cost_title", lang,
+                                                          currency=currency.upper()),
+            barmode="group", showlegend=len(fig.data) > 1,
+            height=max(260, 60 + 34 * len(items) * len(fig.data)))
+    fig.update_xaxes(title={"text": t("chart.cost_y", lang, currency=currency.upper())},
+                     rangemode="tozero")
+    fig.update_yaxes(title={"text": t("chart.cost_x", lang)}, automargin=True)
+    return fig
+
+
+def cost_quality_figure(runs: Any, *, metric: str = "ndcg@10", currency: str = "USD",
+                        cost_key: str = "cost", value_key: str = "value",
+                        name_key: str = "name", id_key: str = "id", lang: str = "en",
+                        title: str | None = None) -> go.Figure:
+    """Cost (x) against quality (y), one labelled point per run. ``runs``: dicts / a
+    DataFrame with ``name``, ``cost`` (in ``currency``), ``value`` (the metric) and ``id``;
+    ``fig.data[0].customdata`` holds the ids. Runs without a cost are left out."""
+    items = [r for r in _rows(runs) if r.get(cost_key) is not None
+             and r.get(value_key) is not None]
+    label = _metric_label(metric)
+    x = [float(r[cost_key]) for r in items]
+    y = [float(r[value_key]) for r in items]
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=x, y=y, mode="markers+text", text=[_esc(_short(r.get(name_key, ""), 30))
+                                             for r in items],
+        textposition="top center", customdata=[str(r.get(id_key, "")) for r in items],
+        marker={"size": 12, "color": [PALETTE[i % len(PALETTE)] for i in range(len(items))]},
+        hovertext=[f"{_esc(r.get(name_key, ''))}<br>{format_money(r[cost_key], currency)}"
+                   for r in items],
+        hovertemplate=f"%{{hovertext}}<br>{_esc(label)}: %{{y:.4f}}<extra></extra>",
+        name=_esc(label)))
+    _layout(fig, lang, title if title is not None else t("chart.cost_quality_title", lang),
+            showlegend=False)
+    fig.update_xaxes(title={"text": t("chart.cost_y", lang, currency=currency.upper())},
+                     rangemode="tozero")
+    fig.update_yaxes(title={"text": label}, range=[0, 1.05])
+    return fig
