@@ -1,0 +1,191 @@
+"""The embeddings cache: one SQLite file, ``$RAGDASH_HOME/embeddings.sqlite``.
+
+A vector is stored under (base URL, model, dimensions, prefix, sha256 of the text): the
+normalized base URL (see :mod:`ragdash.embeddings.urls`; ``"local"`` for local models), the
+model name as sent, the ``dimensions`` asked for (0 when not set), and the query or document
+prefix that was put before the text. Vectors are L2-normalized float32, little-endian.
+
+Every finished batch is committed at once, so a run that is killed or cancelled loses at most
+the batches in flight, and the next run pays only for what is missing. The file is in WAL mode
+with a busy timeout, so two processes (two command lines, or the app and a command line) can
+read and write it at the same time. The API key is not part of any of this: not a column, not
+a key, not the file name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import CacheError
+from ..runs.store import default_home
+
+FILENAME = "embeddings.sqlite"
+#: seconds a writer waits for another process's transaction before giving up
+BUSY_TIMEOUT = 60.0
+#: SQLite's default limit on host parameters is 999 in old builds; stay under it
+_CHUNK = 900
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS embeddings (
+    base_url    TEXT    NOT NULL,
+    model       TEXT    NOT NULL,
+    dimensions  INTEGER NOT NULL,   -- as asked for; 0 when not set
+    prefix      TEXT    NOT NULL,   -- the query or document prefix put before the text
+    text_sha256 BLOB    NOT NULL,
+    dim         INTEGER NOT NULL,   -- length of the stored vector
+    vector      BLOB    NOT NULL,   -- float32 little-endian, L2-normalized
+    PRIMARY KEY (base_url, model, dimensions, prefix, text_sha256)
+) WITHOUT ROWID;
+"""
+
+
+@dataclass(frozen=True)
+class Namespace:
+    """Everything but the text that decides a vector."""
+    base_url: str
+    model: str
+    dimensions: int | None
+    prefix: str = ""
+
+    def params(self) -> tuple[str, str, int, str]:
+        return (self.base_url, self.model, int(self.dimensions or 0), self.prefix)
+
+
+def text_hash(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+class EmbeddingCache:
+    """Read and write cached vectors. Every call opens its own short-lived connection, so one
+    cache object is safe to use from several threads, and several processes can share the
+    file."""
+
+    def __init__(self, directory: str | os.PathLike | None = None) -> None:
+        self.directory = Path(directory).expanduser() if directory else default_home()
+        self.path = self.directory / FILENAME
+        self._ready = False
+
+    def __repr__(self) -> str:
+        return f"EmbeddingCache({str(self.path)!r})"
+
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise self._error(exc) from exc
+        try:
+            conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+            if not self._ready:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.executescript(_SCHEMA)
+                self._ready = True
+            conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: survives a killed process
+            yield conn
+        except sqlite3.Error as exc:
+            raise self._error(exc) from exc
+        finally:
+            conn.close()
+
+    def _error(self, exc: BaseException) -> CacheError:
+        return CacheError(f"Cannot use the embeddings cache {self.path} ({exc}): make the folder "
+                          "writable, point RAGDASH_HOME at another folder, or delete the file "
+                          "if it is damaged.")
+
+    # -- vectors -------------------------------------------------------------------------
+    def get_many(self, ns: Namespace, hashes: Sequence[bytes]) -> dict[bytes, np.ndarray]:
+        """The cached vectors among ``hashes`` (sha256 digests of texts)."""
+        found: dict[bytes, np.ndarray] = {}
+        if not hashes:
+            return found
+        unique = list(dict.fromkeys(hashes))
+        with self._connect() as conn:
+            for lo in range(0, len(unique), _CHUNK):
+                chunk = unique[lo: lo + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                rows = conn.execute(
+                    "SELECT text_sha256, dim, vector FROM embeddings WHERE base_url=? AND "
+                    f"model=? AND dimensions=? AND prefix=? AND text_sha256 IN ({marks})",
+                    (*ns.params(), *chunk))
+                for h, dim, blob in rows:
+                    vec = np.frombuffer(blob, dtype="<f4")
+                    if len(vec) == dim:  # a damaged row is simply missing
+                        found[bytes(h)] = vec.astype(np.float32)
+        return found
+
+    def put_many(self, ns: Namespace, hashes: Sequence[bytes], vectors: np.ndarray) -> None:
+        """Store one batch, in one transaction (committed before this returns)."""
+        vectors = np.asarray(vectors, dtype="<f4")
+        if len(hashes) != len(vectors):
+            raise ValueError("one hash per vector")
+        if not len(hashes):
+            return
+        dim = int(vectors.shape[1])
+        params = ns.params()
+        rows = [(*params, h, dim, v.tobytes()) for h, v in zip(hashes, vectors)]
+        with self._connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executemany("INSERT OR REPLACE INTO embeddings VALUES (?,?,?,?,?,?,?)",
+                                 rows)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    # -- management (``python -m ragdash cache``) ----------------------------------------
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    def info(self) -> dict:
+        """Path, bytes on disk (with the WAL file), rows in all, and rows per model."""
+        out = {"path": str(self.path), "exists": self.exists(), "bytes": 0, "rows": 0,
+               "models": []}
+        if not out["exists"]:
+            return out
+        out["bytes"] = sum(p.stat().st_size for p in
+                           (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
+                           if p.exists())
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT base_url, model, dimensions, dim, prefix, COUNT(*), "
+                "SUM(LENGTH(vector)) FROM embeddings "
+                "GROUP BY base_url, model, dimensions, dim, prefix "
+                "ORDER BY model, base_url, dimensions, prefix").fetchall()
+        for base_url, model, dimensions, dim, prefix, count, size in rows:
+            out["models"].append({"model": model, "base_url": base_url,
+                                  "dimensions": dimensions or None, "dim": dim,
+                                  "prefix": prefix, "rows": count, "vector_bytes": size})
+            out["rows"] += count
+        return out
+
+    def models(self) -> list[str]:
+        if not self.exists():
+            return []
+        with self._connect() as conn:
+            return [m for (m,) in conn.execute(
+                "SELECT DISTINCT model FROM embeddings ORDER BY model")]
+
+    def clear(self, model: str | None = None) -> int:
+        """Delete every row, or those of one model; returns how many were deleted."""
+        if not self.exists():
+            return 0
+        with self._connect() as conn:
+            if model is None:
+                removed = conn.execute("DELETE FROM embeddings").rowcount
+            else:
+                removed = conn.execute("DELETE FROM embeddings WHERE model=?",
+                                       (model,)).rowcount
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if model is None:
+                conn.execute("VACUUM")
+        return removed

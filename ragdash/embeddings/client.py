@@ -1,0 +1,618 @@
+"""An OpenAI-compatible embeddings client: batches, parallel requests, retries, checks.
+
+``POST {base_url}/embeddings`` with ``{"input": [...], "model", "encoding_format"[,
+"dimensions"]}`` over one ``requests.Session`` whose connection pool holds ``concurrency``
+connections, so connections are kept alive and reused.
+
+What a call to :meth:`EmbeddingClient.embed` does:
+
+1. plans batches of at most ``batch_size`` texts and ``max_batch_tokens`` estimated tokens
+   (see :mod:`ragdash.embeddings.batching`);
+2. keeps up to ``concurrency`` requests in flight (a thread pool), never one per text;
+3. retries each batch by the policy in :mod:`ragdash.embeddings.retry`; a batch the server
+   finds too long is split in halves, and a single text that is too long is cut by token
+   estimate (counted in ``usage["truncated_texts"]``);
+4. checks each reply: one vector per input, reordered by ``index``, one dimension for the
+   whole run, finite values; base64 replies are little-endian float32;
+5. L2-normalizes on the client (a zero vector stays zero, with a warning), and hands every
+   finished batch to ``on_batch`` in the calling thread, so the caller can cache it at once.
+
+Final failures are :mod:`ragdash.errors` classes whose message is one sentence that says what to
+do. The API key is only ever put in a request header: it is scrubbed from anything the server
+sends back before that text reaches a message, and never logged.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import logging
+import random
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+
+import numpy as np
+import requests
+from requests.adapters import HTTPAdapter
+
+from ..errors import (
+    AuthenticationError,
+    Cancelled,
+    EmbeddingError,
+    InputTooLongError,
+    NotFoundError,
+    QuotaExceededError,
+    RetrievalError,
+    ServerUnreachableError,
+)
+from .batching import (
+    DEFAULT_MAX_BATCH_TOKENS,
+    MAX_BATCH_SIZE,
+    estimate_tokens,
+    plan_batches,
+    truncate_to_tokens,
+)
+from .retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
+from .urls import resolve_endpoint
+
+log = logging.getLogger("ragdash.embeddings")
+
+#: how many times one text is cut shorter before giving up
+MAX_TRUNCATIONS = 6
+#: a text cut to fit aims at this share of the limit the server named (the estimate is rough)
+TRUNCATE_SHARE = 0.9
+#: connecting never waits longer than this, whatever the read timeout
+CONNECT_TIMEOUT_CAP = 10.0
+#: longest excerpt of a server's error text quoted in a message
+EXCERPT_CHARS = 200
+
+ProgressFn = Callable[[dict], None]
+BatchFn = Callable[[Sequence[int], np.ndarray], None]
+
+_TOO_LONG_CODES = frozenset({"context_length_exceeded", "string_above_max_length",
+                             "input_too_long", "too_many_tokens"})
+_TOO_LONG_TEXT = re.compile(
+    r"maximum (context|input|sequence) length|context length|too long|too many tokens"
+    r"|less than \d+ tokens|exceeds? the (max|context|limit)"
+    r"|reduce (the|your) (length|input|prompt)|max(imum)?[ _]tokens",
+    re.IGNORECASE)
+_TOKEN_LIMIT = re.compile(r"(\d[\d,]*)\s*tokens", re.IGNORECASE)
+_QUOTA_TEXT = re.compile(r"exceeded your current quota|insufficient (quota|credit|balance)"
+                         r"|out of credits?|credits? (are |is )?exhausted", re.IGNORECASE)
+_KEYLIKE = re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_\-*.]{6,}|(?i:bearer)\s+\S+")
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """What a server said when it refused a request."""
+    message: str = ""
+    type: str | None = None
+    code: str | None = None
+
+
+def parse_error_body(body: bytes | str) -> ErrorInfo:
+    """Read an error reply in any of the shapes servers use.
+
+    ``{"error": {"message", "type", "code"}}`` (OpenAI, Azure, LiteLLM), ``{"error": "text"}``
+    (Ollama, TEI), flat ``{"message", "type", "code"}`` (vLLM), ``{"detail": ...}`` (FastAPI),
+    and anything else (an HTML page from a proxy) as a short text excerpt.
+    """
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return ErrorInfo(message=_excerpt(re.sub(r"<[^>]+>", " ", text)))
+    if not isinstance(obj, dict):
+        return ErrorInfo(message=_excerpt(text))
+    err = obj.get("error", obj)
+    if isinstance(err, str):
+        return ErrorInfo(message=_excerpt(err), type=_str(obj.get("error_type", obj.get("type"))),
+                         code=_str(obj.get("code")))
+    if not isinstance(err, dict):
+        return ErrorInfo(message=_excerpt(text))
+    message = err.get("message", err.get("detail", err.get("msg", "")))
+    if isinstance(message, list):  # FastAPI validation details
+        message = "; ".join(str(m.get("msg", m)) if isinstance(m, dict) else str(m)
+                            for m in message)
+    return ErrorInfo(message=_excerpt(str(message)), type=_str(err.get("type")),
+                     code=_str(err.get("code")))
+
+
+def error_code(info: ErrorInfo) -> str | None:
+    """The code that decides retrying: a quota code wherever the server put it, else the code
+    or the type."""
+    for candidate in (info.code, info.type):
+        if is_quota_code(candidate):
+            return candidate
+    if _QUOTA_TEXT.search(info.message):
+        return "insufficient_quota"
+    return info.code or info.type
+
+
+def is_too_long(status: int | None, info: ErrorInfo) -> bool:
+    if status == 413:
+        return True
+    return status in (400, 422) and (
+        (info.code or "").lower() in _TOO_LONG_CODES or bool(_TOO_LONG_TEXT.search(info.message)))
+
+
+def token_limit(info: ErrorInfo) -> int | None:
+    """The first "N tokens" in a too-long message: the model's limit in the usual wordings."""
+    m = _TOKEN_LIMIT.search(info.message)
+    return int(m.group(1).replace(",", "")) if m else None
+
+
+def l2_normalize(vectors: np.ndarray) -> tuple[np.ndarray, int]:
+    """Rows scaled to unit length; zero rows stay zero. Returns (vectors, zero rows)."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors.astype(np.float64), axis=1, keepdims=True)
+    zero = norms[:, 0] == 0
+    norms[zero] = 1.0
+    return (vectors / norms).astype(np.float32), int(zero.sum())
+
+
+class _Failure(Exception):
+    """One failed attempt; becomes a ragdash error if it is not retried."""
+
+    def __init__(self, kind: str, *, status: int | None = None, info: ErrorInfo | None = None,
+                 headers: dict | None = None, detail: str = "") -> None:
+        super().__init__(detail or kind)
+        self.kind = kind  # "http", "timeout", "connection", "malformed", "invalid"
+        self.status = status
+        self.info = info or ErrorInfo()
+        self.headers = headers or {}
+        self.detail = detail
+
+
+class _TooLong(Exception):
+    def __init__(self, info: ErrorInfo) -> None:
+        super().__init__(info.message)
+        self.info = info
+
+
+class EmbeddingClient:
+    """Embeds texts through an OpenAI-compatible ``/embeddings`` endpoint.
+
+    ``base_url`` follows the rules in :mod:`ragdash.embeddings.urls`. ``api_key`` is sent as
+    ``Authorization: Bearer`` (``api-key`` for Azure, or any header named by
+    ``api_key_header``); None sends no key (local servers). ``dimensions`` is sent only when
+    set; ``encoding_format`` ("float" or "base64") always.
+    """
+
+    def __init__(self, base_url: str | None, model: str, *, api_key: str | None = None,
+                 dimensions: int | None = None, batch_size: int = 256,
+                 max_batch_tokens: int = DEFAULT_MAX_BATCH_TOKENS, concurrency: int = 4,
+                 encoding_format: str = "float", api_version: str | None = None,
+                 api_key_header: str | None = None, timeout: float = 60.0,
+                 max_retries: int = MAX_RETRIES, session: requests.Session | None = None,
+                 seed: int | None = None) -> None:
+        if not model or not str(model).strip():
+            raise RetrievalError("No model name was given: pass --model (e.g. "
+                                 "text-embedding-3-small).")
+        _check_range("batch size", batch_size, 1, MAX_BATCH_SIZE)
+        _check_range("concurrency", concurrency, 1, 64)
+        _check_range("max batch tokens", max_batch_tokens, 1, 10**9)
+        _check_range("max retries", max_retries, 0, 100)
+        if dimensions is not None:
+            _check_range("dimensions", dimensions, 1, 65536)
+        if encoding_format not in ("float", "base64"):
+            raise RetrievalError(f"Unknown encoding format {encoding_format!r}: use float "
+                                 "or base64.")
+        if not timeout or timeout <= 0:
+            raise RetrievalError("The timeout must be a positive number of seconds.")
+        self.model = str(model).strip()
+        self.endpoint = resolve_endpoint(base_url, model=self.model, api_version=api_version)
+        self.dimensions = int(dimensions) if dimensions else None
+        self.batch_size = int(batch_size)
+        self.max_batch_tokens = int(max_batch_tokens)
+        self.concurrency = int(concurrency)
+        self.encoding_format = encoding_format
+        self.api_version = api_version
+        self.timeout = float(timeout)
+        self.max_retries = int(max_retries)
+        self.api_key_header = api_key_header or ("api-key" if self.endpoint.azure
+                                                 else "Authorization")
+        self._api_key = (api_key or "").strip() or None
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self.dimension: int | None = None  #: the run's vector size, once known
+        self.dimension_source = "an earlier reply"
+        self.usage = {"requests": 0, "prompt_tokens": 0, "embedded_texts": 0,
+                      "cached_texts": 0, "retries": 0, "truncated_texts": 0}
+        self._zero_vectors = 0
+        self._estimated_tokens = False
+        self._own_session = session is None
+        if session is None:
+            session = requests.Session()
+            adapter = HTTPAdapter(pool_connections=1, pool_maxsize=self.concurrency,
+                                  max_retries=0)
+            session.mount("http://", adapter)
+            session.mount("https://", adapter)
+        self.session = session
+
+    # -- identity ------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return f"EmbeddingClient({self.endpoint.base!r}, {self.model!r})"
+
+    @property
+    def cache_base(self) -> str:
+        return self.endpoint.base
+
+    def config(self) -> dict:
+        """Settings, JSON-safe; never the key (only whether one is set)."""
+        return {"base_url": self.endpoint.base, "endpoint": self.endpoint.url,
+                "model": self.model, "dimensions": self.dimensions,
+                "batch_size": self.batch_size, "max_batch_tokens": self.max_batch_tokens,
+                "concurrency": self.concurrency, "encoding_format": self.encoding_format,
+                "api_version": self.endpoint.params.get("api-version"),
+                "api_key_header": self.api_key_header, "api_key_set": self._api_key is not None,
+                "timeout": self.timeout, "max_retries": self.max_retries}
+
+    @property
+    def notes(self) -> list[str]:
+        out = []
+        if self.usage["truncated_texts"]:
+            out.append(f"{self.usage['truncated_texts']} text(s) were longer than the model "
+                       "accepts and were cut to fit (by a token estimate).")
+        if self._zero_vectors:
+            out.append(f"{self._zero_vectors} text(s) got a zero vector (empty text, or the "
+                       "server returned zeros); they score 0 against every query.")
+        if self._estimated_tokens:
+            out.append("The server did not report token usage for some requests; "
+                       "prompt_tokens includes an estimate for them.")
+        return out
+
+    def close(self) -> None:
+        if self._own_session:
+            self.session.close()
+
+    # -- embedding -----------------------------------------------------------------------
+    def embed(self, texts: Sequence[str], *, progress: ProgressFn | None = None,
+              cancel: threading.Event | None = None, on_batch: BatchFn | None = None,
+              stage: str = "documents") -> np.ndarray:
+        """Vectors for ``texts``: float32, shape (len(texts), d), rows of unit length.
+
+        ``on_batch(indices, vectors)`` runs in this thread after each batch (to cache it);
+        ``progress`` gets ``{stage, done, total, calls, tokens}``. When ``cancel`` is set,
+        no new batch starts; batches in flight finish (and reach ``on_batch``), then
+        :class:`~ragdash.errors.Cancelled` is raised.
+        """
+        texts = [str(t) for t in texts]
+        n = len(texts)
+        results: dict[int, np.ndarray] = {}
+        empty = [i for i, t in enumerate(texts) if t == ""]
+        todo = [i for i, t in enumerate(texts) if t != ""]
+        batches = [[todo[j] for j in r] for r in plan_batches(
+            [estimate_tokens(texts[i]) for i in todo], self.batch_size, self.max_batch_tokens)]
+        done = 0
+
+        def report() -> None:
+            if progress is not None:
+                progress({"stage": stage, "done": done, "total": n,
+                          "calls": self.usage["requests"], "tokens": self.usage["prompt_tokens"]})
+
+        report()
+        first_error: BaseException | None = None
+        queue = iter(batches)
+        inflight: dict[Future, list[int]] = {}
+        with ThreadPoolExecutor(max_workers=self.concurrency,
+                                thread_name_prefix="ragdash-embed") as pool:
+            def fill() -> None:
+                while len(inflight) < self.concurrency:
+                    if cancel is not None and cancel.is_set():
+                        return
+                    batch = next(queue, None)
+                    if batch is None:
+                        return
+                    inflight[pool.submit(self._embed_batch, [texts[i] for i in batch],
+                                         cancel)] = batch
+
+            fill()
+            while inflight:
+                finished, _ = wait(inflight, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    batch = inflight.pop(fut)
+                    try:
+                        vectors = fut.result()
+                    except BaseException as exc:  # re-raised below, after in-flight batches
+                        first_error = first_error or exc
+                        continue
+                    for i, v in zip(batch, vectors):
+                        results[i] = v
+                    if on_batch is not None:
+                        on_batch(batch, vectors)
+                    done += len(batch)
+                    report()
+                if first_error is None:
+                    fill()
+        if cancel is not None and cancel.is_set() and done < len(todo):
+            raise Cancelled(f"Cancelled after embedding {done} of {n} texts; what was embedded "
+                            "is cached, so running again continues from there.")
+        if first_error is not None:
+            raise first_error
+        if empty:
+            if self.dimension is None:
+                raise EmbeddingError("Every text to embed is empty: check the dataset's "
+                                     "text column.")
+            zero = np.zeros(self.dimension, dtype=np.float32)
+            for i in empty:
+                results[i] = zero
+            with self._lock:
+                self._zero_vectors += len(empty)
+            log.warning("%d empty text(s) got a zero vector", len(empty))
+            done += len(empty)
+            report()
+        if n == 0:
+            return np.zeros((0, self.dimension or 0), dtype=np.float32)
+        return np.stack([results[i] for i in range(n)])
+
+    def _embed_batch(self, texts: list[str], cancel: threading.Event | None) -> np.ndarray:
+        """One planned batch; halves it while the server says it is too long."""
+        try:
+            vectors = self._post_with_retries(texts, cancel)
+        except _TooLong as exc:
+            if len(texts) == 1:
+                vectors = self._embed_cut(texts[0], exc.info, cancel)
+            else:
+                mid = len(texts) // 2
+                return np.concatenate([self._embed_batch(texts[:mid], cancel),
+                                       self._embed_batch(texts[mid:], cancel)])
+        with self._lock:
+            self.usage["embedded_texts"] += len(texts)
+        return vectors
+
+    def _embed_cut(self, text: str, info: ErrorInfo, cancel: threading.Event | None
+                   ) -> np.ndarray:
+        """Cut one text shorter until the server takes it."""
+        current = text
+        for _ in range(MAX_TRUNCATIONS):
+            limit = token_limit(info)
+            estimate = estimate_tokens(current)
+            target = int(limit * TRUNCATE_SHARE) if limit and limit * TRUNCATE_SHARE < estimate \
+                else estimate // 2
+            shorter = truncate_to_tokens(current, max(1, target))
+            if len(shorter) >= len(current):
+                shorter = current[: len(current) // 2]
+            if not shorter:
+                break
+            current = shorter
+            try:
+                vectors = self._post_with_retries([current], cancel)
+            except _TooLong as exc:
+                info = exc.info
+                continue
+            with self._lock:
+                self.usage["truncated_texts"] += 1
+            log.warning("a text of %d characters was cut to %d characters to fit the model",
+                        len(text), len(current))
+            return vectors
+        raise InputTooLongError(
+            f"A text of {len(text)} characters is longer than {self.model!r} accepts, even cut "
+            f"to {len(current)} characters: shorten the longest documents or queries, or use a "
+            "model with a longer input limit.")
+
+    def _post_with_retries(self, texts: list[str], cancel: threading.Event | None
+                           ) -> np.ndarray:
+        attempt = 0
+        while True:
+            if cancel is not None and cancel.is_set():
+                raise Cancelled("Cancelled.")
+            try:
+                return self._post(texts)
+            except _Failure as failure:
+                code = error_code(failure.info)
+                if failure.kind == "http" and is_too_long(failure.status, failure.info):
+                    raise _TooLong(failure.info) from None
+                if not should_retry(failure.status, code, attempt, failure.kind,
+                                    max_retries=self.max_retries):
+                    raise self._final_error(failure, code, attempt + 1) from None
+                with self._lock:
+                    delay = retry_delay(attempt, failure.headers, self._rng)
+                    self.usage["retries"] += 1
+                log.info("embeddings request failed (%s); retry %d in %.2f s",
+                         failure.status or failure.kind, attempt + 1, delay)
+                attempt += 1
+                if cancel is None:
+                    time.sleep(delay)
+                elif cancel.wait(delay):
+                    raise Cancelled("Cancelled.") from None
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", "Accept": "application/json",
+                   "User-Agent": "ragdash"}
+        if self._api_key is not None:
+            if self.api_key_header.lower() == "authorization":
+                headers["Authorization"] = f"Bearer {self._api_key}"
+            else:
+                headers[self.api_key_header] = self._api_key
+        return headers
+
+    def _post(self, texts: list[str]) -> np.ndarray:
+        body = {"input": texts, "model": self.model, "encoding_format": self.encoding_format}
+        if self.dimensions:
+            body["dimensions"] = self.dimensions
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        with self._lock:
+            self.usage["requests"] += 1
+        try:
+            resp = self.session.post(
+                self.endpoint.url, params=self.endpoint.params or None, data=data,
+                headers=self._headers(),
+                timeout=(min(self.timeout, CONNECT_TIMEOUT_CAP), self.timeout))
+        except requests.Timeout as exc:
+            raise _Failure("timeout", detail=type(exc).__name__) from None
+        except requests.ConnectionError as exc:
+            raise _Failure("connection", detail=_connection_reason(exc)) from None
+        except requests.RequestException as exc:
+            raise _Failure("connection", detail=type(exc).__name__) from None
+        if not 200 <= resp.status_code < 300:
+            raise _Failure("http", status=resp.status_code,
+                           info=parse_error_body(resp.content), headers=dict(resp.headers))
+        vectors, tokens = self._parse(resp.content, len(texts))
+        vectors, zeros = l2_normalize(vectors)
+        with self._lock:
+            if tokens is None:
+                self._estimated_tokens = True
+                tokens = sum(estimate_tokens(t) for t in texts)
+            self.usage["prompt_tokens"] += tokens
+            self._zero_vectors += zeros
+        if zeros:
+            log.warning("the server returned %d zero vector(s); kept as zeros", zeros)
+        return vectors
+
+    def _parse(self, content: bytes, n: int) -> tuple[np.ndarray, int | None]:
+        """Vectors in input order and the reported prompt tokens, or a _Failure."""
+        try:
+            obj = json.loads(content)
+        except ValueError:
+            raise _Failure("malformed", status=200, detail="the reply is not JSON") from None
+        data = obj.get("data") if isinstance(obj, dict) else None
+        if not isinstance(data, list):
+            raise _Failure("malformed", status=200, detail="the reply has no 'data' list")
+        if len(data) != n:
+            raise _Failure("invalid", status=200, detail=(
+                f"{self.endpoint.url} returned {len(data)} vectors for {n} texts: check that "
+                "the base URL points at an OpenAI-compatible embeddings endpoint."))
+        try:
+            indices = [int(item.get("index", pos)) for pos, item in enumerate(data)]
+            rows = [_decode(item["embedding"]) for item in data]
+            vectors = np.asarray(rows, dtype=np.float32)
+        except (AttributeError, KeyError, TypeError, ValueError, binascii.Error):
+            raise _Failure("invalid", status=200, detail=(
+                f"{self.endpoint.url} returned embeddings that cannot be read (missing, of "
+                "different lengths, or not numbers): check the base URL and the model.")
+            ) from None
+        if sorted(indices) != list(range(n)):
+            raise _Failure("invalid", status=200, detail=(
+                f"{self.endpoint.url} returned index values that are not 0..{n - 1}: check "
+                "that the server is OpenAI-compatible."))
+        if vectors.ndim != 2 or vectors.shape[1] == 0:
+            raise _Failure("invalid", status=200, detail=(
+                f"{self.endpoint.url} returned empty embeddings: check the model name."))
+        ordered = np.empty_like(vectors)
+        ordered[indices] = vectors
+        if not np.isfinite(ordered).all():
+            raise _Failure("invalid", status=200, detail=(
+                f"{self.endpoint.url} returned NaN or infinite values in an embedding: the "
+                "model or server is broken; try another model or server."))
+        self._check_dimension(ordered.shape[1])
+        usage = obj.get("usage")
+        tokens = usage.get("prompt_tokens") if isinstance(usage, dict) else None
+        tokens = int(tokens) if isinstance(tokens, (int, float)) and tokens >= 0 else None
+        return ordered, tokens
+
+    def _check_dimension(self, d: int) -> None:
+        if self.dimensions and d != self.dimensions:
+            raise _Failure("invalid", status=200, detail=(
+                f"Asked {self.endpoint.url} for {self.dimensions} dimensions but it returned "
+                f"{d}: this model or server does not support --dimensions; leave it out."))
+        with self._lock:
+            if self.dimension is None:
+                self.dimension = d
+                return
+            if d == self.dimension:
+                return
+        raise _Failure("invalid", status=200, detail=(
+            f"{self.endpoint.url} returned {d}-dimensional vectors after {self.dimension}-"
+            f"dimensional ones from {self.dimension_source}: the model behind this name "
+            f"changed; run `python -m ragdash cache clear --model {self.model}` and run again."))
+
+    # -- messages ------------------------------------------------------------------------
+    def _scrub(self, text: str) -> str:
+        if self._api_key and len(self._api_key) >= 4:
+            text = text.replace(self._api_key, "[key]")
+        return _KEYLIKE.sub("[key]", text)
+
+    def _final_error(self, f: _Failure, code: str | None, attempts: int) -> EmbeddingError:
+        url = self.endpoint.url
+        said = self._scrub(f.info.message)
+        said = f": {said}" if said else ""
+        tried = f"after {attempts} attempt{'s' if attempts != 1 else ''}"
+        if f.kind == "invalid":
+            return EmbeddingError(self._scrub(f.detail))
+        if f.kind == "timeout":
+            return ServerUnreachableError(
+                f"No reply from {url} within {self.timeout:g} s, {tried}: check that the server "
+                "is up, or raise the timeout or lower the batch size.")
+        if f.kind == "connection":
+            return ServerUnreachableError(
+                f"Could not reach {url} ({self._scrub(f.detail)}), {tried}: check the base URL "
+                "and that the server is running.")
+        if f.kind == "malformed":
+            return EmbeddingError(
+                f"{url} did not answer with embeddings JSON ({f.detail}), {tried}: check that "
+                "the base URL points at an OpenAI-compatible embeddings endpoint.")
+        status = f.status
+        if status in (401, 403):
+            if self._api_key is None:
+                return AuthenticationError(
+                    f"{url} asks for an API key (HTTP {status}{said}): set OPENAI_API_KEY, or "
+                    "name the variable that holds it with --api-key-env, and run again.")
+            return AuthenticationError(
+                f"{url} rejected the API key (HTTP {status}{said}): check that the key is "
+                "right and belongs to this provider, then run again.")
+        if status == 404:
+            return NotFoundError(
+                f"{url} has no embeddings model {self.model!r} (HTTP 404{said}): check the "
+                "base URL (most servers expect it to end in /v1) and the model name.")
+        if status == 429 and is_quota_code(code):
+            return QuotaExceededError(
+                f"The account behind this key has no quota or credit left (HTTP 429 {code}"
+                f"{said}): add credit or use another key, then run again; what was already "
+                "embedded is cached.")
+        if status == 429:
+            return EmbeddingError(
+                f"{url} kept answering HTTP 429 (rate limited) {tried}: lower the concurrency "
+                "or the batch size, or wait a minute and run again; what was already embedded "
+                "is cached.")
+        if (status is not None and status >= 500) or status in (408, 409):
+            return EmbeddingError(
+                f"{url} kept failing with HTTP {status}{said} {tried}: try again later; what "
+                "was already embedded is cached.")
+        return EmbeddingError(
+            f"{url} refused the request (HTTP {status}{said}): check the model name, the "
+            "dimensions and the encoding format.")
+
+
+def _decode(embedding) -> np.ndarray | list:
+    if isinstance(embedding, str):
+        return np.frombuffer(base64.b64decode(embedding, validate=True), dtype="<f4")
+    if not isinstance(embedding, list):
+        raise TypeError("embedding is neither a list nor base64")
+    return embedding
+
+
+def _connection_reason(exc: requests.ConnectionError) -> str:
+    text = str(exc)
+    for marker, reason in (("Connection refused", "connection refused"),
+                           ("Name or service not known", "unknown host"),
+                           ("nodename nor servname", "unknown host"),
+                           ("Temporary failure in name resolution", "unknown host"),
+                           ("RemoteDisconnected", "the server closed the connection"),
+                           ("Connection aborted", "the server closed the connection"),
+                           ("Connection reset", "connection reset"),
+                           ("CERTIFICATE_VERIFY_FAILED", "TLS certificate not trusted")):
+        if marker in text:
+            return reason
+    return type(exc).__name__
+
+
+def _excerpt(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1] + "…"
+
+
+def _str(value) -> str | None:
+    return None if value is None or value == "" else str(value)
+
+
+def _check_range(what: str, value, lo: int, hi: int) -> None:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) \
+            or not lo <= value <= hi:
+        raise RetrievalError(f"The {what} must be a whole number from {lo} to {hi}, "
+                             f"not {value!r}.")
