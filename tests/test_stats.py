@@ -12,6 +12,7 @@ from scipy import stats as sps
 from ragdash.errors import StatsError
 from ragdash.stats import (
     align_queries,
+    align_tables,
     bootstrap_ci,
     bootstrap_means,
     compare_runs,
@@ -320,30 +321,40 @@ def test_align_queries_reports_what_each_source_lacks():
     assert not al.complete
 
 
-class _Table:
-    """The part of ragdash.metrics.MetricTable that compare_tables uses."""
+def _table(run: dict, qrels: dict):
+    from ragdash.metrics import evaluate
+    from ragdash.ranking import Ranking
 
-    def __init__(self, query_ids, values, no_relevant=None):
-        self.query_ids = list(query_ids)
-        self._values = np.asarray(values, dtype=float)
-        self.no_relevant = (np.zeros(len(values), bool) if no_relevant is None
-                            else np.asarray(no_relevant))
-
-    def value(self, name):
-        assert name == "ndcg@10"
-        return self._values
+    return evaluate(Ranking.from_dict(run), qrels, kmax=10)
 
 
 def test_compare_tables_aligns_on_shared_queries():
-    ta = _Table(["q1", "q2", "q3", "q4"], [0.1, 0.2, 0.3, 0.4], [False, False, True, False])
-    tb = _Table(["q4", "q3", "q2", "q5"], [0.8, 0.0, 0.6, 0.9], [False, True, False, False])
+    qrels = {"q1": {"d1": 1}, "q2": {"d2": 2}, "q3": {}, "q4": {"d4": 1}, "q5": {"d5": 1}}
+    # A: q1..q4 (q3 has no relevant document); B: q2..q5, in another order
+    run_a = {"q1": {"d1": 1.0}, "q2": {"x": 2.0, "d2": 1.0}, "q3": {"d3": 1.0},
+             "q4": {"x": 3.0, "y": 2.0, "d4": 1.0}}
+    run_b = {"q4": {"d4": 1.0}, "q3": {"d3": 1.0}, "q2": {"d2": 1.0}, "q5": {"d5": 1.0}}
+    ta, tb = _table(run_a, qrels), _table(run_b, qrels)
     cmp = compare_tables({"A": ta, "B": tb}, "ndcg@10", n_resamples=500)
     assert cmp.query_ids == ["q2", "q3", "q4"]
-    assert cmp.per_query["A"].tolist() == [0.2, 0.3, 0.4]
-    assert cmp.per_query["B"].tolist() == [0.6, 0.0, 0.8]
+    # nDCG by hand: relevant doc at rank 2 -> 1/log2(3); rank 3 -> 1/log2(4) = 0.5
+    assert cmp.per_query["A"] == pytest.approx([1 / math.log2(3), 0.0, 0.5])
+    assert cmp.per_query["B"] == pytest.approx([1.0, 0.0, 1.0])
     assert cmp.alignment.missing == {"A": ["q5"], "B": ["q1"]}
     assert cmp.to_json_obj()["mismatches"]["dropped"] == 2
     assert any("not in every run" in note for note in cmp.notes)
+    assert (cmp.pairs[0].wins, cmp.pairs[0].ties, cmp.pairs[0].losses) == (2, 1, 0)
     dropped = compare_tables({"A": ta, "B": tb}, "ndcg@10", drop_no_relevant=True,
                              n_resamples=500)
     assert dropped.query_ids == ["q2", "q4"]
+
+
+def test_align_tables_gives_curves_on_shared_queries():
+    qrels = {f"q{i}": {f"d{i}": 1} for i in range(6)}
+    run_a = {f"q{i}": {f"d{i}": 1.0, "x": 2.0} for i in range(5)}
+    run_b = {f"q{i}": {f"d{i}": 1.0} for i in range(1, 6)}
+    alignment, aligned = align_tables({"A": _table(run_a, qrels), "B": _table(run_b, qrels)})
+    assert alignment.common == ["q1", "q2", "q3", "q4"]
+    bands = curve_bands(aligned["A"].values["recall"], n_resamples=500)
+    assert bands.mean[0] == 0.0 and bands.mean[1] == 1.0  # found at rank 2 everywhere
+    assert aligned["B"].query_ids == alignment.common

@@ -311,6 +311,16 @@ def align_queries(sources: Mapping[str, Sequence[str]]) -> Alignment:
     return Alignment(common, missing)
 
 
+def align_tables(tables: Mapping) -> tuple[Alignment, dict]:
+    """``{run name: MetricTable}`` cut to the queries all tables share, in the same order.
+
+    Returns the alignment (what each table lacks) and the aligned tables (via
+    ``MetricTable.select``), ready for :func:`curve_bands` on ``table.values[family]``.
+    """
+    alignment = align_queries({name: t.query_ids for name, t in tables.items()})
+    return alignment, {name: t.select(alignment.common) for name, t in tables.items()}
+
+
 def compare_tables(tables: Mapping, metric: str, *, drop_no_relevant: bool = False,
                    **options) -> Comparison:
     """Compare ``{run name: MetricTable}`` on ``metric`` (e.g. ``"ndcg@10"``).
@@ -320,24 +330,22 @@ def compare_tables(tables: Mapping, metric: str, *, drop_no_relevant: bool = Fal
     relevant document (which score 0 in every run) are left out too. Other keyword
     arguments go to :func:`compare_runs`.
     """
-    alignment = align_queries({name: t.query_ids for name, t in tables.items()})
+    alignment, aligned = align_tables(tables)
     common = alignment.common
     notes = list(options.pop("notes", ()))
-    per_query = {}
-    no_relevant = np.zeros(len(common), dtype=bool)
-    for name, table in tables.items():
-        pos = {q: i for i, q in enumerate(table.query_ids)}
-        idx = np.array([pos[q] for q in common], dtype=np.int64)
-        per_query[name] = np.asarray(table.value(metric), dtype=np.float64)[idx]
-        if drop_no_relevant:
-            no_relevant |= np.asarray(table.no_relevant, dtype=bool)[idx]
-    if drop_no_relevant and no_relevant.any():
-        keep = ~no_relevant
-        common = [q for q, k in zip(common, keep) if k]
-        per_query = {name: v[keep] for name, v in per_query.items()}
-        notes.append(f"{int(no_relevant.sum())} queries without any relevant document "
-                     "were left out")
-    if alignment.missing and not alignment.complete:
+    per_query = {name: np.asarray(t.value(metric), dtype=np.float64)
+                 for name, t in aligned.items()}
+    if drop_no_relevant:
+        no_relevant = np.zeros(len(common), dtype=bool)
+        for t in aligned.values():
+            no_relevant |= np.asarray(t.no_relevant, dtype=bool)
+        if no_relevant.any():
+            keep = ~no_relevant
+            common = [q for q, k in zip(common, keep) if k]
+            per_query = {name: v[keep] for name, v in per_query.items()}
+            notes.append(f"{int(no_relevant.sum())} queries without any relevant document "
+                         "were left out")
+    if not alignment.complete:
         notes.append(f"{len(alignment.dropped)} queries are not in every run and were left "
                      f"out; compared on the {len(alignment.common)} shared queries")
     return compare_runs(per_query, metric_name=metric, query_ids=common, alignment=alignment,
