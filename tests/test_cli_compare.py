@@ -227,3 +227,19 @@ def test_errors_are_one_line(files, tmp_path, capsys, case, expect):
     err = capsys.readouterr().err
     assert err.startswith("error: ") and expect in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_relevance_level_and_deciding_test(files, capsys):
+    from ragdash.stats import holm
+
+    qrels, runs, qrels_path, paths = files
+    obj = _json(capsys, [str(qrels_path), str(paths["weak"]), str(paths["strong"]),
+                         str(paths["mid"]), "--metric", "recall@5", "--relevance-level", "2",
+                         "--test", "ttest"])
+    ev = pytrec_eval.RelevanceEvaluator(qrels, {"recall.5"}, relevance_level=2)
+    for r in obj["runs"]:
+        ref = [m["recall_5"] for m in ev.evaluate(runs[r["name"]]).values()]
+        assert r["mean"] == pytest.approx(np.mean(ref), abs=1e-9)
+    assert [p["p_holm"] for p in obj["pairs"]] == pytest.approx(
+        list(holm([p["p_ttest"] for p in obj["pairs"]])))
+    assert obj["settings"]["holm_on"] == "ttest"
