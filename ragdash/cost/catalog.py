@@ -1,0 +1,455 @@
+"""The price catalog: USD per 1M input tokens for embedding models, with source and date.
+
+The defaults ship in ``ragdash/data/prices.csv``; a user's additions and edits live in
+``$RAGDASH_HOME/prices.user.csv`` (default ``./.ragdash/``) and are merged over the defaults
+by (provider, model), case-insensitively. The package file is never written.
+
+Columns (a user file needs only the first three)::
+
+    provider, model, usd_per_1m, batch_usd_per_1m, source_url, as_of, jpy_per_usd, notes
+
+``batch_usd_per_1m`` is empty when the provider has no batch price. ``jpy_per_usd`` is a row's
+own effective exchange rate (a reseller billing ¥1 per $1 of list price has 1 here); empty
+means the global rate (:mod:`ragdash.cost.currency`). A row whose model is ``*`` prices every
+model of its provider (``local,*`` = any model run on this machine) and is used only when the
+provider is named.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import os
+import re
+from dataclasses import asdict, dataclass, field, replace
+from datetime import date
+from pathlib import Path
+
+from ..errors import CostError
+
+DEFAULT_PRICES = Path(__file__).resolve().parent.parent / "data" / "prices.csv"
+USER_PRICES_NAME = "prices.user.csv"
+COLUMNS = ["provider", "model", "usd_per_1m", "batch_usd_per_1m", "source_url", "as_of",
+           "jpy_per_usd", "notes"]
+REQUIRED = ["provider", "model", "usd_per_1m"]
+WILDCARD = "*"
+
+
+def ragdash_home() -> Path:
+    """``$RAGDASH_HOME`` if set, else ``.ragdash`` in the working directory."""
+    env = os.environ.get("RAGDASH_HOME", "").strip()
+    return Path(env).expanduser() if env else Path.cwd() / ".ragdash"
+
+
+def user_prices_path() -> Path:
+    return ragdash_home() / USER_PRICES_NAME
+
+
+def catalog_error(problem: str, *, file: str | Path | None = None, line: int | None = None,
+                  fix: str | None = None) -> CostError:
+    """A :class:`CostError` worded ``"<file>, line <n>: <problem>. <fix>."``."""
+    text = problem.rstrip(".") + "."
+    where = ", ".join(x for x in (str(file) if file else "",
+                                  f"line {line}" if line is not None else "") if x)
+    if where:
+        text = f"{where}: {text}"
+    if fix:
+        text += " " + fix.rstrip(".") + "."
+    err = CostError(text)
+    err.file, err.line, err.fix = (str(file) if file else None), line, fix
+    return err
+
+
+@dataclass(frozen=True)
+class PriceRow:
+    """One model's price. ``origin`` is ``"default"`` or ``"user"``."""
+
+    provider: str
+    model: str
+    usd_per_1m: float
+    batch_usd_per_1m: float | None = None
+    source_url: str = ""
+    as_of: str = ""
+    jpy_per_usd: float | None = None
+    notes: str = ""
+    origin: str = "default"
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.provider.casefold(), self.model.casefold())
+
+    @property
+    def label(self) -> str:
+        return f"{self.provider} / {self.model}"
+
+    @property
+    def is_wildcard(self) -> bool:
+        return self.model == WILDCARD
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def __post_init__(self) -> None:
+        problems = validate_values(self)
+        if problems:
+            raise catalog_error(f"{self.label}: {problems[0][0]}", fix=problems[0][1])
+
+
+def validate_values(row: PriceRow) -> list[tuple[str, str]]:
+    """(problem, fix) pairs for a row's values; empty when the row is fine."""
+    out = []
+    if not row.provider.strip():
+        out.append(("the provider is empty", "Name the provider, e.g. OpenAI or local"))
+    if not row.model.strip():
+        out.append(("the model is empty", "Name the model as the API expects it"))
+    for name in ("usd_per_1m", "batch_usd_per_1m"):
+        value = getattr(row, name)
+        if value is not None and not (value >= 0 and value != float("inf")):
+            out.append((f"{name} is {value}: a price cannot be negative",
+                        f"Write the {name} as a number of US dollars ≥ 0, e.g. 0.02"))
+    if row.jpy_per_usd is not None and not (0 < row.jpy_per_usd < float("inf")):
+        out.append((f"jpy_per_usd is {row.jpy_per_usd}: a rate must be positive",
+                    "Write yen per dollar, e.g. 155, or leave it empty for the global rate"))
+    return out
+
+
+# -- reading and writing files -----------------------------------------------------------------
+
+def _number(text: str, column: str, file, line: int, *, optional: bool) -> float | None:
+    text = text.strip()
+    if not text:
+        if optional:
+            return None
+        raise catalog_error(f'{column} is empty', file=file, line=line,
+                            fix=f"Write the {column} as a number of US dollars, e.g. 0.02")
+    cleaned = text.lstrip("$").replace(",", "") if column != "jpy_per_usd" else \
+        text.lstrip("¥").replace(",", "")
+    try:
+        value = float(cleaned)
+    except ValueError:
+        raise catalog_error(
+            f'{column} "{text}" is not a number', file=file, line=line,
+            fix=(f"Write the {column} as a plain number, e.g. 0.02 (US dollars per 1M tokens)"
+                 if column != "jpy_per_usd" else "Write yen per dollar as a number, e.g. 155"),
+        ) from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise catalog_error(f"{column} is {text}", file=file, line=line,
+                            fix=f"Write the {column} as a finite number")
+    if value < 0:
+        raise catalog_error(f"{column} is {text}: a price cannot be negative", file=file,
+                            line=line, fix=f"Write the {column} as a number ≥ 0")
+    if column == "jpy_per_usd" and value == 0:
+        raise catalog_error("jpy_per_usd is 0", file=file, line=line,
+                            fix="Write yen per dollar (e.g. 155) or leave it empty")
+    return value
+
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def parse_catalog(text: str, *, file: str | Path = "<prices>", origin: str = "default"
+                  ) -> list[PriceRow]:
+    """Rows from CSV text, validated. Errors name the file, the line and the fix."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    reader = csv.reader(io.StringIO(text))
+    header: list[str] | None = None
+    rows: list[PriceRow] = []
+    seen: dict[tuple[str, str], int] = {}
+    line = 0
+    for record in reader:
+        line = reader.line_num
+        if not record or all(not c.strip() for c in record):
+            continue
+        if record[0].lstrip().startswith("#"):
+            continue
+        if header is None:
+            header = [c.strip().casefold() for c in record]
+            missing = [c for c in REQUIRED if c not in header]
+            if missing:
+                raise catalog_error(
+                    f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                    f"(header is: {', '.join(record)})", file=file, line=line,
+                    fix="The first line must name the columns: " + ",".join(COLUMNS))
+            dupes = sorted({c for c in header if c and header.count(c) > 1})
+            if dupes:
+                raise catalog_error(f"column {dupes[0]} appears twice", file=file, line=line,
+                                    fix="Keep one column of each name")
+            continue
+        if len(record) > len(header):
+            raise catalog_error(
+                f"{len(record)} fields but the header has {len(header)}", file=file, line=line,
+                fix='Quote a value that contains a comma ("like, this") or remove the extra '
+                    "field")
+        cells = dict(zip(header, (c.strip() for c in record)))
+        provider, model = cells.get("provider", ""), cells.get("model", "")
+        if not provider:
+            raise catalog_error("provider is empty", file=file, line=line,
+                                fix="Name the provider, e.g. OpenAI, or local for no API")
+        if not model:
+            raise catalog_error("model is empty", file=file, line=line,
+                                fix="Name the model as the API expects it")
+        as_of = cells.get("as_of", "")
+        if as_of:
+            try:
+                if not _ISO_DATE.match(as_of):
+                    raise ValueError
+                date.fromisoformat(as_of)
+            except ValueError:
+                raise catalog_error(f'as_of "{as_of}" is not a date', file=file, line=line,
+                                    fix="Write the date the price was checked as YYYY-MM-DD"
+                                    ) from None
+        row = PriceRow(
+            provider=provider, model=model,
+            usd_per_1m=_number(cells.get("usd_per_1m", ""), "usd_per_1m", file, line,
+                               optional=False),
+            batch_usd_per_1m=_number(cells.get("batch_usd_per_1m", ""), "batch_usd_per_1m",
+                                     file, line, optional=True),
+            source_url=cells.get("source_url", ""), as_of=as_of,
+            jpy_per_usd=_number(cells.get("jpy_per_usd", ""), "jpy_per_usd", file, line,
+                                optional=True),
+            notes=cells.get("notes", ""), origin=origin,
+        )
+        if row.key in seen:
+            raise catalog_error(
+                f"{provider} / {model} is listed twice (first on line {seen[row.key]})",
+                file=file, line=line, fix="Keep one row per provider and model")
+        seen[row.key] = line
+        rows.append(row)
+    if header is None:
+        raise catalog_error("the file is empty", file=file, line=1,
+                            fix="The first line must name the columns: " + ",".join(COLUMNS))
+    return rows
+
+
+def read_catalog_file(path: str | Path, *, origin: str = "default") -> list[PriceRow]:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise catalog_error("file not found", file=path,
+                            fix="Check the path, or delete the setting that points to it"
+                            ) from None
+    except UnicodeDecodeError as exc:
+        raise catalog_error(f"not UTF-8 text ({exc.reason})", file=path,
+                            fix="Save the file as UTF-8 CSV") from None
+    except OSError as exc:
+        raise catalog_error(f"cannot be read ({exc.strerror})", file=path) from None
+    return parse_catalog(text, file=path, origin=origin)
+
+
+def _fmt(value: float | None) -> str:
+    return "" if value is None else repr(float(value)) if value != int(value) else str(int(value))
+
+
+def rows_to_csv(rows: list[PriceRow]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for r in rows:
+        writer.writerow([r.provider, r.model, _fmt(r.usd_per_1m), _fmt(r.batch_usd_per_1m),
+                         r.source_url, r.as_of, _fmt(r.jpy_per_usd), r.notes])
+    return buf.getvalue()
+
+
+# -- the catalog ---------------------------------------------------------------------------
+
+_VENDOR_PREFIX = re.compile(r"^(?:models/|[a-z]+\.)")
+_VERSION_SUFFIX = re.compile(r":\d+$")
+
+
+def _loose(name: str) -> str:
+    """``amazon.titan-embed-text-v2:0`` → ``titan-embed-text-v2``; ``models/x`` → ``x``."""
+    name = name.casefold().strip()
+    name = _VERSION_SUFFIX.sub("", name)
+    return _VENDOR_PREFIX.sub("", name)
+
+
+@dataclass
+class Catalog:
+    """The merged price list: defaults, then the user's rows over them."""
+
+    rows: list[PriceRow]
+    sources: list[str] = field(default_factory=list)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def providers(self) -> list[str]:
+        seen: dict[str, str] = {}
+        for r in self.rows:
+            seen.setdefault(r.provider.casefold(), r.provider)
+        return list(seen.values())
+
+    def priced_rows(self) -> list[PriceRow]:
+        """Every concrete model row (no ``*`` rows), cheapest first."""
+        rows = [r for r in self.rows if not r.is_wildcard]
+        return sorted(rows, key=lambda r: (r.usd_per_1m, r.provider.casefold(),
+                                           r.model.casefold()))
+
+    def find(self, model: str, provider: str | None = None) -> PriceRow:
+        """The row for ``model`` (and ``provider`` when given); case-insensitive.
+
+        Without a provider, a model sold by several providers resolves to the first in
+        catalog order (the defaults list the model's maker first). ``provider/model`` is
+        accepted when ``provider`` names a known provider. A vendor prefix or version suffix
+        (``amazon.titan-embed-text-v2:0``, ``models/gemini-embedding-001``) is tolerated.
+        Unknown names raise :class:`CostError` listing close matches.
+        """
+        model = (model or "").strip()
+        if not model:
+            raise CostError("no model given. Name one, e.g. --model text-embedding-3-small.")
+        if provider is None and "/" in model:
+            head, tail = model.split("/", 1)
+            if head.casefold() in {p.casefold() for p in self.providers}:
+                provider, model = head, tail
+        rows = self.rows
+        if provider is not None:
+            pf = provider.strip().casefold()
+            rows = [r for r in self.rows if r.provider.casefold() == pf]
+            if not rows:
+                close = difflib.get_close_matches(pf, [p.casefold() for p in self.providers],
+                                                  n=3, cutoff=0.5)
+                names = [p for p in self.providers if p.casefold() in close]
+                raise CostError(
+                    f'unknown provider "{provider}".'
+                    + (f" Did you mean {_or(names)}?" if names else "")
+                    + f" Known providers: {', '.join(self.providers)}."
+                    + " Or add a row for it to the price catalog.")
+        mf = model.casefold()
+        for match in (lambda r: r.model.casefold() == mf,
+                      lambda r: _loose(r.model) == _loose(model)):
+            hits = [r for r in rows if not r.is_wildcard and match(r)]
+            if hits:
+                return hits[0]
+        if provider is not None:
+            wild = [r for r in rows if r.is_wildcard]
+            if wild:
+                return wild[0]
+        raise self._unknown(model, provider, rows)
+
+    def _unknown(self, model: str, provider: str | None, rows: list[PriceRow]) -> CostError:
+        pool = [r for r in (rows if provider is not None else self.rows) if not r.is_wildcard]
+        providers_of: dict[str, list[str]] = {}
+        spelled: dict[str, str] = {}
+        for r in pool:
+            providers_of.setdefault(r.model.casefold(), []).append(r.provider)
+            spelled.setdefault(r.model.casefold(), r.model)
+        close = difflib.get_close_matches(model.casefold(), list(providers_of), n=5,
+                                          cutoff=0.5)
+        labels = [f"{spelled[c]} ({', '.join(providers_of[c])})" for c in close]
+        where = f" for provider {provider}" if provider else ""
+        text = f'unknown model "{model}"{where} in the price catalog.'
+        if labels:
+            text += f" Close matches: {', '.join(labels)}."
+        else:
+            text += " Known models: " + ", ".join(sorted(spelled.values())) + "."
+        if provider is None and any(r.is_wildcard for r in self.rows):
+            text += " For a model run on this machine pass --provider local."
+        text += " To price another model, add a row (provider, model, usd_per_1m) to " \
+                f"{user_prices_path()}."
+        return CostError(text)
+
+    def to_frame(self):
+        """A pandas DataFrame of the rows (pandas imported only here, for the app)."""
+        import pandas as pd
+
+        return pd.DataFrame([r.to_dict() for r in self.rows],
+                            columns=[*COLUMNS, "origin"])
+
+
+def _or(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def merge_rows(defaults: list[PriceRow], user: list[PriceRow]) -> list[PriceRow]:
+    """User rows replace defaults with the same (provider, model) in place; new ones follow."""
+    by_key = {r.key: r for r in user}
+    merged = [by_key.pop(r.key, r) for r in defaults]
+    merged.extend(r for r in user if r.key in by_key)
+    return merged
+
+
+def load_default_rows() -> list[PriceRow]:
+    return read_catalog_file(DEFAULT_PRICES, origin="default")
+
+
+def load_user_rows(user_path: str | Path | None = None) -> list[PriceRow]:
+    path = Path(user_path) if user_path is not None else user_prices_path()
+    if not path.exists():
+        return []
+    return read_catalog_file(path, origin="user")
+
+
+def load_catalog(user_path: str | Path | None = None, *, include_user: bool = True) -> Catalog:
+    """The defaults merged with the user's rows (``$RAGDASH_HOME/prices.user.csv``)."""
+    defaults = load_default_rows()
+    sources = [str(DEFAULT_PRICES)]
+    user: list[PriceRow] = []
+    if include_user:
+        path = Path(user_path) if user_path is not None else user_prices_path()
+        user = load_user_rows(path)
+        if user:
+            sources.append(str(path))
+    return Catalog(merge_rows(defaults, user), sources)
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise catalog_error(f"cannot be written ({exc.strerror})", file=path,
+                            fix="Set RAGDASH_HOME to a writable folder") from None
+
+
+def save_user_rows(rows: list[PriceRow], user_path: str | Path | None = None) -> Path:
+    """Write the user's complete set of rows (replacing the file); returns its path.
+
+    Rows are validated; duplicates (same provider and model) are refused.
+    """
+    path = Path(user_path) if user_path is not None else user_prices_path()
+    rows = [replace(r, origin="user") for r in rows]
+    seen: set[tuple[str, str]] = set()
+    for r in rows:
+        if r.key in seen:
+            raise catalog_error(f"{r.label} is given twice", file=path,
+                                fix="Keep one row per provider and model")
+        seen.add(r.key)
+    _atomic_write(path, rows_to_csv(rows))
+    return path
+
+
+def upsert_user_row(row: PriceRow, user_path: str | Path | None = None) -> Path:
+    """Add ``row`` to the user's rows, replacing one with the same provider and model."""
+    rows = [r for r in load_user_rows(user_path) if r.key != row.key]
+    rows.append(row)
+    return save_user_rows(rows, user_path)
+
+
+def delete_user_row(provider: str, model: str, user_path: str | Path | None = None) -> bool:
+    """Remove the user's row for (provider, model); the default (if any) shows again."""
+    key = (provider.casefold(), model.casefold())
+    rows = load_user_rows(user_path)
+    kept = [r for r in rows if r.key != key]
+    if len(kept) == len(rows):
+        return False
+    save_user_rows(kept, user_path)
+    return True
+
+
+def reset_user_catalog(user_path: str | Path | None = None) -> bool:
+    """Delete the user's price file: back to the shipped defaults. True if one existed."""
+    path = Path(user_path) if user_path is not None else user_prices_path()
+    try:
+        path.unlink()
+        return True
+    except FileNotFoundError:
+        return False

@@ -1,0 +1,158 @@
+"""USD and JPY: the cost of tokens, the exchange rate, and money formatted for people.
+
+    usd = tokens × usd_per_1m / 1,000,000
+    jpy = usd × rate,  rate = the row's own jpy_per_usd if it has one, else the global rate
+
+The global rate defaults to 155 JPY per USD and is saved, when the user changes it, in
+``$RAGDASH_HOME/cost_settings.json`` beside the user's price rows. A row's own rate models a
+reseller that bills a different effective rate (¥1 per $1 of list price ⇒ ``jpy_per_usd=1``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ..errors import CostError
+from .catalog import PriceRow, catalog_error, ragdash_home
+
+DEFAULT_JPY_PER_USD = 155.0
+SETTINGS_NAME = "cost_settings.json"
+TOKENS_PER_UNIT = 1_000_000  # prices are per 1M tokens
+
+
+@dataclass(frozen=True)
+class CostSettings:
+    jpy_per_usd: float = DEFAULT_JPY_PER_USD
+
+    def __post_init__(self) -> None:
+        _check_rate(self.jpy_per_usd)
+
+
+def _check_rate(rate) -> float:
+    try:
+        value = float(rate)
+    except (TypeError, ValueError):
+        raise CostError(f'exchange rate "{rate}" is not a number. '
+                        "Give yen per dollar, e.g. 155.") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise CostError(f"exchange rate {rate} must be a positive number of yen per dollar, "
+                        "e.g. 155.")
+    return value
+
+
+def settings_path() -> Path:
+    return ragdash_home() / SETTINGS_NAME
+
+
+def load_settings(path: str | Path | None = None) -> CostSettings:
+    """The saved settings, or the defaults when nothing was saved."""
+    path = Path(path) if path is not None else settings_path()
+    if not path.exists():
+        return CostSettings()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise catalog_error(f"cannot be read as JSON ({exc})", file=path,
+                            fix="Fix or delete the file to go back to 155 JPY per USD") from None
+    if not isinstance(data, dict):
+        raise catalog_error("is not a JSON object", file=path,
+                            fix='Write {"jpy_per_usd": 155} or delete the file')
+    try:
+        return CostSettings(jpy_per_usd=data.get("jpy_per_usd", DEFAULT_JPY_PER_USD))
+    except CostError as exc:
+        raise catalog_error(str(exc), file=path,
+                            fix="Fix or delete the file to go back to 155 JPY per USD") from None
+
+
+def save_settings(settings: CostSettings, path: str | Path | None = None) -> Path:
+    path = Path(path) if path is not None else settings_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(asdict(settings), indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise catalog_error(f"cannot be written ({exc.strerror})", file=path,
+                            fix="Set RAGDASH_HOME to a writable folder") from None
+    return path
+
+
+def set_jpy_per_usd(rate: float, path: str | Path | None = None) -> CostSettings:
+    """Change and save the global rate."""
+    settings = CostSettings(jpy_per_usd=_check_rate(rate))
+    save_settings(settings, path)
+    return settings
+
+
+def reset_settings(path: str | Path | None = None) -> bool:
+    path = Path(path) if path is not None else settings_path()
+    try:
+        path.unlink()
+        return True
+    except FileNotFoundError:
+        return False
+
+
+# -- arithmetic --------------------------------------------------------------------------------
+
+def usd_cost(tokens: int | float, row: PriceRow, batch: bool = False) -> float:
+    """US dollars for ``tokens`` input tokens at the row's price (per 1M tokens).
+
+    ``batch=True`` uses the batch price; a row without one raises :class:`CostError`.
+    """
+    if tokens < 0:
+        raise CostError(f"token count {tokens} is negative")
+    if batch:
+        if row.batch_usd_per_1m is None:
+            raise CostError(f"{row.label} has no batch price in the catalog. "
+                            "Estimate without batch, or add batch_usd_per_1m to its row.")
+        price = row.batch_usd_per_1m
+    else:
+        price = row.usd_per_1m
+    return float(tokens) * price / TOKENS_PER_UNIT
+
+
+def effective_rate(row: PriceRow | None, settings: CostSettings | None = None) -> float:
+    """The row's own JPY-per-USD rate if it has one, else the global one."""
+    if row is not None and row.jpy_per_usd is not None:
+        return row.jpy_per_usd
+    return (settings or CostSettings()).jpy_per_usd
+
+
+def to_jpy(usd: float, rate: float = DEFAULT_JPY_PER_USD) -> float:
+    return float(usd) * _check_rate(rate)
+
+
+def _significant(value: float, digits: int) -> str:
+    """``value`` (0 < value < 1) with ``digits`` significant digits, no exponent."""
+    decimals = digits - 1 - math.floor(math.log10(value))
+    text = f"{value:.{max(decimals, 0)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def format_money(amount: float, currency: str = "USD") -> str:
+    """Money for people.
+
+    USD: two decimals from $1 up (``$1,234.57``); below $1 three significant digits, so tiny
+    amounts stay readable (``$0.0234``, ``$0.000123``). JPY: whole yen from ¥1 up
+    (``¥1,235``); below ¥1 two significant digits (``¥0.37``). Zero is ``$0`` / ``¥0``.
+    """
+    cur = currency.upper()
+    if cur not in ("USD", "JPY"):
+        raise CostError(f'unknown currency "{currency}". Use USD or JPY.')
+    symbol = "$" if cur == "USD" else "¥"
+    if not math.isfinite(amount):
+        return f"{symbol}?"
+    sign = "-" if amount < 0 else ""
+    a = abs(float(amount))
+    if a == 0:
+        return f"{symbol}0"
+    if cur == "USD":
+        body = f"{a:,.2f}" if a >= 1 else _significant(a, 3)
+    else:
+        body = f"{a:,.0f}" if a >= 1 else _significant(a, 2)
+    return f"{sign}{symbol}{body}"
