@@ -1,0 +1,333 @@
+"""Where bytes come from, and how they become numbered lines of text.
+
+A :class:`Source` is one file, wherever it lives: on disk, inside a .zip, or uploaded through
+the app (bytes in memory). Its ``name`` is what error messages call it ("data.zip:corpus.jsonl").
+``.gz`` files are decompressed on the fly.
+
+Text decoding (decided once, here):
+
+- UTF-8, with or without a byte-order mark (Excel writes one with "CSV UTF-8").
+- UTF-16 with a byte-order mark (Excel's "Unicode text") is decoded.
+- Shift_JIS / CP932 (what Excel in Japan writes by default) is decoded when the start of the
+  file is not UTF-8, decodes cleanly as CP932 and contains kana; the loader says so in the
+  dataset's notes. Anything else gets a :class:`DatasetError` naming the line of the first bad
+  byte and asking for UTF-8. A file whose start is UTF-8 but which has a bad byte later is
+  UTF-8 with a corrupt line, and that line is named.
+
+Files are streamed line by line (the sniffing reads the first 64 KB), so a large corpus is
+never held as one big string.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import io
+import os
+import re
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO
+
+from ..errors import DatasetError
+
+SNIFF_BYTES = 64 * 1024
+UTF8_FIX = "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in a text editor: encoding UTF-8)"
+
+# Exceptions that mean "these bytes are not a readable archive / stream": zipfile, gzip and
+# zlib raise a zoo of them on corrupt or hostile input.
+_STREAM_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, gzip.BadGzipFile, zlib.error,
+                  EOFError, OSError, ValueError, NotImplementedError, RuntimeError, KeyError)
+
+_KANA = re.compile(r"[\u3041-\u309f\u30a0-\u30ff]")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One file: ``name`` for messages, ``path`` relative to its dataset root, an opener."""
+
+    name: str
+    path: str
+    _opener: Callable[[], BinaryIO]
+
+    # -- construction --------------------------------------------------------------------
+    @classmethod
+    def from_path(cls, path: str | os.PathLike, *, rel: str | None = None) -> Source:
+        p = Path(path)
+
+        def opener() -> BinaryIO:
+            return open(p, "rb")
+
+        return cls(str(p), rel if rel is not None else p.name, opener)
+
+    @classmethod
+    def from_bytes(cls, name: str, data: bytes, *, rel: str | None = None) -> Source:
+        return cls(name, rel if rel is not None else name, lambda: io.BytesIO(data))
+
+    @classmethod
+    def from_zip(cls, zf: zipfile.ZipFile, info: zipfile.ZipInfo, zip_name: str,
+                 *, rel: str | None = None) -> Source:
+        return cls(f"{zip_name}:{info.filename}", rel if rel is not None else info.filename,
+                   lambda: zf.open(info))
+
+    # -- properties ----------------------------------------------------------------------
+    @property
+    def basename(self) -> str:
+        return PurePosixPath(self.path).name
+
+    @property
+    def compressed(self) -> bool:
+        return self.basename.lower().endswith(".gz")
+
+    @property
+    def stem(self) -> str:
+        """File name without compression and format suffixes, lower case."""
+        name = self.basename.lower()
+        if name.endswith(".gz"):
+            name = name[:-3]
+        return name.rsplit(".", 1)[0] if "." in name else name
+
+    @property
+    def ext(self) -> str:
+        """The format suffix without compression (".jsonl" for corpus.jsonl.gz), lower case."""
+        name = self.basename.lower()
+        if name.endswith(".gz"):
+            name = name[:-3]
+        return "." + name.rsplit(".", 1)[1] if "." in name else ""
+
+    # -- reading -------------------------------------------------------------------------
+    def open(self) -> BinaryIO:
+        """A fresh binary stream (decompressed if ``.gz``); errors become DatasetError."""
+        try:
+            raw = self._opener()
+        except FileNotFoundError as exc:
+            raise DatasetError("file not found", file=self.name,
+                               fix="check the path") from exc
+        except PermissionError as exc:
+            raise DatasetError("permission denied", file=self.name,
+                               fix="make the file readable") from exc
+        except _STREAM_ERRORS as exc:
+            raise self.corrupt(exc) from exc
+        if self.compressed:
+            return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+        return raw
+
+    def corrupt(self, exc: BaseException) -> DatasetError:
+        what = "gzip file" if self.compressed else "file"
+        detail = str(exc).strip() or type(exc).__name__
+        return DatasetError(f"cannot read the {what} ({detail})", file=self.name,
+                            fix="the file may be truncated or corrupt; export it again")
+
+    def read_bytes(self, limit: int | None = None) -> bytes:
+        stream = self.open()
+        try:
+            with stream:
+                return stream.read() if limit is None else stream.read(limit)
+        except DatasetError:
+            raise
+        except _STREAM_ERRORS as exc:
+            raise self.corrupt(exc) from exc
+
+
+# -- decoding ------------------------------------------------------------------------------
+def _first_bad_line(data: bytes, pos: int) -> int:
+    return data[:pos].count(b"\n") + 1
+
+
+def detect_encoding(head: bytes, source: Source, *, complete: bool) -> str:
+    """Pick the codec for a file from its first bytes.
+
+    Returns "utf-8-sig", "utf-8", "utf-16" or "cp932"; raises DatasetError otherwise.
+    ``complete`` says ``head`` is the whole file (so a cut multi-byte character is an error).
+    """
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    if b"\x00" in head:
+        line = _first_bad_line(head, head.index(b"\x00"))
+        raise DatasetError("this is not a text file (it contains NUL bytes; UTF-16 without a "
+                           "byte-order mark, or a binary file)", file=source.name, line=line,
+                           fix=UTF8_FIX)
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=complete)
+        return "utf-8"
+    except UnicodeDecodeError as exc:
+        utf8_error = exc
+    # Valid non-ASCII UTF-8 elsewhere in the sample means a UTF-8 file with a corrupt byte;
+    # only a sample where no multi-byte character is valid UTF-8 may be a legacy encoding.
+    partly_utf8 = any(ord(c) > 127 and c != "\ufffd"
+                      for c in head.decode("utf-8", errors="replace"))
+    if not partly_utf8:
+        try:
+            text = codecs.getincrementaldecoder("cp932")().decode(head, final=complete)
+        except UnicodeDecodeError:
+            text = ""
+        if _KANA.search(text):
+            return "cp932"
+    line = _first_bad_line(head, utf8_error.start)
+    byte = head[utf8_error.start]
+    raise DatasetError(f"this is not UTF-8 text (byte 0x{byte:02x} cannot be decoded)",
+                       file=source.name, line=line, fix=UTF8_FIX)
+
+
+ENCODING_LABELS = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8 with BOM", "utf-16": "UTF-16",
+                   "cp932": "Shift_JIS (CP932)"}
+
+
+class TextLines:
+    """The lines of a Source as ``(line_number, text)``, numbered from 1, streamed.
+
+    ``encoding`` is set once iteration has started (see :func:`detect_encoding`).
+    Line endings: ``\\n``, ``\\r\\n`` and old-Mac ``\\r``. With ``keepends=True`` each line
+    keeps its ``\\n`` (the csv module needs it for quoted fields that span lines).
+    """
+
+    def __init__(self, source: Source, *, keepends: bool = False) -> None:
+        self.source = source
+        self.keepends = keepends
+        self.encoding: str | None = None
+
+    def sniff(self) -> str:
+        head = self.source.read_bytes(SNIFF_BYTES + 1)
+        complete = len(head) <= SNIFF_BYTES
+        self.encoding = detect_encoding(head[:SNIFF_BYTES], self.source, complete=complete)
+        return self.encoding
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        head = self.source.read_bytes(SNIFF_BYTES + 1)
+        complete = len(head) <= SNIFF_BYTES
+        encoding = detect_encoding(head[:SNIFF_BYTES], self.source, complete=complete)
+        self.encoding = encoding
+        cr_only = b"\r" in head and b"\n" not in head
+        if encoding == "utf-16" or cr_only:
+            yield from self._whole(encoding)
+            return
+        codec = "utf-8" if encoding == "utf-8-sig" else encoding
+        stream = self.source.open()
+        with stream:
+            number = 0
+            while True:
+                try:
+                    raw = stream.readline()
+                except DatasetError:
+                    raise
+                except _STREAM_ERRORS as exc:
+                    raise self.source.corrupt(exc) from exc
+                if not raw:
+                    break
+                number += 1
+                if number == 1 and raw.startswith(codecs.BOM_UTF8):
+                    raw = raw[3:]
+                try:
+                    text = raw.decode(codec)
+                except UnicodeDecodeError as exc:
+                    raise self._bad_line(number, raw, codec, exc) from exc
+                if "\x00" in text:
+                    raise DatasetError("this line contains a NUL byte (binary data)",
+                                       file=self.source.name, line=number, fix=UTF8_FIX)
+                if self.keepends:
+                    if text.endswith("\r\n"):
+                        text = text[:-2] + "\n"
+                else:
+                    text = text.rstrip("\r\n")
+                yield number, text
+
+    def _bad_line(self, number: int, raw: bytes, codec: str,
+                  exc: UnicodeDecodeError) -> DatasetError:
+        if codec == "utf-8":
+            hint = ""
+            try:
+                if _KANA.search(raw.decode("cp932")):
+                    hint = " (it looks like Shift_JIS)"
+            except UnicodeDecodeError:
+                pass
+            return DatasetError(f"this line is not UTF-8{hint}; byte 0x{raw[exc.start]:02x} "
+                                "cannot be decoded", file=self.source.name, line=number,
+                                fix=UTF8_FIX)
+        return DatasetError(f"this line cannot be decoded as {ENCODING_LABELS[codec]}, the "
+                            "encoding detected from the start of the file",
+                            file=self.source.name, line=number, fix=UTF8_FIX)
+
+    def _whole(self, encoding: str) -> Iterator[tuple[int, str]]:
+        data = self.source.read_bytes()
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError as exc:
+            line = _first_bad_line(data, exc.start)
+            raise DatasetError(f"this file cannot be decoded as {ENCODING_LABELS[encoding]}",
+                               file=self.source.name, line=line, fix=UTF8_FIX) from exc
+        text = text.lstrip("\ufeff")
+        if "\x00" in text:
+            raise DatasetError("this file contains NUL characters (binary data)",
+                               file=self.source.name, fix=UTF8_FIX)
+        for number, line in enumerate(text.splitlines(), start=1):
+            yield number, line + "\n" if self.keepends else line
+
+
+def decode_all(source: Source) -> tuple[str, str]:
+    """The whole file as one string (for JSON documents) and the encoding used."""
+    data = source.read_bytes()
+    encoding = detect_encoding(data[:SNIFF_BYTES], source, complete=len(data) <= SNIFF_BYTES)
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = _first_bad_line(data, exc.start)
+        raise DatasetError(f"this file cannot be decoded as {ENCODING_LABELS[encoding]} "
+                           f"(byte 0x{data[exc.start]:02x})", file=source.name, line=line,
+                           fix=UTF8_FIX) from exc
+    return text.lstrip("\ufeff"), encoding
+
+
+# -- sets of files (a folder, a zip, an upload) -------------------------------------------------
+_JUNK = re.compile(r"(^|/)(__MACOSX/|\.[^/]*$|\._|Thumbs\.db$|desktop\.ini$)", re.IGNORECASE)
+
+
+def is_junk(rel: str) -> bool:
+    """OS litter a folder or zip carries: __MACOSX/, hidden files, ._ resource forks."""
+    return bool(_JUNK.search(rel)) or any(part.startswith(".") for part in rel.split("/")[:-1])
+
+
+def folder_sources(folder: Path) -> list[Source]:
+    out = []
+    try:
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for fn in sorted(filenames):
+                full = Path(dirpath) / fn
+                rel = full.relative_to(folder).as_posix()
+                if not is_junk(rel):
+                    out.append(Source.from_path(full, rel=rel))
+    except OSError as exc:
+        raise DatasetError(f"cannot list the folder ({exc.strerror})", file=str(folder),
+                           fix="check the path and permissions") from exc
+    return out
+
+
+def open_zip(data_or_path: bytes | Path, name: str) -> zipfile.ZipFile:
+    try:
+        fileobj = io.BytesIO(data_or_path) if isinstance(data_or_path, bytes) else data_or_path
+        return zipfile.ZipFile(fileobj)
+    except _STREAM_ERRORS as exc:
+        raise DatasetError("this is not a readable .zip file (corrupt or truncated)", file=name,
+                           fix="create the zip again (or upload the files themselves)") from exc
+
+
+def zip_sources(zf: zipfile.ZipFile, name: str) -> list[Source]:
+    try:
+        infos = zf.infolist()
+    except _STREAM_ERRORS as exc:
+        raise DatasetError("cannot list the .zip file", file=name,
+                           fix="create the zip again") from exc
+    out = []
+    for info in infos:
+        if info.is_dir() or is_junk(info.filename):
+            continue
+        if info.flag_bits & 0x1:
+            raise DatasetError("the .zip file is password-protected", file=name,
+                               record=info.filename, fix="zip the files without a password")
+        out.append(Source.from_zip(zf, info, name, rel=info.filename.replace("\\", "/")))
+    return out

@@ -1,0 +1,257 @@
+"""The original article's JSON format.
+
+::
+
+    {"corpus": ["text of document 0", "text of document 1", ...],
+     "queries": [{"query": "...", "relevant_docs": [1, 6],
+                  "relevance_scores": {"1": 0.9, "6": 1.0}}, ...]}
+
+Mapping onto a :class:`~ragdash.dataset.Dataset`:
+
+- Document ids are list positions as strings: "0", "1", ... Query ids are "q0", "q1", ...
+  (positions in ``queries``).
+- ``relevance_scores`` keys may be ints or strings (after a JSON round trip they are always
+  strings, which is why the article's NDCG came out 0): every key is parsed as a position and
+  stored under the same string id as the document, so the grades always line up.
+- A document in ``relevant_docs`` without a score gets grade 1. A document with a score but
+  not in ``relevant_docs`` is an explicit judgement and keeps its score (a score > 0 makes it
+  relevant); the notes count such documents. A missing ``relevant_docs`` means "none listed".
+- Every query is evaluated, as the article does: each gets a qrels entry, an empty one when it
+  lists no document, so it scores 0 on every metric and counts in the mean.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..dataset import Dataset, Document, Query
+from ..errors import DatasetError
+from ._source import ENCODING_LABELS, Source, decode_all
+from ._values import EXAMPLES, QrelsBuilder, parse_grade, text_value
+from .notes import LoadLog
+
+FORMAT_FIX = ('the article format is {"corpus": ["doc text", ...], "queries": [{"query": '
+              '"...", "relevant_docs": [0, 2], "relevance_scores": {"0": 1.0}}]}')
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out and out[key] != value:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def parse_json_document(source: Source, log: LoadLog) -> Any:
+    """Decode and parse a whole JSON file; errors name the line and column."""
+    text, encoding = decode_all(source)
+    if encoding in ("cp932", "utf-16"):
+        log.note(f"{source.name}: read as {ENCODING_LABELS[encoding]}; saving it as UTF-8 "
+                 "avoids guessing", code="encoding")
+    if not text.strip():
+        raise DatasetError("the file is empty", file=source.name, fix=FORMAT_FIX)
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as exc:
+        raise DatasetError(f"this is not valid JSON ({exc.msg}, column {exc.colno})",
+                           file=source.name, line=exc.lineno,
+                           fix="fix the JSON syntax there (a missing comma, quote or bracket, "
+                               "or a file cut short)") from exc
+    except _DuplicateKey as exc:
+        raise DatasetError(f"a JSON object has the key {exc.key!r} twice with different "
+                           "values", file=source.name,
+                           fix="keep one value per key") from exc
+    except RecursionError as exc:
+        raise DatasetError("the JSON is nested too deeply", file=source.name,
+                           fix=FORMAT_FIX) from exc
+
+
+def looks_like_article(obj: Any) -> bool:
+    return isinstance(obj, dict) and "corpus" in obj and "queries" in obj
+
+
+def _position(value: Any, n_docs: int, *, file: str, record: str) -> int:
+    """A document position from an int, an integral float or a digit string."""
+    pos: int | None = None
+    if isinstance(value, bool):
+        pos = None
+    elif isinstance(value, int):
+        pos = value
+    elif isinstance(value, float) and value.is_integer():
+        pos = int(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())  # "3" and, from float keys, "3.0"
+        except ValueError:
+            number = float("nan")
+        if number.is_integer():
+            pos = int(number)
+    if pos is None:
+        shown = repr(value) if isinstance(value, (str, int, float)) else type(value).__name__
+        raise DatasetError(f"{shown} is not a document position (an integer index into "
+                           "corpus)", file=file, record=record,
+                           fix="refer to documents by their position in corpus: 0, 1, 2, ...")
+    if not 0 <= pos < n_docs:
+        raise DatasetError(f"document position {pos} is out of range: corpus has {n_docs} "
+                           f"documents (positions 0 to {n_docs - 1})", file=file, record=record,
+                           fix="use a position inside corpus, or add the missing documents")
+    return pos
+
+
+def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = None,
+                      name: str | None = None) -> Dataset:
+    """Load the article's JSON (see the module docstring). ``obj`` skips re-parsing."""
+    log = log if log is not None else LoadLog()
+    file = source.name
+    if obj is None:
+        obj = parse_json_document(source, log)
+    if not isinstance(obj, dict):
+        raise DatasetError(f"the top level is {_kind(obj)}, not an object with corpus and "
+                           "queries", file=file, fix=FORMAT_FIX)
+    missing = [k for k in ("corpus", "queries") if k not in obj]
+    if missing:
+        raise DatasetError(f"the key {' and '.join(repr(m) for m in missing)} is missing "
+                           f"(keys found: {', '.join(map(repr, list(obj)[:8])) or 'none'})",
+                           file=file, fix=FORMAT_FIX)
+    corpus, queries = obj["corpus"], obj["queries"]
+    if not isinstance(corpus, list):
+        raise DatasetError(f"corpus is {_kind(corpus)}, not a list of texts", file=file,
+                           record="corpus", fix=FORMAT_FIX)
+    if not isinstance(queries, list):
+        raise DatasetError(f"queries is {_kind(queries)}, not a list of objects", file=file,
+                           record="queries", fix=FORMAT_FIX)
+    if not corpus:
+        raise DatasetError("corpus is an empty list", file=file, record="corpus",
+                           fix="add the documents' texts to corpus")
+    if not queries:
+        raise DatasetError("queries is an empty list", file=file, record="queries",
+                           fix="add at least one query with its relevant_docs")
+
+    documents = []
+    for i, text in enumerate(corpus):
+        if not isinstance(text, str):
+            raise DatasetError(f"corpus[{i}] is {_kind(text)}, not a string", file=file,
+                               record=f"corpus[{i}]", fix="every corpus entry is a text")
+        documents.append(Document(str(i), text))
+    n_docs = len(documents)
+
+    query_list: list[Query] = []
+    qrels = QrelsBuilder(file, log)
+    extra_scored: list[str] = []
+    extra_count = 0
+    zero_listed: list[str] = []
+    for qi, item in enumerate(queries):
+        rec = f"queries[{qi}]"
+        if not isinstance(item, dict):
+            raise DatasetError(f"{rec} is {_kind(item)}, not an object", file=file, record=rec,
+                               fix=FORMAT_FIX)
+        if "query" not in item:
+            raise DatasetError(f"{rec} has no \"query\" text (keys: "
+                               f"{', '.join(map(repr, item)) or 'none'})", file=file,
+                               record=rec, fix='give each query as {"query": "...", '
+                                               '"relevant_docs": [...]}')
+        text = text_value(item["query"], what="query text", file=file, record=f"{rec}.query")
+        qid = f"q{qi}"
+        query_list.append(Query(qid, text))
+
+        listed = item.get("relevant_docs", [])
+        if listed is None:
+            listed = []
+        if not isinstance(listed, list):
+            raise DatasetError(f"{rec}.relevant_docs is {_kind(listed)}, not a list",
+                               file=file, record=f"{rec}.relevant_docs",
+                               fix="write relevant_docs as a list of positions, e.g. [0, 3]")
+        scores = item.get("relevance_scores", {})
+        if scores is None:
+            scores = {}
+        if not isinstance(scores, dict):
+            raise DatasetError(f"{rec}.relevance_scores is {_kind(scores)}, not an object",
+                               file=file, record=f"{rec}.relevance_scores",
+                               fix='write relevance_scores as {"position": grade}, e.g. '
+                                   '{"0": 1.0, "3": 0.8}')
+        graded: dict[str, float] = {}
+        for key, value in scores.items():
+            krec = f"{rec}.relevance_scores[{key!r}]"
+            did = str(_position(key, n_docs, file=file, record=krec))
+            grade = parse_grade(value, file=file, record=krec)
+            if did in graded and graded[did] != grade:
+                raise DatasetError(f"document {did} has two different scores", file=file,
+                                   record=krec, fix="give each document one score")
+            graded[did] = grade
+        listed_ids: list[str] = []
+        for j, value in enumerate(listed):
+            did = str(_position(value, n_docs, file=file, record=f"{rec}.relevant_docs[{j}]"))
+            if did not in listed_ids:
+                listed_ids.append(did)
+
+        qrels.qrels.setdefault(qid, {})  # every query is evaluated, as the article does
+        for did in listed_ids:
+            grade = graded.get(did, 1.0)
+            if grade <= 0 and len(zero_listed) < EXAMPLES:
+                zero_listed.append(f"{qid}: doc {did} = {grade:g}")
+            qrels.add(qid, did, grade, None, record=rec)
+        for did, grade in graded.items():
+            if did not in listed_ids:
+                extra_count += 1
+                if len(extra_scored) < EXAMPLES:
+                    extra_scored.append(f"{qid}: doc {did} = {grade:g}")
+                qrels.add(qid, did, grade, None, record=rec)
+
+    log.note(f"{file}: article JSON; document ids are corpus positions \"0\"..\"{n_docs - 1}\", "
+             f"query ids are \"q0\"..\"q{len(query_list) - 1}\"; every query is evaluated; a "
+             "relevant document without a score has grade 1", code="article_format")
+    if extra_count:
+        log.warn("scored_not_listed",
+                 f"{file}: {extra_count} documents have a relevance score but are not in "
+                 "relevant_docs; they are kept as judged with that score (a score above 0 "
+                 "makes them relevant)", count=extra_count, examples=extra_scored)
+    if zero_listed:
+        log.warn("listed_with_zero_score",
+                 f"{file}: documents listed in relevant_docs with a score of 0 or less count "
+                 "as not relevant", count=len(zero_listed), examples=zero_listed)
+    return Dataset(documents, query_list, qrels.finish(), name=name or _stem(source),
+                   source=source.name, notes=log.notes)
+
+
+def _stem(source: Source) -> str:
+    return source.stem or "dataset"
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if value is None:
+        return "null"
+    return type(value).__name__
+
+
+def to_article_json(dataset: Dataset) -> dict:
+    """The article's format for a dataset whose document ids are positions "0".."N-1"."""
+    ids = dataset.doc_ids
+    if ids != [str(i) for i in range(len(ids))]:
+        raise DatasetError("the article format needs document ids 0..N-1 in order",
+                           file=dataset.source or dataset.name,
+                           fix="export this dataset as BEIR instead")
+    queries = []
+    for q in dataset.queries:
+        judged = dataset.qrels.get(q.id, {})
+        queries.append({"query": q.text,
+                        "relevant_docs": [int(d) for d, g in judged.items() if g > 0],
+                        "relevance_scores": {d: g for d, g in judged.items()}})
+    return {"corpus": [d.text for d in dataset.documents], "queries": queries}

@@ -1,0 +1,518 @@
+"""CSV / TSV / JSONL tables for the corpus, the queries and the qrels, with lenient columns.
+
+Formats, by content first, then by file name:
+
+- JSON Lines (``.jsonl``, ``.ndjson``; any file whose first line starts with ``{``): one
+  object per line; columns are the keys of the first object.
+- A JSON array of objects (``.json``; first character ``[``).
+- Delimited text: ``.tsv`` is tab separated; ``.csv`` and ``.txt`` use the delimiter that the
+  header line has most of among comma, tab and semicolon. Standard double-quote quoting, quoted
+  fields may span lines. Every cell is read as text, so ids such as "007" or "1" keep their
+  spelling and an id column never turns into floats.
+- Qrels may also come without a header: three columns (query, document, grade) or four
+  (``qid iter docno rel``, the TREC layout) when the last column of the first row is a number.
+
+Columns are matched by name, case-insensitively, with ``-`` and spaces read as ``_`` (see
+:data:`ALIASES`, which includes common Japanese headers). The chosen mapping is reported in the
+dataset's notes as a :class:`TableMapping` and can be overridden with ``mapping=``, e.g.
+``{"corpus": {"text": "本文"}, "qrels": {"grade": None}}``. Qrels without a grade column give
+every listed pair grade 1.
+
+The stdlib ``csv`` module does the parsing (not pandas): it streams, it reports the physical
+line of each record, and it keeps the command line free of pandas' import time.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..dataset import Document, Qrels, Query
+from ..errors import DatasetError
+from ._source import ENCODING_LABELS, Source, TextLines
+from ._values import DocumentsBuilder, QrelsBuilder, norm_id, parse_grade, text_value
+from .notes import LoadLog, LoadNote
+
+KINDS = ("corpus", "queries", "qrels")
+
+#: role -> accepted column names in priority order (normalized: lower case, "-"/" " -> "_")
+ALIASES: dict[str, dict[str, tuple[str, ...]]] = {
+    "corpus": {
+        "id": ("_id", "id", "doc_id", "docid", "document_id", "pid", "passage_id", "corpus_id",
+               "docno", "doc_no", "文書id", "ドキュメントid"),
+        "text": ("text", "body", "content", "contents", "passage", "document", "doc_text",
+                 "passage_text", "context", "paragraph", "本文", "テキスト", "内容", "文書"),
+        "title": ("title", "doc_title", "heading", "タイトル", "見出し", "題名", "表題"),
+    },
+    "queries": {
+        "id": ("_id", "id", "query_id", "qid", "queryid", "question_id", "topic_id",
+               "クエリid", "質問id"),
+        "text": ("text", "query", "question", "query_text", "question_text", "クエリ", "質問",
+                 "質問文", "問い"),
+    },
+    "qrels": {
+        "query_id": ("query_id", "qid", "queryid", "query", "topic_id", "topic", "question_id",
+                     "クエリid", "質問id"),
+        "doc_id": ("doc_id", "corpus_id", "docid", "document_id", "pid", "passage_id",
+                   "docno", "doc_no", "doc", "文書id", "ドキュメントid"),
+        "grade": ("relevance", "score", "grade", "label", "rel", "relevance_score",
+                  "judgement", "judgment", "relevant", "関連度", "スコア", "ラベル", "正解"),
+    },
+}
+REQUIRED = {"corpus": ("id", "text"), "queries": ("id", "text"), "qrels": ("query_id", "doc_id")}
+ROLE_WORDS = {"id": "id", "text": "text", "title": "title", "query_id": "query id",
+              "doc_id": "document id", "grade": "relevance grade"}
+TREC_COLUMNS = ["qid", "iter", "docno", "rel"]
+
+
+def normalize_column(name: str) -> str:
+    return name.strip().lstrip("\ufeff").strip().lower().replace("-", "_").replace(" ", "_")
+
+
+@dataclass
+class TableMapping:
+    """Which column of one table plays which role, and how that was decided."""
+
+    kind: str                                  # "corpus" | "queries" | "qrels"
+    file: str
+    format: str                                # "csv", "tsv", "jsonl", "json", "trec", ...
+    columns: list[str]                         # as the file names them
+    chosen: dict[str, str | None]              # role -> column (None: absent)
+    overridden: list[str] = field(default_factory=list)  # roles set by the caller
+    header: bool = True                        # False: columns are positions
+    encoding: str = "utf-8"
+
+    def describe(self) -> str:
+        parts = []
+        for role, col in self.chosen.items():
+            shown = f"'{col}'" if col is not None else "(none)"
+            if role in self.overridden:
+                shown += " (set by you)"
+            parts.append(f"{role} ← {shown}")
+        header = "" if self.header else ", no header"
+        return f"{self.file} ({self.format}{header}): " + ", ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "file": self.file, "format": self.format,
+                "columns": list(self.columns), "chosen": dict(self.chosen),
+                "overridden": list(self.overridden), "header": self.header,
+                "encoding": self.encoding}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> TableMapping:
+        return cls(kind=d["kind"], file=d["file"], format=d["format"],
+                   columns=list(d["columns"]), chosen=dict(d["chosen"]),
+                   overridden=list(d.get("overridden", [])), header=d.get("header", True),
+                   encoding=d.get("encoding", "utf-8"))
+
+
+def _set_field_limit() -> None:
+    # Passages can exceed csv's default 128 KiB field limit.
+    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+
+
+_set_field_limit()
+
+
+class Table:
+    """One table file: its format, header and records (streamed)."""
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.file = source.name
+        lines = TextLines(source)
+        first_line, first_number = None, 0
+        for number, text in lines:
+            if text.strip():
+                first_line, first_number = text, number
+                break
+        self.encoding = lines.encoding or "utf-8"
+        if first_line is None:
+            raise DatasetError("the file is empty", file=self.file,
+                               fix="export the table again with a header row and data rows")
+        self.first_line = first_line
+        self.first_number = first_number
+        stripped = first_line.lstrip()
+        ext = source.ext
+        if stripped.startswith("{") or ext in (".jsonl", ".ndjson"):
+            self.format, self.delimiter = "jsonl", None
+        elif stripped.startswith("[") or ext == ".json":
+            self.format, self.delimiter = "json", None
+        elif ext in (".tsv", ".tab"):
+            self.format, self.delimiter = "tsv", "\t"
+        else:
+            counts = {d: first_line.count(d) for d in (",", "\t", ";")}
+            best = max(counts, key=lambda d: counts[d])
+            if counts[best] == 0:
+                self.format, self.delimiter = "whitespace", None
+            else:
+                self.format = {",": "csv", "\t": "tsv", ";": "csv;"}[best]
+                self.delimiter = best
+        self._json_records: list[Any] | None = None
+        self.columns = self._read_columns()
+
+    # -- header --------------------------------------------------------------------------
+    def _read_columns(self) -> list[str]:
+        if self.format == "jsonl":
+            obj = _json_line(self.first_line, self.file, self.first_number)
+            return [str(k) for k in obj]
+        if self.format == "json":
+            records = self._load_json_array()
+            if not records:
+                raise DatasetError("the JSON array is empty", file=self.file,
+                                   fix="give one object per record")
+            return [str(k) for k in _json_object(records[0], self.file, "[0]")]
+        if self.format == "whitespace":
+            return self.first_line.split()
+        for _line, row in self._delimited_rows():
+            return row
+        return []  # unreachable: the first line is not blank
+
+    def _load_json_array(self) -> list[Any]:
+        if self._json_records is None:
+            from .article_json import parse_json_document
+            obj = parse_json_document(self.source, LoadLog())
+            if not isinstance(obj, list):
+                raise DatasetError("expected a JSON array of objects (one per record)",
+                                   file=self.file,
+                                   fix="write one object per line (JSON Lines) or a list")
+            self._json_records = obj
+        return self._json_records
+
+    # -- records -------------------------------------------------------------------------
+    def _delimited_rows(self) -> Iterator[tuple[int, list[str]]]:
+        lines = TextLines(self.source, keepends=True)
+        reader = csv.reader((text for _, text in lines), delimiter=self.delimiter or ",",
+                            strict=True)
+        start = 1
+        while True:
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                raise DatasetError(f"cannot parse this record ({exc})", file=self.file,
+                                   line=start,
+                                   fix="a field that contains the delimiter, a quote or a "
+                                       "line break must be in double quotes, with quotes "
+                                       "inside doubled (\"\")") from exc
+            line = start
+            start = reader.line_num + 1
+            if row and any(cell.strip() for cell in row):
+                yield line, row
+
+    def records(self, header: bool = True) -> Iterator[tuple[int | None, str | None, Any]]:
+        """``(line, record_label, row)``: row is a list (delimited) or a dict (JSON)."""
+        if self.format == "jsonl":
+            for number, text in TextLines(self.source):
+                if text.strip():
+                    yield number, None, _json_line(text, self.file, number)
+        elif self.format == "json":
+            for i, obj in enumerate(self._load_json_array()):
+                yield None, f"[{i}]", _json_object(obj, self.file, f"[{i}]")
+        elif self.format == "whitespace":
+            skip = header
+            for number, text in TextLines(self.source):
+                parts = text.split()
+                if not parts:
+                    continue
+                if skip:
+                    skip = False
+                    continue
+                yield number, None, parts
+        else:
+            skip = header
+            for number, row in self._delimited_rows():
+                if skip:
+                    skip = False
+                    continue
+                yield number, None, row
+
+
+def _json_line(text: str, file: str, line: int) -> dict:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DatasetError(f"this line is not valid JSON ({exc.msg}, column {exc.colno})",
+                           file=file, line=line,
+                           fix="write one JSON object per line") from exc
+    except RecursionError as exc:
+        raise DatasetError("this line's JSON is nested too deeply", file=file, line=line,
+                           fix="write one flat JSON object per line") from exc
+    return _json_object(obj, file, None, line)
+
+
+def _json_object(obj: Any, file: str, record: str | None, line: int | None = None) -> dict:
+    if not isinstance(obj, dict):
+        kind = {list: "a list", str: "a string"}.get(type(obj), "a " + type(obj).__name__)
+        if obj is None:
+            kind = "null"
+        raise DatasetError(f"this record is {kind}, not a JSON object", file=file, line=line,
+                           record=record, fix='write one object per record, e.g. {"_id": "d1", '
+                                              '"text": "..."}')
+    return obj
+
+
+# -- column matching ---------------------------------------------------------------------------
+def match_columns(kind: str, columns: list[str], *, file: str,
+                  override: Mapping[str, str | None] | None = None) -> dict[str, str | None]:
+    """Choose a column for every role of ``kind``; raise when a required one is missing."""
+    roles = ALIASES[kind]
+    override = dict(override or {})
+    unknown = [r for r in override if r not in roles]
+    if unknown:
+        raise DatasetError(f"unknown role {unknown[0]!r} in the column mapping for {kind}",
+                           file=file, fix=f"use the roles {', '.join(roles)}")
+    by_norm: dict[str, str] = {}
+    for col in columns:
+        by_norm.setdefault(normalize_column(col), col)
+    chosen: dict[str, str | None] = {}
+    used: set[str] = set()
+    for role in roles:
+        if role in override:
+            want = override[role]
+            if want is None or want == "":
+                chosen[role] = None
+                continue
+            col = want if want in columns else by_norm.get(normalize_column(str(want)))
+            if col is None:
+                raise DatasetError(f"the mapping names the column {want!r} for the {kind} "
+                                   f"{ROLE_WORDS[role]}, but the file has no such column "
+                                   f"(columns: {_list(columns)})", file=file,
+                                   fix="pick one of the file's columns")
+            chosen[role] = col
+            used.add(col)
+    for role, aliases in roles.items():
+        if role in chosen:
+            continue
+        chosen[role] = None
+        for alias in aliases:
+            col = by_norm.get(alias)
+            if col is not None and col not in used:
+                chosen[role] = col
+                used.add(col)
+                break
+    missing = [r for r in REQUIRED[kind] if chosen.get(r) is None]
+    if missing:
+        role = missing[0]
+        raise DatasetError(f"no column for the {kind} {ROLE_WORDS[role]} (columns found: "
+                           f"{_list(columns)})", file=file,
+                           fix=f"name that column one of: {', '.join(roles[role][:6])}; or "
+                               "choose the column in the mapping")
+    return {r: chosen[r] for r in roles}
+
+
+def _list(columns: list[str]) -> str:
+    shown = ", ".join(repr(c) for c in columns[:12])
+    return shown + (", ..." if len(columns) > 12 else "") if columns else "none"
+
+
+def _is_number(text: Any) -> bool:
+    try:
+        float(str(text).strip())
+    except ValueError:
+        return False
+    return True
+
+
+def plan_table(kind: str, table: Table, override: Mapping[str, str | None] | None = None
+               ) -> TableMapping:
+    """Decide the mapping for one table (headerless qrels included)."""
+    columns = table.columns
+    header = True
+    fmt = table.format
+    if kind == "qrels" and table.format not in ("jsonl", "json"):
+        by_norm = {normalize_column(c) for c in columns}
+        named = any(a in by_norm for a in ALIASES["qrels"]["query_id"])
+        if not named and len(columns) == 6 and _is_number(columns[4]):
+            raise DatasetError("this looks like a TREC run file (qid Q0 docno rank score tag), "
+                               "not qrels", file=table.file, line=table.first_number,
+                               fix="give the relevance judgements: qid 0 docno grade")
+        if not named and len(columns) in (3, 4) and _is_number(columns[-1]):
+            header = False
+            if len(columns) == 4:
+                fmt = "trec" if table.format == "whitespace" else fmt
+                columns = TREC_COLUMNS
+            else:
+                columns = ["query_id", "doc_id", "grade"]
+    if kind != "qrels" and table.format == "whitespace":
+        raise DatasetError(f"cannot tell the columns of this {kind} table (no comma, tab or "
+                           "semicolon in the header line)", file=table.file,
+                           fix="save it as CSV or TSV with a header row, or as JSON Lines")
+    if not header:
+        positional = dict(zip(("query_id", "doc_id", "grade"),
+                              (columns[0], columns[2], columns[3]) if len(columns) == 4
+                              else columns))
+        over = dict(override or {})
+        chosen: dict[str, str | None] = {r: over.get(r, positional[r]) if r in over
+                                         else positional[r] for r in positional}
+        overridden = [r for r in over if r in positional]
+        return TableMapping(kind, table.file, fmt, list(columns), chosen, overridden,
+                            header=False, encoding=table.encoding)
+    chosen = match_columns(kind, columns, file=table.file, override=override)
+    return TableMapping(kind, table.file, fmt, list(columns), chosen,
+                        [r for r in (override or {}) if r in chosen], header=True,
+                        encoding=table.encoding)
+
+
+def _row_getter(table: Table, mapping: TableMapping):
+    """A function row -> {role: value} for this table's layout, and a length check."""
+    roles = [r for r, c in mapping.chosen.items() if c is not None]
+    if table.format in ("jsonl", "json"):
+        keys = [(r, mapping.chosen[r]) for r in roles]
+
+        def get(row: dict, line, record) -> dict[str, Any]:
+            return {r: row.get(k) for r, k in keys}
+
+        return get
+    index = {r: mapping.columns.index(mapping.chosen[r]) for r in roles}  # type: ignore[arg-type]
+    width = len(mapping.columns)
+
+    def get_cells(row: list[str], line, record) -> dict[str, Any]:
+        if len(row) != width:
+            extra_blank = len(row) > width and not any(c.strip() for c in row[width:])
+            if not extra_blank:
+                more = ("an unquoted delimiter or line break inside a text?"
+                        if len(row) > width else "a text split over two lines?")
+                raise DatasetError(f"this row has {len(row)} fields but the header has "
+                                   f"{width} ({more})", file=table.file, line=line,
+                                   fix="put texts that contain the delimiter or line breaks in "
+                                       "double quotes, or save as TSV / JSON Lines")
+        return {r: row[i] for r, i in index.items()}
+
+    return get_cells
+
+
+def _required(value: Any, role: str, kind: str, col: str | None, file: str, line, record):
+    if value is None:
+        raise DatasetError(f"this {kind} record has no {col!r} ({ROLE_WORDS[role]})",
+                           file=file, line=line, record=record,
+                           fix=f"give every record a {col!r} field")
+    return value
+
+
+def read_documents(source: Source, log: LoadLog, *, kind: str = "corpus",
+                   override: Mapping[str, str | None] | None = None,
+                   table: Table | None = None) -> tuple[list, TableMapping]:
+    """Documents (kind "corpus") or queries (kind "queries") from one table."""
+    table = table or Table(source)
+    mapping = plan_table(kind, table, override)
+    get = _row_getter(table, mapping)
+    file = table.file
+    what = "document" if kind == "corpus" else "query"
+
+    def parsed():
+        for line, record, row in table.records(header=mapping.header):
+            cells = get(row, line, record)
+            ident = norm_id(_required(cells.get("id"), "id", what, mapping.chosen["id"], file,
+                                      line, record), what=f"{what} id", file=file, line=line,
+                            record=record)
+            text = text_value(_required(cells.get("text"), "text", what,
+                                        mapping.chosen["text"], file, line, record),
+                              what=f"{what} text", file=file, line=line, record=record)
+            if kind == "corpus":
+                title = text_value(cells.get("title"), what="title", file=file, line=line,
+                                   record=record)
+                yield line, record, Document(ident, text, title)
+            else:
+                yield line, record, Query(ident, text)
+
+    def rescan():
+        return ((line, item.id) for line, _, item in parsed())
+
+    builder = DocumentsBuilder(what, file, log, rescan=rescan)
+    for line, record, item in parsed():
+        builder.add(item, line, record)
+    items = builder.finish()
+    if not items:
+        raise DatasetError(f"the {kind} table has a header but no rows", file=file,
+                           fix=f"add the {kind} rows")
+    _note_mapping(log, mapping)
+    return items, mapping
+
+
+def read_qrels_table(source: Source, log: LoadLog, *,
+                     override: Mapping[str, str | None] | None = None,
+                     table: Table | None = None) -> tuple[Qrels, TableMapping]:
+    table = table or Table(source)
+    mapping = plan_table("qrels", table, override)
+    get = _row_getter(table, mapping)
+    file = table.file
+    if mapping.format == "trec" or (not mapping.header and len(mapping.columns) == 4):
+        get = _trec_getter(table, get)
+
+    def parsed():
+        for line, record, row in table.records(header=mapping.header):
+            cells = get(row, line, record)
+            qid = norm_id(_required(cells.get("query_id"), "query_id", "qrels",
+                                    mapping.chosen["query_id"], file, line, record),
+                          what="query id", file=file, line=line, record=record)
+            did = norm_id(_required(cells.get("doc_id"), "doc_id", "qrels",
+                                    mapping.chosen["doc_id"], file, line, record),
+                          what="document id", file=file, line=line, record=record)
+            if mapping.chosen.get("grade") is None:
+                grade = 1.0
+            else:
+                grade = parse_grade(_required(cells.get("grade"), "grade", "qrels",
+                                              mapping.chosen["grade"], file, line, record),
+                                    file=file, line=line, record=record)
+            yield line, record, qid, did, grade
+
+    def rescan():
+        return ((line, (q, d)) for line, _, q, d, _ in parsed())
+
+    builder = QrelsBuilder(file, log, rescan=rescan)
+    for line, record, qid, did, grade in parsed():
+        builder.add(qid, did, grade, line, record)
+    qrels = builder.finish()
+    if not qrels:
+        raise DatasetError("the qrels file has no judgements", file=file,
+                           fix="add one line per (query, document, grade)")
+    if mapping.chosen.get("grade") is None:
+        log.note(f"{file}: no grade column, so every listed (query, document) pair has "
+                 "grade 1", code="qrels_binary")
+    _note_mapping(log, mapping)
+    return qrels, mapping
+
+
+def _trec_getter(table: Table, get):
+    if table.format != "whitespace":
+        return get
+
+    def trec(row: list[str], line, record) -> dict[str, Any]:
+        if len(row) != 4:
+            hint = " (this looks like a TREC run file)" if len(row) == 6 else ""
+            raise DatasetError(f"expected 4 columns (qid iter docno rel), found {len(row)}"
+                               f"{hint}", file=table.file, line=line,
+                               fix="write one judgement per line as: qid 0 docno grade")
+        return {"query_id": row[0], "doc_id": row[2], "grade": row[3]}
+
+    return trec
+
+
+def _note_mapping(log: LoadLog, mapping: TableMapping) -> None:
+    log.note(mapping.describe(), code=f"mapping_{mapping.kind}", data=mapping.to_dict())
+    if mapping.encoding in ("cp932", "utf-16"):
+        log.note(f"{mapping.file}: read as {ENCODING_LABELS[mapping.encoding]}; saving it as "
+                 "UTF-8 avoids guessing", code="encoding")
+
+
+def inspect_table(kind: str, source: Source,
+                  override: Mapping[str, str | None] | None = None) -> TableMapping:
+    """The mapping a load would use, reading only the header (for the app to show)."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}")
+    return plan_table(kind, Table(source), override)
+
+
+def column_mappings(notes: list[str]) -> dict[str, TableMapping]:
+    """The table mappings a load chose, from ``Dataset.notes`` (kind -> mapping)."""
+    out = {}
+    for n in notes:
+        if isinstance(n, LoadNote) and n.code.startswith("mapping_") and n.data:
+            out[n.data["kind"]] = TableMapping.from_dict(n.data)
+    return out

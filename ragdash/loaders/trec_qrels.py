@@ -1,0 +1,65 @@
+"""Qrels on their own: TREC qrels, BEIR qrels .tsv, CSV / JSONL tables, pytrec_eval JSON.
+
+Detected from the content:
+
+- ``qid iter docno rel`` on whitespace (TREC; the ``iter`` column is ignored, as trec_eval
+  does);
+- ``query-id<TAB>corpus-id<TAB>score`` with or without that header (BEIR);
+- a CSV / TSV / JSONL table with named columns (see :mod:`ragdash.loaders.tables`);
+- a JSON object ``{qid: {docid: grade}}`` (pytrec_eval's and ranx's shape).
+
+A non-numeric grade, a wrong column count or one pair judged twice with different grades is a
+DatasetError naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..dataset import Qrels
+from ..errors import DatasetError
+from ._source import Source
+from ._values import QrelsBuilder, norm_id, parse_grade
+from .notes import LoadLog
+from .tables import Table, read_qrels_table
+
+
+def read_qrels(source: Source, log: LoadLog | None = None) -> Qrels:
+    log = log if log is not None else LoadLog()
+    table = Table(source)
+    if table.format == "json":
+        # Either a JSON array of records (a table) or {qid: {doc: grade}}.
+        from .article_json import parse_json_document
+        obj = parse_json_document(source, log)
+        if isinstance(obj, dict):
+            return _qrels_from_dict(obj, source.name, log)
+    qrels, _ = read_qrels_table(source, log, table=table)
+    return qrels
+
+
+def _qrels_from_dict(obj: dict, file: str, log: LoadLog) -> Qrels:
+    builder = QrelsBuilder(file, log)
+    for q, row in obj.items():
+        qid = norm_id(q, what="query id", file=file, record=repr(q))
+        if not isinstance(row, dict):
+            raise DatasetError(f"the judgements of query {qid!r} are not an object",
+                               file=file, record=repr(q),
+                               fix='write qrels as {"query id": {"doc id": grade}}')
+        for d, g in row.items():
+            did = norm_id(d, what="document id", file=file, record=f"{q!r}/{d!r}")
+            builder.add(qid, did, parse_grade(g, file=file, record=f"{q!r}/{d!r}"), None)
+    qrels = builder.finish()
+    if not qrels:
+        raise DatasetError("the qrels file has no judgements", file=file,
+                           fix='write qrels as {"query id": {"doc id": grade}}')
+    return qrels
+
+
+def load_qrels(path: str | os.PathLike) -> Qrels:
+    """Read a qrels file (format detected from the content; see the module docstring)."""
+    p = Path(path)
+    if p.is_dir():
+        raise DatasetError("this is a folder, not a qrels file", file=str(p),
+                           fix="give the qrels file itself, e.g. qrels/test.tsv")
+    return read_qrels(Source.from_path(p))
