@@ -36,7 +36,7 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
            "#F0E442")
 _DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 #: pass to st.plotly_chart(config=...) / fig.to_html(config=...): no plotly logo or links
-PLOTLY_CONFIG = {"displaylogo": False, "showLink": False, "responsive": True,
+PLOTLY_CONFIG = {"displaylogo": False, "responsive": True,
                  "toImageButtonOptions": {"format": "png", "scale": 2}}
 _CURRENCY_SYMBOL = {"USD": "$", "JPY": "¥", "EUR": "€", "GBP": "£"}
 
@@ -84,7 +84,7 @@ def k_axis(kmax: int, *, log: bool = True, lang: str = "en") -> dict:
     ticks = [k for k in K_TICKS if k <= kmax]
     if kmax not in ticks:
         ticks.append(kmax)
-    axis: dict[str, Any] = {"title": {"text": t("chart.k_axis", lang)}, "tickvals": ticks,
+    axis: dict[str, Any] = {"title": {"text": _esc(t("chart.k_axis", lang))}, "tickvals": ticks,
                             "ticktext": [str(k) for k in ticks], "showgrid": True}
     if log and kmax > 1:
         axis.update(type="log", range=[-0.03, math.log10(kmax) + 0.03])
@@ -180,7 +180,7 @@ def curve_figure(curves: Mapping[str, Any], families: str | Sequence[str] = "ndc
                                                           metrics=metric_names),
             hovermode="closest")
     fig.update_xaxes(**k_axis(kmax, log=log_x, lang=lang))
-    fig.update_yaxes(title={"text": t("chart.mean_axis", lang)}, range=[0, 1.02],
+    fig.update_yaxes(title={"text": _esc(t("chart.mean_axis", lang))}, range=[0, 1.02],
                      rangemode="tozero")
     return fig
 
@@ -220,8 +220,8 @@ def histogram_figure(values: Any, *, metric: str = "ndcg@10", lang: str = "en",
     _layout(fig, lang, title if title is not None else t("chart.hist_title", lang,
                                                           metric=label, n=n),
             barmode="overlay", showlegend=len(series) > 1, bargap=0.05)
-    fig.update_xaxes(title={"text": t("chart.hist_x", lang, metric=label)}, range=[0, 1.0])
-    fig.update_yaxes(title={"text": t("chart.hist_y", lang)})
+    fig.update_xaxes(title={"text": _esc(t("chart.hist_x", lang, metric=label))}, range=[0, 1.0])
+    fig.update_yaxes(title={"text": _esc(t("chart.hist_y", lang))})
     return fig
 
 
@@ -259,12 +259,14 @@ def scatter_figure(a_values: Sequence[float], b_values: Sequence[float],
     _layout(fig, lang, title if title is not None else t("chart.scatter_title", lang,
                                                           a=names[0], b=names[1]),
             showlegend=False, clickmode="event+select", dragmode="lasso")
-    fig.update_xaxes(title={"text": t("chart.scatter_axis", lang, run=names[0], metric=label)},
-                     range=[-0.03, 1.03], constrain="domain")
-    fig.update_yaxes(title={"text": t("chart.scatter_axis", lang, run=names[1], metric=label)},
-                     range=[-0.03, 1.03], scaleanchor="x", scaleratio=1)
+    fig.update_layout(margin={"b": 95})
+    x_title = t("chart.scatter_axis", lang, run=names[0], metric=label)
+    y_title = t("chart.scatter_axis", lang, run=names[1], metric=label)
+    fig.update_xaxes(title={"text": _esc(x_title)}, range=[-0.03, 1.03], constrain="domain")
+    fig.update_yaxes(title={"text": _esc(y_title)}, range=[-0.03, 1.03], scaleanchor="x",
+                     scaleratio=1)
     fig.add_annotation(text=_esc(t("chart.scatter_hint", lang, a=names[0], b=names[1])),
-                       xref="paper", yref="paper", x=0, y=-0.18, showarrow=False,
+                       xref="paper", yref="paper", x=0, y=0, yshift=-78, showarrow=False,
                        font={"size": 11, "color": "#666666"}, xanchor="left")
     return fig
 
@@ -334,9 +336,9 @@ def cost_bar_figure(rows: Any, *, currency: str = "USD", value_key: str = "cost"
                                                           currency=currency.upper()),
             barmode="group", showlegend=len(fig.data) > 1,
             height=max(260, 60 + 34 * len(items) * len(fig.data)))
-    fig.update_xaxes(title={"text": t("chart.cost_y", lang, currency=currency.upper())},
+    fig.update_xaxes(title={"text": _esc(t("chart.cost_y", lang, currency=currency.upper()))},
                      rangemode="tozero")
-    fig.update_yaxes(title={"text": t("chart.cost_x", lang)}, automargin=True)
+    fig.update_yaxes(title={"text": _esc(t("chart.cost_x", lang))}, automargin=True)
     return fig
 
 
@@ -364,7 +366,7 @@ def cost_quality_figure(runs: Any, *, metric: str = "ndcg@10", currency: str = "
         name=_esc(label)))
     _layout(fig, lang, title if title is not None else t("chart.cost_quality_title", lang),
             showlegend=False)
-    fig.update_xaxes(title={"text": t("chart.cost_y", lang, currency=currency.upper())},
+    fig.update_xaxes(title={"text": _esc(t("chart.cost_y", lang, currency=currency.upper()))},
                      rangemode="tozero")
-    fig.update_yaxes(title={"text": label}, range=[0, 1.05])
+    fig.update_yaxes(title={"text": _esc(label)}, range=[0, 1.05])
     return fig

@@ -129,6 +129,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "report.comparison_unavailable": {
         "en": "The significance tests could not be computed: {reason}",
         "ja": "有意差検定を計算できませんでした：{reason}"},
+    "report.mean": {"en": "Mean", "ja": "平均"},
+    "report.ci": {"en": "{level}% interval", "ja": "{level}% 信頼区間"},
+    "report.diff": {"en": "Difference (B − A)", "ja": "差（B − A）"},
+    "report.p_holm": {"en": "p (Holm-corrected)", "ja": "p 値（Holm 補正）"},
+    "report.wins_ties_losses": {"en": "B better / tie / A better",
+                                "ja": "B が良い / 同点 / A が良い"},
     "report.disagreement": {"en": "Queries where {a} and {b} disagree most on {metric}",
                             "ja": "{a} と {b} で {metric} の差が大きいクエリ"},
     "report.cost": {"en": "Cost", "ja": "費用"},
