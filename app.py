@@ -1,8 +1,60 @@
-"""ragdash — landing page. (The full app arrives with the dashboard issue.)"""
+"""ragdash — the landing page: what the tool does, a one-click start, the current state."""
 
 import streamlit as st
 
-st.set_page_config(page_title="ragdash", layout="wide")
-st.title("ragdash")
-st.write("Evaluate the retrieval half of a RAG system: Recall, MRR, NDCG, Precision, "
-         "Hit rate and MAP at every K.")
+from ragdash.errors import RagdashError
+from ragdash.ui import page_setup, runner
+from ragdash.views import display_frame, runs_frame
+
+ctx = page_setup("home")
+t = ctx.t
+
+st.title(t("home.title"))
+st.markdown(t("home.intro"))
+
+with st.container(border=True):
+    st.subheader(t("home.quick_title"))
+    st.markdown(t("home.quick_body"))
+    left, right = st.columns(2)
+    sample = None
+    if left.button(t("home.quick_button"), type="primary", key="home_quick",
+                   icon=":material/rocket_launch:"):
+        sample = "jsquad-mini"
+    if right.button(t("home.article_button"), key="home_article"):
+        sample = "article-ja"
+    if sample:
+        try:
+            runner.quick_start(ctx, sample)
+        except RagdashError as exc:
+            st.error(str(exc))
+        else:
+            st.switch_page("pages/3_Results.py")
+
+st.subheader(t("home.steps_title"))
+for path, label_key, help_key in (
+    ("pages/1_Data.py", "nav.data", "home.step_data"),
+    ("pages/2_Run.py", "nav.run", "home.step_run"),
+    ("pages/3_Results.py", "nav.results", "home.step_results"),
+    ("pages/4_Compare.py", "nav.compare", "home.step_compare"),
+    ("pages/5_Cost.py", "nav.cost", "home.step_cost"),
+):
+    st.page_link(path, label=f"{t(label_key)} — {t(help_key)}")
+
+st.subheader(t("home.current_title"))
+if ctx.dataset is None:
+    st.info(t("home.no_dataset"))
+else:
+    sizes = ctx.dataset.sizes()
+    st.markdown(t("home.dataset_line", name=ctx.dataset.name, docs=f"{sizes['documents']:,}",
+                  queries=f"{sizes['queries_with_qrels']:,}"))
+
+recent = ctx.store.list(limit=5)
+st.subheader(t("home.recent_title"))
+if not recent:
+    st.caption(t("home.no_runs"))
+else:
+    frame = runs_frame(recent).drop(columns=["id", "dataset_fingerprint"], errors="ignore")
+    st.dataframe(display_frame(frame, ctx.lang), hide_index=True, key="home_runs")
+    for summary in recent:
+        st.page_link("pages/3_Results.py", label=t("home.open_run", name=summary.name),
+                     query_params={"run": summary.id}, icon=":material/open_in_new:")

@@ -1,0 +1,80 @@
+"""Results: curves across K, the summary table, per-query values, one query's drill-down."""
+
+import streamlit as st
+
+from ragdash.charts import PLOTLY_CONFIG, curve_figure
+from ragdash.metrics import DEFAULT_KS
+from ragdash.ui import keys, page_setup, results, runner, state
+from ragdash.ui.widgets import bind_choice
+from ragdash.views import metric_label, summary_grid
+
+ctx = page_setup("results")
+t = ctx.t
+st.title(t("res.title"))
+
+job = runner.active_job(ctx)
+if job is not None:
+    runner.job_panel(ctx, job)
+runner.last_job_outcome(ctx)
+
+summaries = ctx.store.list()
+if not summaries:
+    st.info(t("res.waiting") if job is not None else t("res.no_runs"))
+    st.stop()
+
+ids = [s.id for s in summaries]
+names = {s.id: f"{s.name} · {s.created_at[:16].replace('T', ' ')}" for s in summaries}
+run_id = st.selectbox(t("res.run"), ids, format_func=names.get,
+                      **bind_choice(keys.RUN_ID, ids, ctx.run_id or ids[0]))
+run = state.load_run(run_id)
+table = run.table()
+# The address bar always holds a link to the run on screen.
+st.query_params["run"] = run.id
+st.session_state[keys.RUN_PARAM] = run.id
+
+sizes = run.dataset.sizes()
+cols = st.columns(4)
+cols[0].metric(t("res.dataset"), run.dataset.name)
+cols[1].metric(t("res.queries"), f"{len(table):,}")
+cols[2].metric(t("res.retriever"), run.model or run.retriever)
+cols[3].metric(t("res.seconds"), f"{run.seconds:.1f} s" if run.seconds is not None else "—")
+n_empty = int(table.no_relevant.sum())
+
+controls = st.columns([3, 1, 2])
+with controls[0]:
+    families = results.pick_families(ctx)
+with controls[1]:
+    k = results.pick_k(ctx, table.kmax)
+with controls[2]:
+    drop = st.toggle(t("res.drop_empty", n=n_empty), key="res_drop", disabled=n_empty == 0,
+                     help=t("res.drop_empty_help"))
+
+fig = curve_figure({run.name: table}, families, lang=ctx.lang, drop_no_relevant=drop)
+st.plotly_chart(fig, key="res_curve", config=PLOTLY_CONFIG)
+
+st.subheader(t("res.summary"))
+grid = summary_grid(table, DEFAULT_KS, families, drop_no_relevant=drop)
+grid.index = [results.FAMILIES[f].label for f in grid.index]
+st.dataframe(grid.rename(columns=lambda c: f"@{c}"), key="res_summary",
+             column_config={f"@{c}": st.column_config.NumberColumn(format="%.4f")
+                            for c in DEFAULT_KS})
+
+st.subheader(t("res.per_query"))
+st.caption(t("res.per_query_help"))
+frame = results.per_query_table(ctx, run, families, k, key="res_pq")
+
+left, right = st.columns([3, 2])
+with right:
+    st.subheader(t("res.histogram"))
+    hist_metric = st.selectbox(t("res.hist_metric"), [f"{f}@{k}" for f in families],
+                               format_func=metric_label, key="res_hist_metric")
+    results.histogram(ctx, run, hist_metric, key="res_hist")
+with left:
+    st.subheader(t("res.drill"))
+    qid = results.drill_query_picker(ctx, list(frame["query_id"]), run.dataset,
+                                     key="res_drill")
+    results.drilldown_view(ctx, run, qid, k)
+
+st.subheader(t("res.downloads"))
+results.downloads(ctx, run, frame)
+results.share_link(ctx, run)

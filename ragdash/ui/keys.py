@@ -1,0 +1,37 @@
+"""Names of the plain ``st.session_state`` keys that outlive a page switch.
+
+With Streamlit's ``pages/`` folder a widget on one page is a different widget from its twin on
+another, and Streamlit drops a widget's own key when the page that drew it is left. So every
+value that must survive a page switch lives under one of these plain keys; widgets read from
+and write to them through :func:`ragdash.ui.widgets.bind`.
+"""
+
+LANG = "rd_lang"                  # "en" | "ja"
+OWNER = "rd_owner"                # random id of this browser session (owner of its jobs)
+API_KEY = "rd_api_key"            # the embeddings API key: session only, never written anywhere
+DATASET = "rd_dataset"            # the current ragdash.Dataset (or absent)
+DATASET_SOURCE = "rd_dataset_source"  # how it was loaded: "sample:<name>" | "upload" | "run"
+VALIDATION = "rd_validation"      # ValidationReport of the current dataset
+RUN_ID = "rd_run_id"              # the saved run shown on the Results page
+COMPARE_IDS = "rd_compare_ids"    # saved runs chosen on the Compare page
+EXTERNAL_RUNS = "rd_external_runs"  # TREC runs uploaded on the Compare page: name -> Ranking
+RUN_PARAM = "rd_run_param"        # the ?run=<id> value already opened in this session
+SEEN_JOBS = "rd_seen_jobs"        # job ids whose finished run was already made current
+TABLES = "rd_tables"              # (run id, options) -> MetricTable, so redraws never rescore
+DRILL_QUERY = "rd_drill_query"    # query id open in the drill-down
+# Run page settings (each bound to its widget)
+RETRIEVER = "rd_retriever"
+PRESET = "rd_preset"
+MODEL = "rd_model"
+BASE_URL = "rd_base_url"
+API_VERSION = "rd_api_version"
+DIMENSIONS = "rd_dimensions"
+BATCH_SIZE = "rd_batch_size"
+CONCURRENCY = "rd_concurrency"
+KMAX = "rd_kmax"
+QUERY_LIMIT = "rd_query_limit"
+LOCAL_MODEL = "rd_local_model"
+# Results page view settings
+METRICS = "rd_metrics"
+K_VIEW = "rd_k_view"
+DROP_NO_RELEVANT = "rd_drop_no_relevant"

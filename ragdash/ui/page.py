@@ -1,0 +1,132 @@
+"""``page_setup``: the one call every page starts with.
+
+It sets the page title, restores this session's state, opens a ``?run=<id>`` link, picks up
+runs that finished in the background, and draws the shared sidebar (page links, current
+dataset and run, language switch). The default page list is hidden
+(``client.showSidebarNavigation = false`` in ``.streamlit/config.toml``) because Streamlit
+would name the entry page after its file ("app") and cannot translate the labels; the sidebar
+draws its own links with ``st.page_link`` instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import streamlit as st
+
+from ..dataset import Dataset
+from ..errors import RagdashError
+from ..i18n import LANGUAGE_NAMES, LANGUAGES
+from ..i18n import t as _t
+from ..jobs import JobManager
+from ..runs import RunStore
+from . import keys, state
+from .widgets import bind_choice
+
+#: (page id, script path relative to app.py, i18n key of its label, icon)
+PAGES: tuple[tuple[str, str, str, str], ...] = (
+    ("home", "app.py", "nav.home", ":material/home:"),
+    ("data", "pages/1_Data.py", "nav.data", ":material/database:"),
+    ("run", "pages/2_Run.py", "nav.run", ":material/play_arrow:"),
+    ("results", "pages/3_Results.py", "nav.results", ":material/monitoring:"),
+    ("compare", "pages/4_Compare.py", "nav.compare", ":material/compare_arrows:"),
+    ("cost", "pages/5_Cost.py", "nav.cost", ":material/payments:"),
+)
+PAGE_PATHS = {page: path for page, path, _, _ in PAGES}
+
+
+@dataclass
+class PageContext:
+    """What a page needs: the language, a bound ``t``, the dataset, the services."""
+
+    page: str
+    lang: str
+    t: Callable[..., str]
+    dataset: Dataset | None
+    run_id: str | None
+    store: RunStore
+    jobs: JobManager
+    owner: str
+
+
+def page_setup(page: str) -> PageContext:
+    """Start a page: title, state, ``?run=`` link, finished jobs, sidebar. Call it first."""
+    lang = state.lang()
+
+    def t(key: str, **fmt: object) -> str:
+        return _t(key, lang, **fmt)
+
+    label_key = next(k for p, _, k, _ in PAGES if p == page)
+    title = "ragdash" if page == "home" else f"{t(label_key)} · ragdash"
+    st.set_page_config(page_title=title, page_icon=":material/query_stats:", layout="wide")
+    owner = state.owner()
+    st.session_state.setdefault(keys.API_KEY, state.default_api_key())
+    _open_run_link(t)
+    _collect_finished_jobs(owner)
+    ctx = PageContext(page=page, lang=lang, t=t, dataset=state.dataset(),
+                      run_id=state.run_id(), store=state.store(), jobs=state.jobs(),
+                      owner=owner)
+    _sidebar(ctx)
+    return ctx
+
+
+def _open_run_link(t: Callable[..., str]) -> None:
+    """``?run=<id>``: open that saved run (and its dataset) once per id in this session."""
+    wanted = st.query_params.get("run")
+    ss = st.session_state
+    if not wanted or ss.get(keys.RUN_PARAM) == wanted:
+        return
+    ss[keys.RUN_PARAM] = wanted
+    try:
+        run = state.load_run(wanted)
+    except RagdashError as exc:
+        st.error(t("link.bad_run", error=str(exc)))
+        return
+    state.set_run(run.id)
+    if state.dataset() is None or state.dataset().fingerprint() != run.dataset_fingerprint:
+        state.set_dataset(run.dataset, source=f"run:{run.id}")
+
+
+def _collect_finished_jobs(owner: str) -> None:
+    """A run that finished in the background becomes the current run (once per job)."""
+    seen: set[str] = st.session_state.setdefault(keys.SEEN_JOBS, set())
+    newest = None
+    for job in state.jobs().jobs_for(owner, kind="evaluation"):
+        if job.id in seen or not job.finished:
+            continue
+        seen.add(job.id)
+        run_id = getattr(job.result, "run_id", None)
+        if job.state == "done" and run_id and newest is None:
+            newest = run_id
+    if newest:
+        state.set_run(newest)
+
+
+def _sidebar(ctx: PageContext) -> None:
+    t = ctx.t
+    with st.sidebar:
+        st.markdown("### ragdash")
+        for _, path, label_key, icon in PAGES:
+            st.page_link(path, label=t(label_key), icon=icon)
+        st.divider()
+        ds = ctx.dataset
+        if ds is None:
+            st.caption(t("side.no_dataset"))
+        else:
+            sizes = ds.sizes()
+            st.caption(t("side.dataset", name=ds.name, docs=f"{sizes['documents']:,}",
+                         queries=f"{sizes['queries_with_qrels']:,}"))
+        if ctx.run_id:
+            try:
+                summary = ctx.store.summary(ctx.run_id)
+                st.caption(t("side.run", name=summary.name))
+            except RagdashError:
+                state.set_run(None)
+        active = ctx.jobs.active(ctx.owner, kind="evaluation")
+        if active is not None:
+            st.caption(t("side.job_running", label=active.label))
+        st.divider()
+        st.radio(t("side.language"), list(LANGUAGES), horizontal=True,
+                 format_func=lambda code: LANGUAGE_NAMES[code],
+                 **bind_choice(keys.LANG, list(LANGUAGES), "en"))

@@ -1,0 +1,183 @@
+"""Pieces of the Results and Compare pages: metric pickers, the per-query table, one query's
+drill-down and the downloads. Each reads a saved run and draws; nothing here recomputes
+retrieval, and metric tables come memoized on the :class:`ragdash.runs.SavedRun`."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ..charts import PLOTLY_CONFIG, histogram_figure
+from ..metrics import DEFAULT_KS, FAMILIES, FAMILY_NAMES
+from ..runs import SavedRun, export_json, export_trec
+from ..views import display_frame, drilldown, per_query_frame, safe_csv
+from . import keys
+from .page import PageContext
+from .widgets import bind_choice, bind_multi
+
+DEFAULT_FAMILIES = ["recall", "ndcg", "mrr"]
+
+
+def family_help(lang: str) -> str:
+    return "\n\n".join(f"**{f.label}** — {f.help_ja if lang == 'ja' else f.help_en}"
+                       for f in FAMILIES.values())
+
+
+def pick_families(ctx: PageContext, *, key_suffix: str = "") -> list[str]:
+    fams = st.multiselect(ctx.t("res.metrics"), list(FAMILY_NAMES),
+                          format_func=lambda f: FAMILIES[f].label, help=family_help(ctx.lang),
+                          **bind_multi(keys.METRICS, list(FAMILY_NAMES), DEFAULT_FAMILIES))
+    return fams or ["ndcg"]
+
+
+def pick_k(ctx: PageContext, kmax: int) -> int:
+    options = sorted({k for k in DEFAULT_KS if k <= kmax} | {kmax})
+    default = 10 if 10 in options else options[-1]
+    return int(st.selectbox(ctx.t("res.k"), options, help=ctx.t("res.k_help"),
+                            **bind_choice(keys.K_VIEW, options, default)))
+
+
+def per_query_table(ctx: PageContext, run: SavedRun, families: list[str], k: int,
+                    *, key: str) -> pd.DataFrame:
+    """The per-query table (worst first; search and filter); selecting a row opens its
+    drill-down. Returns the frame as computed (machine column names), for the CSV."""
+    t = ctx.t
+    table = run.table()
+    metrics = [f"{f}@{k}" for f in families]
+    frame = per_query_frame(table, run.dataset, run.ranking, metrics)
+    left, right = st.columns([3, 2])
+    needle = left.text_input(t("res.search"), key=f"{key}:search",
+                             placeholder=t("res.search_placeholder"))
+    show = right.selectbox(t("res.filter"), ["all", "zero", "missed", "no_relevant"],
+                           format_func=lambda v: t(f"res.filter_{v}"), key=f"{key}:filter")
+    shown = frame
+    if needle:
+        text = shown["query_id"].astype(str) + " " + shown.get("query", "").astype(str)
+        shown = shown[text.str.contains(needle, case=False, regex=False)]
+    if show == "zero":
+        shown = shown[shown[metrics[0]] <= 0]
+    elif show == "missed":
+        shown = shown[shown["first_relevant_rank"].isna()]
+    elif show == "no_relevant":
+        shown = shown[shown["no_relevant"]]
+    st.caption(t("res.rows", shown=len(shown), total=len(frame)))
+    st.session_state[f"{key}:ids"] = list(shown["query_id"])
+    st.dataframe(display_frame(shown, ctx.lang), hide_index=True, key=key,
+                 on_select=_select_row(key), selection_mode="single-row",
+                 column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                for c in display_frame(shown[metrics], ctx.lang).columns})
+    return frame
+
+
+def _select_row(key: str):
+    def callback() -> None:
+        event = st.session_state.get(key) or {}
+        rows = (event.get("selection") or {}).get("rows") or []
+        ids = st.session_state.get(f"{key}:ids") or []
+        if rows and rows[0] < len(ids):
+            st.session_state[keys.DRILL_QUERY] = ids[rows[0]]
+    return callback
+
+
+def histogram(ctx: PageContext, run: SavedRun, metric: str, *, key: str) -> None:
+    fig = histogram_figure(run.table().value(metric), metric=metric, lang=ctx.lang)
+    st.plotly_chart(fig, key=key, config=PLOTLY_CONFIG)
+
+
+def drill_query_picker(ctx: PageContext, query_ids: list[str], dataset, *, key: str) -> str:
+    """A selectbox of query ids (worst first), bound to the shared drill-down query."""
+    def label(qid: str) -> str:
+        q = dataset.query(qid)
+        text = " ".join((q.text if q else "").split())
+        return f"{qid} — {text[:60]}" if text else qid
+
+    return st.selectbox(ctx.t("res.drill_pick"), query_ids, format_func=label,
+                        **bind_choice(keys.DRILL_QUERY, query_ids, query_ids[0]))
+
+
+def drilldown_view(ctx: PageContext, run: SavedRun, qid: str, k: int) -> None:
+    """One query: its text, its relevant documents (grade, rank each got, misses marked),
+    the top K with scores and relevance marks."""
+    t = ctx.t
+    table = run.table()
+    d = drilldown(run.dataset, run.ranking, None, qid, k, relevance_level=table.relevance_level,
+                  lang=ctx.lang)
+    st.markdown(f"**{t('res.drill_query')}** `{d.query_id}`")
+    if d.query_text:
+        st.markdown(f"> {_md_escape(d.query_text)}")
+    first = d.first_relevant_rank if d.first_relevant_rank is not None else "—"
+    st.caption(t("res.drill_stats", n=d.n_relevant, found=d.found_in_top_k, k=d.k,
+                 first=first))
+    if d.n_relevant == 0:
+        st.warning(t("res.drill_no_relevant"))
+    elif len(d.misses):
+        st.warning(t("res.drill_misses", n=len(d.misses), k=d.k))
+    st.markdown(f"**{t('res.drill_relevant')}**")
+    rel = d.relevant.drop(columns=["rank"]).rename(columns={"rank_label": "rank_got"})
+    st.dataframe(_highlight(display_frame(rel, ctx.lang), ~d.relevant["in_top_k"], "#fde2e1"),
+                 hide_index=True, key=f"drill_rel:{run.id}")
+    st.markdown(f"**{t('res.drill_top', k=d.k)}**")
+    top = d.top.copy()
+    top["relevant"] = top["relevant"].map({True: "✓", False: ""})
+    st.dataframe(_highlight(display_frame(top, ctx.lang), d.top["relevant"], "#dff3e4"),
+                 hide_index=True, key=f"drill_top:{run.id}",
+                 column_config={t("col.score"): st.column_config.NumberColumn(format="%.4f")})
+
+
+def _highlight(frame: pd.DataFrame, mask, color: str):
+    mask = list(mask)
+    return frame.style.apply(
+        lambda row: [f"background-color: {color}" if mask[row.name] else "" for _ in row],
+        axis=1)
+
+
+def _md_escape(text: str) -> str:
+    return "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>" else ch for ch in text)
+
+
+def downloads(ctx: PageContext, run: SavedRun, per_query: pd.DataFrame) -> None:
+    """Per-query CSV, run JSON, TREC run, and the standalone HTML report."""
+    t = ctx.t
+    stem = _file_stem(run.name)
+    cols = st.columns(4)
+    cols[0].download_button(t("res.dl_csv"), safe_csv(per_query), f"{stem}-per-query.csv",
+                            "text/csv", key="dl_csv", icon=":material/table:")
+    cols[1].download_button(t("res.dl_json"), export_json(run), f"{stem}.json",
+                            "application/json", key="dl_json", icon=":material/data_object:")
+    cols[2].download_button(t("res.dl_trec"), export_trec(run), f"{stem}.trec.txt",
+                            "text/plain", key="dl_trec", icon=":material/list:")
+    with cols[3]:
+        report_button(ctx, [run], key="dl_report")
+
+
+def report_button(ctx: PageContext, runs: list[SavedRun], *, key: str) -> None:
+    """The standalone HTML report (plotly inline, opens offline), built only when clicked."""
+    t = ctx.t
+    include = st.checkbox(t("res.report_texts"), value=True, key=f"{key}:texts",
+                          help=t("res.report_texts_help"))
+    lang = ctx.lang
+
+    def build() -> bytes:
+        from ..report import build_report
+
+        html = build_report(runs, lang=lang, include_texts=include)
+        return html.encode("utf-8") if isinstance(html, str) else html
+
+    stem = _file_stem(runs[0].name if len(runs) == 1 else "comparison")
+    st.download_button(t("res.dl_report"), build, f"{stem}-report.html", "text/html",
+                       key=key, type="primary", icon=":material/description:")
+
+
+def _file_stem(name: str) -> str:
+    keep = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name).strip("-")
+    return keep[:60] or "run"
+
+
+def share_link(ctx: PageContext, run: SavedRun) -> str:
+    """``?run=<id>`` on this page's URL: opens the run in a fresh session."""
+    base = st.context.url or ""
+    link = f"{base}?run={run.id}" if base else f"?run={run.id}"
+    st.markdown(f"**{ctx.t('res.share')}**")
+    st.code(link, language=None)
+    st.caption(ctx.t("res.share_help"))
+    return link

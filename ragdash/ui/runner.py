@@ -1,0 +1,111 @@
+"""Start an evaluation as a background job and show its progress.
+
+The job runs in :mod:`ragdash.jobs` (not in the script thread), so it survives reruns and page
+switches; a page only looks at it, from a fragment that refreshes itself every half second.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+import streamlit as st
+
+from ..dataset import Dataset
+from ..jobs import EvaluationOutcome, Job
+from . import keys, state
+from .page import PageContext
+
+#: How often the progress panel refreshes itself (seconds).
+POLL_SECONDS = 0.5
+
+
+def start_evaluation(ctx: PageContext, dataset: Dataset, retriever_name: str,
+                     options: Mapping[str, Any], *, kmax: int, limit_queries: int | None,
+                     run_name: str | None = None, api_key: str = "",
+                     estimate: Mapping[str, Any] | None = None) -> Job:
+    """Submit ``retriever_name`` on ``dataset`` as this session's evaluation job.
+
+    The retriever is built inside the job thread (a local model may take a while to load).
+    ``api_key`` is handed to the retriever only; the job masks it in any failure message and
+    the run store drops it from the saved configuration. ``estimate`` (the cost preview) is
+    saved beside the run so the Cost page can show estimate against actual.
+    """
+    store = ctx.store
+    secrets = (api_key,) if api_key else ()
+
+    def task(*, progress, cancel: threading.Event) -> EvaluationOutcome:
+        from ..pipeline import run_evaluation
+        from ..retrieval import make_retriever
+
+        kwargs = dict(options)
+        if api_key:
+            kwargs["api_key"] = api_key
+        retriever = make_retriever(retriever_name, **kwargs)
+        result = run_evaluation(dataset, retriever, kmax=kmax, limit_queries=limit_queries,
+                                progress=progress, cancel=cancel)
+        progress({"stage": "saving", "done": 0, "total": 1})
+        run_id = store.save(result, dataset=dataset, name=run_name,
+                            cost=_cost_record(estimate, result), secrets=secrets)
+        return EvaluationOutcome(result=result, run_id=run_id)
+
+    label = f"{retriever_name} · {dataset.name}"
+    return ctx.jobs.submit(ctx.owner, task, kind="evaluation", label=label, secrets=secrets)
+
+
+def _cost_record(estimate: Mapping[str, Any] | None, result) -> dict | None:
+    usage = dict(getattr(result, "usage", None) or {})
+    record = dict(estimate or {})
+    if usage.get("prompt_tokens") is not None:
+        record["actual_tokens"] = int(usage.get("prompt_tokens") or 0)
+    return record or None
+
+
+def job_panel(ctx: PageContext, job: Job) -> None:
+    """Progress of ``job`` (texts done / total, calls, tokens, time left) with a Cancel
+    button; refreshes itself, and reruns the whole page once the job has finished."""
+    t, lang = ctx.t, ctx.lang
+    job_id = job.id
+
+    @st.fragment(run_every=POLL_SECONDS)
+    def panel() -> None:
+        current = ctx.jobs.get(job_id, ctx.owner)
+        if current is None:
+            return
+        if current.finished:
+            if job_id not in st.session_state.get(keys.SEEN_JOBS, set()):
+                st.rerun()  # the full page picks the finished run up
+            return
+        st.progress(current.fraction or 0.0, text=current.status_text(lang))
+        st.button(t("run.cancel"), key=f"cancel:{job_id}", on_click=current.cancel,
+                  disabled=current.cancel_requested, icon=":material/stop:")
+
+    with st.container(border=True):
+        st.markdown(f"**{job.label}**")
+        panel()
+
+
+def last_job_outcome(ctx: PageContext) -> None:
+    """The outcome of this session's latest evaluation job, when it did not succeed."""
+    jobs = ctx.jobs.jobs_for(ctx.owner, kind="evaluation")
+    if not jobs:
+        return
+    job = jobs[0]
+    if job.state == "failed":
+        st.error(ctx.t("run.failed", label=job.label, error=job.error_text(ctx.lang)))
+    elif job.state == "cancelled":
+        st.warning(ctx.t("run.cancelled", label=job.label))
+
+
+def active_job(ctx: PageContext) -> Job | None:
+    return ctx.jobs.active(ctx.owner, kind="evaluation")
+
+
+def quick_start(ctx: PageContext, sample: str = "jsquad-mini") -> Job:
+    """Load a bundled sample and start BM25 on it: the one-click start."""
+    from ..samples import load_sample
+
+    ds = load_sample(sample)
+    state.set_dataset(ds, source=f"sample:{sample}")
+    return start_evaluation(ctx, ds, "bm25", {}, kmax=100, limit_queries=None)

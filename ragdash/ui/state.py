@@ -1,0 +1,115 @@
+"""Session state: what one browser session holds, and the process-wide services it uses.
+
+Everything here is per session (``st.session_state``) except the run store and the job
+manager, which are shared by all sessions of the server process; jobs are looked up by this
+session's random owner id, so one session never sees another's jobs.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets as _secrets
+
+import streamlit as st
+
+from ..dataset import Dataset
+from ..i18n import normalize_lang
+from ..jobs import JobManager, get_manager
+from ..runs import RunStore, SavedRun, get_store
+from . import keys
+
+#: The environment variable (or Streamlit secret) that may supply the API key.
+API_KEY_ENV = "OPENAI_API_KEY"
+
+
+def lang() -> str:
+    return normalize_lang(st.session_state.get(keys.LANG))
+
+
+def owner() -> str:
+    """This session's random id: owner of its background jobs."""
+    ss = st.session_state
+    if keys.OWNER not in ss:
+        ss[keys.OWNER] = _secrets.token_hex(8)
+    return ss[keys.OWNER]
+
+
+def default_api_key() -> str:
+    """The key from ``OPENAI_API_KEY`` or Streamlit secrets, else ``""``.
+
+    It seeds the password field once; from then on it lives in this session's state only.
+    """
+    env = os.environ.get(API_KEY_ENV, "").strip()
+    if env:
+        return env
+    value = None
+    try:
+        if st.secrets.load_if_toml_exists():  # False when there is no secrets.toml
+            value = st.secrets.get(API_KEY_ENV)
+    except Exception:  # a malformed secrets file must not break the page
+        value = None
+    return str(value).strip() if value else ""
+
+
+def store() -> RunStore:
+    return get_store()
+
+
+def jobs() -> JobManager:
+    return get_manager()
+
+
+# -- the current dataset ---------------------------------------------------------------------
+def dataset() -> Dataset | None:
+    return st.session_state.get(keys.DATASET)
+
+
+def set_dataset(ds: Dataset, source: str, report=None) -> None:
+    """Make ``ds`` the current dataset (its validation ``report`` computed if not given)."""
+    if report is None:
+        from ..validation import validate
+
+        report = validate(ds)
+    ss = st.session_state
+    ss[keys.DATASET] = ds
+    ss[keys.DATASET_SOURCE] = source
+    ss[keys.VALIDATION] = report
+    ss.pop(keys.DRILL_QUERY, None)
+
+
+def validation():
+    return st.session_state.get(keys.VALIDATION)
+
+
+# -- saved runs ------------------------------------------------------------------------------
+def run_id() -> str | None:
+    return st.session_state.get(keys.RUN_ID)
+
+
+def set_run(run_id: str | None) -> None:
+    st.session_state[keys.RUN_ID] = run_id
+    st.session_state.pop(keys.DRILL_QUERY, None)
+
+
+def load_run(run_id: str) -> SavedRun:
+    """A saved run, kept in this session so its metric table is computed once.
+
+    :meth:`SavedRun.table` memoizes the table on the object; keeping the object here means
+    that changing K, the metric or the language redraws without rescoring.
+    """
+    cache: dict[str, SavedRun] = st.session_state.setdefault(keys.TABLES, {})
+    run = cache.get(run_id)
+    if run is None:
+        run = store().load(run_id)
+        if len(cache) >= 8:  # keep memory bounded: drop the oldest
+            cache.pop(next(iter(cache)))
+        cache[run_id] = run
+    return run
+
+
+def forget_run(run_id: str) -> None:
+    st.session_state.get(keys.TABLES, {}).pop(run_id, None)
+    ids = st.session_state.get(keys.COMPARE_IDS) or []
+    st.session_state[keys.COMPARE_IDS] = [r for r in ids if r != run_id]
+    if st.session_state.get(keys.RUN_ID) == run_id:
+        set_run(None)
