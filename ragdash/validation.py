@@ -1,0 +1,309 @@
+"""Check a dataset before any money is spent on it.
+
+``validate(dataset)`` returns a :class:`ValidationReport`: ``errors`` (the evaluation would be
+wrong or impossible: fix the data first), ``warnings`` (it runs, but read this), ``info`` (what
+the numbers will mean), and ``sizes``. Each entry is an :class:`Issue` with a code, a message
+written for the user, a count and a few examples.
+
+What is checked:
+
+====================== ======= ===============================================================
+code                   level   meaning
+====================== ======= ===============================================================
+no_documents           error   the corpus is empty
+no_queries             error   there are no queries
+no_evaluated_queries   error   no query has qrels, so nothing can be scored
+ids_not_strings        error   an id is not a str (a Dataset built in code)
+duplicate_doc_ids      error   two documents share an id
+duplicate_query_ids    error   two queries share an id
+grades_not_numbers     error   a grade is not a finite number
+qrels_unknown_queries  warning qrels for queries that are not in the queries (error if all)
+qrels_unknown_docs     warning judgements naming documents not in the corpus (error if all)
+no_relevant            warning evaluated queries with no document graded above 0
+negative_grades        warning negative grades (they count as not relevant, gain 0)
+empty_documents        warning documents with neither text nor title
+empty_queries          warning queries with empty text
+whitespace_in_ids      warning ids with spaces, which TREC files cannot hold
+(loader codes)         warning what the loader dropped or decided (repeated lines, ...)
+not_evaluated          info    queries without qrels, which are not evaluated
+fractional_grades      info    grades such as 0.8: NDCG uses them as gains
+====================== ======= ===============================================================
+
+Relevant means grade > 0 (DESIGN.md), so the counts here match what the metrics will use at
+the default relevance level.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dataset import Dataset
+
+EXAMPLES = 5
+
+
+@dataclass
+class Issue:
+    """One finding: ``count`` items are affected; ``examples`` shows a few of them."""
+
+    code: str
+    level: str  # "error" | "warning" | "info"
+    message: str
+    count: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        if not self.examples:
+            return self.message
+        more = ", ..." if self.count > len(self.examples) else ""
+        return f"{self.message} (e.g. {', '.join(self.examples)}{more})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "level": self.level, "message": self.message,
+                "count": self.count, "examples": list(self.examples)}
+
+
+@dataclass
+class ValidationReport:
+    errors: list[Issue] = field(default_factory=list)
+    warnings: list[Issue] = field(default_factory=list)
+    info: list[Issue] = field(default_factory=list)
+    sizes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """No errors: the dataset can be evaluated (warnings may still matter)."""
+        return not self.errors
+
+    def issues(self) -> list[Issue]:
+        return [*self.errors, *self.warnings, *self.info]
+
+    def get(self, code: str) -> Issue | None:
+        return next((i for i in self.issues() if i.code == code), None)
+
+    def add(self, issue: Issue) -> None:
+        {"error": self.errors, "warning": self.warnings, "info": self.info}[issue.level].append(
+            issue)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "errors": [i.to_dict() for i in self.errors],
+                "warnings": [i.to_dict() for i in self.warnings],
+                "info": [i.to_dict() for i in self.info], "sizes": dict(self.sizes)}
+
+    def lines(self) -> list[str]:
+        """The report as lines for a terminal."""
+        s = self.sizes
+        out = [f"{s.get('documents', 0):,} documents, {s.get('queries', 0):,} queries "
+               f"({s.get('queries_with_qrels', 0):,} with qrels), "
+               f"{s.get('judgements', 0):,} judgements"]
+        tokens = s.get("tokens")
+        if tokens:
+            out.append(f"tokens: {tokens['documents']:,} in documents, {tokens['queries']:,} "
+                       f"in evaluated queries ({tokens['method']})")
+        for label, items in (("error", self.errors), ("warning", self.warnings),
+                             ("note", self.info)):
+            out.extend(f"{label}: {i}" for i in items)
+        return out
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def _length_stats(lengths: list[int]) -> dict[str, float]:
+    if not lengths:
+        return {"min": 0, "mean": 0.0, "median": 0.0, "max": 0}
+    ordered = sorted(lengths)
+    n = len(ordered)
+    median = ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+    return {"min": ordered[0], "mean": round(sum(ordered) / n, 1), "median": median,
+            "max": ordered[-1]}
+
+
+def _duplicates(ids: list[Any]) -> tuple[int, list[str]]:
+    seen: set[Any] = set()
+    reported: list[str] = []
+    count = 0
+    for i in ids:
+        if i in seen:
+            count += 1
+            if len(reported) < EXAMPLES and repr(i) not in reported:
+                reported.append(repr(i))
+        else:
+            seen.add(i)
+    return count, reported
+
+
+def _token_sizes(dataset: Dataset, evaluated_texts: list[str]) -> dict[str, Any] | None:
+    """Token counts from ragdash.cost when it is importable (the cost helper owns counting)."""
+    try:
+        from .cost import count_tokens
+    except ImportError:
+        return None
+    from .errors import RagdashError
+    try:
+        docs = count_tokens(dataset.doc_texts())
+        queries = count_tokens(evaluated_texts)
+    except RagdashError:
+        return None
+    return {"documents": int(docs.tokens), "queries": int(queries.tokens),
+            "total": int(docs.tokens) + int(queries.tokens), "method": str(docs.method)}
+
+
+def validate(dataset: Dataset, *, tokens: bool = True) -> ValidationReport:
+    """Check ``dataset`` (see the module docstring). ``tokens=False`` skips token counting."""
+    report = ValidationReport()
+    docs, queries, qrels = dataset.documents, dataset.queries, dataset.qrels
+
+    # -- ids ---------------------------------------------------------------------------
+    bad_ids = [repr(x) for x in [*(d.id for d in docs), *(q.id for q in queries)]
+               if not isinstance(x, str)]
+    bad_ids += [repr(q) for q in qrels if not isinstance(q, str)]
+    bad_ids += [repr(d) for row in qrels.values() for d in row if not isinstance(d, str)]
+    if bad_ids:
+        report.add(Issue("ids_not_strings", "error",
+                         f"{_plural(len(bad_ids), 'id is', 'ids are')} not strings; every id "
+                         "must be a string (1 and \"1\" would not match)", len(bad_ids),
+                         bad_ids[:EXAMPLES]))
+    for kind, ids, code in (("document", [d.id for d in docs], "duplicate_doc_ids"),
+                            ("query", [q.id for q in queries], "duplicate_query_ids")):
+        count, examples = _duplicates(ids)
+        if count:
+            plural = "documents" if kind == "document" else "queries"
+            report.add(Issue(code, "error",
+                             f"{_plural(count, kind, plural)} reuse an id that another {kind} "
+                             f"already has; ids must be unique or results cannot be told apart",
+                             count, examples))
+    spaced = [repr(x) for x in [*(d.id for d in docs), *(q.id for q in queries)]
+              if isinstance(x, str) and any(c.isspace() for c in x)]
+    if spaced:
+        report.add(Issue("whitespace_in_ids", "warning",
+                         f"{_plural(len(spaced), 'id contains', 'ids contain')} spaces or tabs; "
+                         "TREC run and qrels files cannot hold such ids", len(spaced),
+                         spaced[:EXAMPLES]))
+
+    # -- sizes of the parts --------------------------------------------------------------
+    if not docs:
+        report.add(Issue("no_documents", "error", "the corpus has no documents"))
+    if not queries:
+        report.add(Issue("no_queries", "error", "there are no queries"))
+
+    empty_docs = [d.id for d in docs if not d.text.strip() and not d.title.strip()]
+    if empty_docs:
+        report.add(Issue("empty_documents", "warning",
+                         f"{_plural(len(empty_docs), 'document has', 'documents have')} no "
+                         "text; no query can match them, and some embedding APIs reject empty "
+                         "input", len(empty_docs), [repr(i) for i in empty_docs[:EXAMPLES]]))
+    empty_queries = [q.id for q in queries if not q.text.strip()]
+    if empty_queries:
+        report.add(Issue("empty_queries", "warning",
+                         f"{_plural(len(empty_queries), 'query has', 'queries have')} empty "
+                         "text; they cannot retrieve anything", len(empty_queries),
+                         [repr(i) for i in empty_queries[:EXAMPLES]]))
+
+    # -- qrels ---------------------------------------------------------------------------
+    doc_ids = set(dataset.doc_index)
+    query_ids = set(dataset.query_index)
+    bad_grades, negative, fractional = [], [], []
+    unknown_docs: list[str] = []
+    unknown_doc_count = judged = relevant = 0
+    for qid, row in qrels.items():
+        for did, g in row.items():
+            judged += 1
+            ok_number = isinstance(g, (int, float)) and not isinstance(g, bool) and \
+                math.isfinite(g)
+            if not ok_number:
+                bad_grades.append(f"{qid} {did} = {g!r}")
+                continue
+            if g > 0:
+                relevant += 1
+            elif g < 0:
+                negative.append(f"{qid} {did} = {g:g}")
+            if g != int(g) and len(fractional) < EXAMPLES:
+                fractional.append(f"{g:g}")
+            if did not in doc_ids:
+                unknown_doc_count += 1
+                if len(unknown_docs) < EXAMPLES:
+                    unknown_docs.append(f"{qid} → {did}")
+    if bad_grades:
+        report.add(Issue("grades_not_numbers", "error",
+                         f"{_plural(len(bad_grades), 'grade is', 'grades are')} not finite "
+                         "numbers", len(bad_grades), bad_grades[:EXAMPLES]))
+    if negative:
+        report.add(Issue("negative_grades", "warning",
+                         f"{_plural(len(negative), 'judgement has', 'judgements have')} a "
+                         "negative grade; they count as not relevant (gain 0), as in trec_eval",
+                         len(negative), negative[:EXAMPLES]))
+    if fractional:
+        report.add(Issue("fractional_grades", "info",
+                         "grades are fractional: NDCG uses them as gains; Recall, Precision, "
+                         "Hit rate, MRR and MAP count a grade above 0 as relevant",
+                         len(fractional), sorted(set(fractional))))
+    if unknown_doc_count:
+        every = unknown_doc_count == judged
+        report.add(Issue("qrels_unknown_docs", "error" if every else "warning",
+                         ("none of the judged documents is in the corpus: the ids do not match "
+                          "(check the corpus id column)" if every else
+                          _plural(unknown_doc_count, "judgement names a document",
+                                  "judgements name documents") + " that "
+                          "are not in the corpus; they can never be retrieved, which caps "
+                          "Recall"), unknown_doc_count, unknown_docs))
+    unknown_queries = [q for q in qrels if q not in query_ids]
+    if unknown_queries:
+        every = len(unknown_queries) == len(qrels)
+        report.add(Issue("qrels_unknown_queries", "error" if every else "warning",
+                         ("none of the queries in the qrels is in the queries file: the ids do "
+                          "not match (check the query id columns)" if every else
+                          f"{_plural(len(unknown_queries), 'query', 'queries')} in the qrels "
+                          "are not in the queries file; their judgements are ignored"),
+                         len(unknown_queries), [repr(q) for q in unknown_queries[:EXAMPLES]]))
+
+    evaluated = dataset.evaluated_queries()
+    if queries and not evaluated:
+        report.add(Issue("no_evaluated_queries", "error",
+                         "no query has qrels, so there is nothing to evaluate"))
+    no_relevant = [q.id for q in evaluated
+                   if not any(_positive(g) for g in qrels.get(q.id, {}).values())]
+    if no_relevant:
+        report.add(Issue("no_relevant", "warning",
+                         _plural(len(no_relevant), "evaluated query has",
+                                 "evaluated queries have") + " no relevant "
+                         "document: they score 0 on every metric and count in the mean (as in "
+                         "trec_eval); the results can leave them out", len(no_relevant),
+                         [repr(i) for i in no_relevant[:EXAMPLES]]))
+    not_evaluated = len(queries) - len(evaluated)
+    if evaluated and not_evaluated:
+        report.add(Issue("not_evaluated", "info",
+                         f"{_plural(not_evaluated, 'query has', 'queries have')} no qrels and "
+                         "will not be evaluated (only queries with qrels are)", not_evaluated,
+                         [repr(q.id) for q in queries if q.id not in qrels][:EXAMPLES]))
+
+    # -- what the loader reported ---------------------------------------------------------
+    for note in dataset.notes:
+        if getattr(note, "level", None) == "warning":
+            report.add(Issue(getattr(note, "code", "load"), "warning", str(note),
+                             int(getattr(note, "count", 0) or 0),
+                             list(getattr(note, "examples", []) or [])))
+
+    # -- sizes ---------------------------------------------------------------------------
+    rel_counts = [sum(1 for g in qrels.get(q.id, {}).values() if _positive(g))
+                  for q in evaluated]
+    report.sizes = {
+        "documents": len(docs),
+        "queries": len(queries),
+        "queries_with_qrels": len(evaluated),
+        "judgements": judged,
+        "relevant_judgements": relevant,
+        "mean_relevant_per_query": round(sum(rel_counts) / len(rel_counts), 3)
+        if rel_counts else 0.0,
+        "document_chars": _length_stats([len(d.embed_text) for d in docs]),
+        "query_chars": _length_stats([len(q.text) for q in queries]),
+        "tokens": _token_sizes(dataset, [q.text for q in evaluated]) if tokens else None,
+    }
+    return report
+
+
+def _positive(g: Any) -> bool:
+    return isinstance(g, (int, float)) and not isinstance(g, bool) and math.isfinite(g) and g > 0
