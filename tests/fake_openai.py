@@ -24,7 +24,8 @@ Standing rules: ``api_key`` (401 unless the key comes in ``auth_header``; the 40
 echoes the key it got, as some servers do, so tests see that clients scrub it), ``models``
 (404 for others), ``max_input_tokens`` (400 "maximum context length" for a longer input),
 ``latency`` (seconds slept per request), ``report_usage``, ``flat_errors`` (vLLM's
-``{"message", "type", "code"}`` instead of ``{"error": {...}}``).
+``{"message", "type", "code"}`` instead of ``{"error": {...}}``), ``ignore_dimensions`` (as
+servers whose models have one size do), ``only_path`` (404 for any other path).
 
 Every request is recorded (path, query, lower-cased headers, JSON body, client port, start
 time, status) in :attr:`FakeOpenAI.requests`; :attr:`FakeOpenAI.served` lists the texts that
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import hashlib
 import json
 import socket
@@ -87,7 +89,8 @@ class FakeOpenAI:
     def __init__(self, *, dim: int = 8, latency: float = 0.0, api_key: str | None = None,
                  auth_header: str = "authorization", models: set[str] | None = None,
                  max_input_tokens: int | None = None, report_usage: bool = True,
-                 flat_errors: bool = False) -> None:
+                 flat_errors: bool = False, ignore_dimensions: bool = False,
+                 only_path: str | None = None) -> None:
         self.dim = dim
         self.latency = latency
         self.api_key = api_key
@@ -96,6 +99,8 @@ class FakeOpenAI:
         self.max_input_tokens = max_input_tokens
         self.report_usage = report_usage
         self.flat_errors = flat_errors
+        self.ignore_dimensions = ignore_dimensions
+        self.only_path = only_path
         self.requests: list[Recorded] = []
         self.served: list[str] = []
         self._faults: deque[Fault] = deque()
@@ -226,16 +231,15 @@ class _Handler(BaseHTTPRequestHandler):
                        self.client_address[1], started)
         with fake._lock:
             fake.requests.append(rec)
-        try:
+        # BrokenPipe / ConnectionReset: the client gave up (a read timeout); nothing to answer
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self._answer(rec)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the client gave up (a read timeout): nothing to answer
 
     def _answer(self, rec: Recorded) -> None:
         fake = self.fake
         if fake.latency:
             time.sleep(fake.latency)
-        if not rec.path.endswith("/embeddings"):
+        if not rec.path.endswith("/embeddings") or fake.only_path not in (None, rec.path):
             rec.status = 404
             return self._error(404, f"Invalid URL (POST {rec.path})", "invalid_request_error",
                                None)
@@ -288,7 +292,7 @@ class _Handler(BaseHTTPRequestHandler):
                     f"tokens, however you requested {fake_tokens(longest)} tokens "
                     "(in your prompt). Please reduce your prompt.",
                     "invalid_request_error", None)
-        dim = int(body.get("dimensions") or fake.dim)
+        dim = fake.dim if fake.ignore_dimensions else int(body.get("dimensions") or fake.dim)
         b64 = body.get("encoding_format") == "base64"
         data = []
         for i, text in enumerate(inputs):
