@@ -144,65 +144,65 @@ class Ranking:
         """Read ``qid Q0 docno rank score tag`` lines (whitespace separated)."""
         path = Path(path)
         try:
-            raw = path.read_bytes()
+            with open(path, "rb") as f:
+                columns = _parse_trec_chunks(_file_chunks(f), str(path))
         except OSError as exc:
             raise DatasetError(f"cannot read the run file ({exc.strerror})", file=str(path),
                                fix="check the path") from exc
-        return cls.parse_trec(raw, source=str(path), name=name or path.stem)
+        return cls._from_columns(*columns, source=str(path), name=name or path.stem)
 
     @classmethod
     def parse_trec(cls, raw: bytes | str, *, source: str = "run", name: str = "run") -> Ranking:
-        if isinstance(raw, bytes):
-            if raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                line = raw[: exc.start].count(b"\n") + 1
-                raise DatasetError("the run file is not UTF-8 text", file=source, line=line,
-                                   fix="save it as UTF-8") from exc
-        else:
-            text = raw
-        tokens = text.split()
-        if not tokens:
-            raise DatasetError("the run file is empty", file=source,
-                               fix="give a TREC run file: qid Q0 docno rank score tag")
-        if len(tokens) % 6 == 0:
-            table = np.array(tokens, dtype=object).reshape(-1, 6)
-            try:
-                scores = table[:, 4].astype(np.float64)
-            except ValueError:
-                scores = None
-        else:
-            table, scores = None, None
-        if table is None or scores is None or not np.isfinite(scores).all():
-            # Slow path only to name the bad line.
-            _raise_bad_trec_line(text, source)
-        qcol, dcol = table[:, 0], table[:, 2]
-        return cls._from_columns(qcol, dcol, scores, source=source, name=name)
+        """Parse TREC run text: one ``qid Q0 docno rank score tag`` per line.
+
+        Columns are split on ASCII whitespace (as trec_eval does), so ids may contain any
+        other character. The text is read in blocks of whole lines, each parsed vectorized
+        over its raw bytes; a block that path is unsure about (odd control bytes, very long
+        ids, a bad line) goes line by line, and a bad line raises a DatasetError naming it.
+        """
+        data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+        columns = _parse_trec_chunks(_memory_chunks(data), source)
+        return cls._from_columns(*columns, source=source, name=name)
 
     @classmethod
     def _from_columns(cls, qcol: np.ndarray, dcol: np.ndarray, scores: np.ndarray, *,
                       source: str, name: str) -> Ranking:
-        # Query order: first appearance in the file.
-        uq, first, qinv = np.unique(qcol.astype(str), return_index=True, return_inverse=True)
-        appearance = np.argsort(first, kind="stable")
+        """From parallel columns (UTF-8 bytes, numpy ``S`` arrays) in file order.
+
+        Queries keep the order of their first line. Rows already in canonical order (the
+        usual case: a run written by a search engine) are not re-sorted. Each distinct doc id
+        becomes one ``str`` shared by every row that names it.
+        """
+        qcol, dcol = _as_bytes_array(qcol), _as_bytes_array(dcol)
+        scores = np.asarray(scores, dtype=np.float64)
+        n = len(scores)
+        # Queries: segments of equal consecutive ids, then order of first appearance.
+        heads = np.concatenate([[0], np.flatnonzero(qcol[1:] != qcol[:-1]) + 1])
+        uq, seg_first, seg_inv = np.unique(qcol[heads], return_index=True,
+                                           return_inverse=True)
+        appearance = np.argsort(seg_first, kind="stable")
         rank_of_u = np.empty(len(uq), dtype=np.int64)
         rank_of_u[appearance] = np.arange(len(uq))
-        qpos = rank_of_u[qinv]
-        ud, dinv = np.unique(dcol.astype(str), return_inverse=True)
-        order = np.lexsort((-dinv, -scores, qpos))
-        qpos_s, dinv_s = qpos[order], dinv[order]
-        dup = (qpos_s[1:] == qpos_s[:-1]) & (dinv_s[1:] == dinv_s[:-1])
-        if dup.any():
-            j = int(np.flatnonzero(dup)[0]) + 1
-            q, d = uq[appearance[qpos_s[j]]], ud[dinv_s[j]]
+        seg_len = np.diff(np.append(heads, n))
+        qpos = np.repeat(rank_of_u[seg_inv], seg_len)
+        # Docs: codes in byte order (trec_eval breaks score ties by strcmp, descending).
+        vocab, dcode = _byte_order_codes(dcol)
+        order = _canonical_order(qpos, scores, dcode, contiguous=len(uq) == len(heads))
+        if order is not None:
+            qpos, dcode, scores = qpos[order], dcode[order], scores[order]
+        keys = np.sort(qpos * max(len(vocab), 1) + dcode)
+        dup = np.flatnonzero(keys[1:] == keys[:-1])
+        if len(dup):
+            key = int(keys[dup[0]])
+            q = uq[appearance[key // len(vocab)]].decode("utf-8")
+            d = vocab[key % len(vocab)].decode("utf-8")
             raise DatasetError(f"document {d!r} appears twice for query {q!r}", file=source,
                                fix="keep one line per (query, document) pair")
+        words = np.array([v.decode("utf-8") for v in vocab.tolist()] or [""], dtype=object)
         counts = np.bincount(qpos, minlength=len(uq))
         offsets = np.concatenate([[0], np.cumsum(counts)])
-        qids = [str(uq[i]) for i in appearance]
-        return cls(qids, offsets, dcol[order], scores[order], name=name, canonical=True)
+        qids = [uq[i].decode("utf-8") for i in appearance]
+        return cls(qids, offsets, words[dcode], scores, name=name, canonical=True)
 
     def write_trec(self, dest: str | os.PathLike | io.TextIOBase, *,
                    tag: str | None = None) -> None:
@@ -235,8 +235,131 @@ class Ranking:
         return cls.from_dict(run, name=obj.get("name", "run"))
 
 
-def _raise_bad_trec_line(text: str, source: str) -> None:
-    for n, line in enumerate(text.splitlines(), start=1):
+#: the fast path gives up on an id column wider than this many bytes x rows
+_MAX_FIELD_BYTES = 1 << 28
+
+
+#: bytes per block when parsing run files (whole lines; the last line may run over)
+_CHUNK_BYTES = 1 << 20
+
+
+def _memory_chunks(data: bytes):
+    """Blocks of whole lines of ``data``, as zero-copy memoryviews."""
+    view = memoryview(data)
+    pos, n = 0, len(data)
+    while pos < n:
+        end = min(pos + _CHUNK_BYTES, n)
+        if end < n:
+            cut = data.rfind(b"\n", pos, end)
+            if cut < 0:
+                cut = data.find(b"\n", end)
+            end = n if cut < 0 else cut + 1
+        yield view[pos:end]
+        pos = end
+
+
+def _file_chunks(f):
+    """Blocks of whole lines read from binary file ``f``."""
+    carry = b""
+    while True:
+        block = f.read(_CHUNK_BYTES)
+        if not block:
+            break
+        if carry:
+            block = carry + block
+        cut = block.rfind(b"\n") + 1
+        if cut == 0:
+            carry = block
+            continue
+        carry = block[cut:]
+        yield memoryview(block)[:cut]
+    if carry:
+        yield memoryview(carry)
+
+
+def _parse_trec_chunks(chunks, source: str):
+    """(qids, docnos, scores) over all blocks; line numbers in errors count from the top."""
+    parts = []
+    lines_before = 0
+    for i, chunk in enumerate(chunks):
+        if i == 0 and chunk[:3] == b"\xef\xbb\xbf":
+            chunk = chunk[3:]
+        buf = np.frombuffer(chunk, dtype=np.uint8)
+        if len(buf) and buf.max() >= 0x80:
+            try:
+                bytes(chunk).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                line = lines_before + bytes(chunk[: exc.start]).count(b"\n") + 1
+                raise DatasetError("the run file is not UTF-8 text", file=source, line=line,
+                                   fix="save it as UTF-8") from exc
+        columns = _trec_columns_fast(buf) if len(buf) else None
+        if columns is None:
+            columns = _trec_columns_by_line(bytes(chunk), source, lines_before)
+        if len(columns[2]):
+            parts.append(columns)
+        lines_before += int(np.count_nonzero(buf == 0x0A))
+    if not parts:
+        raise DatasetError("the run file is empty", file=source,
+                           fix="give a TREC run file: qid Q0 docno rank score tag")
+    if len(parts) == 1:
+        return parts[0]
+    return tuple(np.concatenate([p[j] for p in parts]) for j in range(3))
+
+
+def _trec_columns_fast(buf: np.ndarray):
+    """(qids, docnos, scores) from the raw bytes, vectorized; None if unsure."""
+    space = buf <= 0x20
+    if np.count_nonzero(space) != (np.count_nonzero(buf == 0x20)
+                                   + np.count_nonzero((buf >= 0x09) & (buf <= 0x0D))):
+        return None  # NUL or another control byte: let the line parser decide
+    # Word boundaries: every place the byte class flips, alternating start, end, start, ...
+    edges = np.flatnonzero(space[1:] != space[:-1]) + 1
+    if not space[0]:
+        edges = np.concatenate([[0], edges])
+    if not space[-1]:
+        edges = np.append(edges, len(buf))
+    starts, ends = edges[0::2], edges[1::2]
+    if len(starts) % 6:
+        return None
+    if not len(starts):
+        return np.empty(0, dtype="S1"), np.empty(0, dtype="S1"), np.empty(0)
+    # Six words per line: the 1st and 6th word of a record share a line, and the next record
+    # starts on a later line.
+    newlines = np.flatnonzero(buf == 0x0A)
+    first = np.searchsorted(newlines, starts[0::6])
+    if not np.array_equal(first, np.searchsorted(newlines, starts[5::6])) or \
+            not np.all(first[1:] > first[:-1]):
+        return None
+    fields = [_gather_field(buf, starts[j::6], ends[j::6]) for j in (0, 2, 4)]
+    if any(f is None for f in fields):
+        return None
+    qcol, dcol, score_text = fields
+    try:
+        scores = score_text.astype(np.float64)
+    except ValueError:
+        return None
+    if not np.isfinite(scores).all():
+        return None
+    return qcol, dcol, scores
+
+
+def _gather_field(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray):
+    """Words ``buf[starts[i]:ends[i]]`` as a numpy ``S`` array (None if too wide)."""
+    lengths = ends - starts
+    width = int(lengths.max())
+    if width * len(starts) > _MAX_FIELD_BYTES:
+        return None
+    out = np.zeros((len(starts), width), dtype=np.uint8)
+    last = len(buf) - 1
+    for j in range(width):
+        out[:, j] = np.where(lengths > j, buf[np.minimum(starts + j, last)], 0)
+    return out.view(f"S{width}").ravel()
+
+
+def _trec_columns_by_line(data: bytes, source: str, lines_before: int = 0):
+    """(qids, docnos, scores), line by line; a bad line raises a DatasetError naming it."""
+    qcol, dcol, scores = [], [], []
+    for n, line in enumerate(data.split(b"\n"), start=lines_before + 1):
         parts = line.split()
         if not parts:
             continue
@@ -244,12 +367,61 @@ def _raise_bad_trec_line(text: str, source: str) -> None:
             raise DatasetError(f"expected 6 columns (qid Q0 docno rank score tag), found "
                                f"{len(parts)}", file=source, line=n,
                                fix="write one result per line as: qid Q0 docno rank score tag")
+        if b"\0" in line:
+            raise DatasetError("the line contains a NUL byte", file=source, line=n,
+                               fix="give a text file, not a binary one")
         try:
-            s = float(parts[4])
+            score = float(parts[4])
         except ValueError:
-            s = float("nan")
-        if not np.isfinite(s):
-            raise DatasetError(f"score {parts[4]!r} is not a finite number", file=source,
-                               line=n, fix="the fifth column must be a number")
-    raise DatasetError("cannot read the run file", file=source,
-                       fix="write one result per line as: qid Q0 docno rank score tag")
+            score = float("nan")
+        if not np.isfinite(score):
+            raise DatasetError(f"score {parts[4].decode('utf-8', 'replace')!r} is not a finite "
+                               f"number", file=source, line=n,
+                               fix="the fifth column must be a number")
+        qcol.append(parts[0])
+        dcol.append(parts[2])
+        scores.append(score)
+    return (np.array(qcol, dtype=bytes), np.array(dcol, dtype=bytes),
+            np.array(scores, dtype=np.float64))
+
+
+def _canonical_order(qpos: np.ndarray, scores: np.ndarray, dcode: np.ndarray, *,
+                     contiguous: bool) -> np.ndarray | None:
+    """The permutation to (query, score desc, doc desc) order; None if already in it.
+
+    Runs written by search engines are usually sorted by score already and only ties may be
+    out of trec_eval's order, so when scores are non-increasing within each query, only the
+    rows in tie groups are sorted.
+    """
+    same_q = qpos[1:] == qpos[:-1]
+    if contiguous and np.all(~same_q | (scores[:-1] >= scores[1:])):
+        tie = same_q & (scores[:-1] == scores[1:])
+        if not np.any(tie & (dcode[:-1] < dcode[1:])):
+            return None
+        rows = np.flatnonzero(np.concatenate([tie, [False]]) | np.concatenate([[False], tie]))
+        starts_group = np.concatenate([[True], ~tie[rows[1:] - 1]])
+        group = np.cumsum(starts_group)
+        order = np.arange(len(qpos))
+        order[rows] = rows[np.lexsort((-dcode[rows], group))]
+        return order
+    return np.lexsort((-dcode, -scores, qpos))
+
+
+def _as_bytes_array(col) -> np.ndarray:
+    col = np.asarray(col)
+    if col.dtype.kind == "S":
+        return col
+    return np.array([str(v).encode("utf-8") for v in col.tolist()], dtype=bytes)
+
+
+def _byte_order_codes(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct values (byte order) and each row's index into them."""
+    width = col.dtype.itemsize
+    if width <= 8:  # exact and much faster: compare as big-endian integers
+        padded = np.zeros((len(col), 8), dtype=np.uint8)
+        padded[:, :width] = col.view(np.uint8).reshape(len(col), width)
+        keys = padded.view(">u8").ravel()
+        ukeys, codes = np.unique(keys, return_inverse=True)
+        return ukeys.astype(">u8").view("S8"), codes
+    vocab, codes = np.unique(col, return_inverse=True)
+    return vocab, codes

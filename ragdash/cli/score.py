@@ -1,0 +1,141 @@
+"""``python -m ragdash score QRELS RUN``: score a TREC run file against qrels, like trec_eval.
+
+Contract (scripts rely on it):
+
+- QRELS: a TREC qrels file (``qid iter docno rel``) or a BEIR qrels .tsv
+  (``query-id corpus-id score``, header optional); RUN: a TREC run file
+  (``qid Q0 docno rank score tag``; the rank column is ignored, ties are broken by doc id).
+- The queries present in both are evaluated (trec_eval's default); how many qrels queries the
+  run lacks is reported (stderr with ``--format table``, ``"missing_queries"`` in JSON).
+- JSON: ``{"queries": n, "metrics": {"recall@1": ..., ...}, ...,
+  "per_query": {qid: {...}}}`` — every family at every K asked for; ``per_query`` only with
+  ``--per-query``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import MetricError
+from ._output import (
+    DEFAULT_K_TEXT,
+    add_format_option,
+    add_k_option,
+    emit,
+    format_metrics,
+    format_table,
+    note,
+    parse_ks,
+    to_json,
+)
+
+DESCRIPTION = """\
+Score a TREC run file against qrels with trec_eval's rules: Recall, Precision, Hit rate
+(success), MRR, nDCG and MAP at every K asked for. Queries present in both files are scored;
+qrels queries missing from the run are counted and reported. A query whose judged documents are
+all grade 0 scores 0 and counts in the means (as in trec_eval)."""
+
+EPILOG = """\
+examples:
+  python -m ragdash score qrels/test.tsv run.txt
+  python -m ragdash score qrels.txt run.txt --k 1-100 --format json
+  python -m ragdash score qrels.txt run.txt --k 10 --relevance-level 2 --per-query
+
+JSON output: {"queries": n, "metrics": {"recall@1": ..., ..., "map@100": ...},
+"missing_queries": m, ..., "per_query": {qid: {...}}}; per_query only with --per-query."""
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "score", help="score a TREC run file against qrels (trec_eval's rules)",
+        description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("qrels", metavar="QRELS",
+                   help="relevance judgements: a TREC qrels file (qid iter docno grade) or a "
+                        "BEIR qrels .tsv (query-id, corpus-id, score)")
+    p.add_argument("run", metavar="RUN",
+                   help="the ranking to score: a TREC run file (qid Q0 docno rank score tag)")
+    add_k_option(p, DEFAULT_K_TEXT)
+    p.add_argument("--relevance-level", type=float, default=None, metavar="N",
+                   help="a document is relevant for Recall, Precision, Hit rate, MRR and MAP "
+                        "when its grade is >= N (default: grade > 0). nDCG always uses the "
+                        "grades themselves as gains.")
+    p.add_argument("--gain", choices=("linear", "exponential"), default="linear",
+                   help="nDCG gain: the grade (linear, trec_eval's ndcg_cut; default) or "
+                        "2^grade - 1 (exponential)")
+    p.add_argument("--per-query", action="store_true",
+                   help="also report every metric for every query")
+    add_format_option(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    ks = parse_ks(args.k)
+    from ..metrics import evaluate, metric_names
+    from ..ranking import Ranking
+
+    qrels = _load_qrels(args.qrels)
+    ranking = Ranking.read_trec(args.run)
+    in_qrels = sum(1 for q in ranking.query_ids if q in qrels)
+    if in_qrels == 0:
+        raise MetricError(
+            f"the run and the qrels have no query id in common (run: {len(ranking)} queries, "
+            f"e.g. {_examples(ranking.query_ids)}; qrels: {len(qrels)} queries, e.g. "
+            f"{_examples(list(qrels))}); check that both files use the same query ids")
+    table = evaluate(ranking, qrels, kmax=max(ks), relevance_level=args.relevance_level,
+                     gain=args.gain)
+    missing = len(qrels) - in_qrels
+    names = metric_names(ks)
+    summary = table.summary(ks)
+    no_relevant = int(table.no_relevant.sum())
+
+    if args.format == "json":
+        out = {
+            "queries": len(table),
+            "metrics": summary,
+            "missing_queries": missing,
+            "run_only_queries": len(ranking) - in_qrels,
+            "queries_without_relevant": no_relevant,
+            "k": ks,
+            "relevance_level": args.relevance_level,
+            "gain": args.gain,
+            "qrels": str(args.qrels),
+            "run": str(args.run),
+        }
+        if args.per_query:
+            out["per_query"] = table.per_query(names)
+        emit(to_json(out))
+        return 0
+
+    lines = [f"{args.run} against {args.qrels}: {len(table):,} queries scored"
+             + (f", {no_relevant:,} of them without a relevant document (they score 0)"
+                if no_relevant else ""),
+             "", format_metrics(summary)]
+    if args.per_query:
+        lines += ["", format_table(["query", *names],
+                                   [[q, *vals.values()] for q, vals
+                                    in table.per_query(names).items()])]
+    emit("\n".join(lines))
+    if missing:
+        note(f"note: {missing:,} of the {len(qrels):,} qrels queries are not in the run; "
+             f"they are not scored (trec_eval's default)")
+    if len(ranking) > in_qrels:
+        note(f"note: {len(ranking) - in_qrels:,} run queries have no qrels and are ignored")
+    return 0
+
+
+def _examples(ids, n: int = 3) -> str:
+    return ", ".join(repr(i) for i in list(ids)[:n]) or "none"
+
+
+def _load_qrels(path):
+    from ..loaders import load_qrels
+
+    return load_qrels(path)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from . import main
+
+    sys.exit(main(["score", *sys.argv[1:]]))
