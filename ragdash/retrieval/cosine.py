@@ -1,0 +1,335 @@
+"""Exact cosine top-k over embedding matrices, in bounded memory.
+
+``top_k_cosine(Q, D, k)`` returns, for each query row, the ``k`` documents with the largest
+cosine similarity, computed exactly (no approximate index):
+
+    cos(q, d) = q·d / (|q| |d|),   and 0 when q or d is the zero vector (never NaN).
+
+Memory: queries and documents are processed in blocks of about ``_BLOCK_ELEMENTS`` float32
+scores; the document matrix is read in place (a float32 C-contiguous input is never copied;
+other dtypes are converted one chunk at a time), document norms are applied to the scores of
+each block rather than to a normalized copy of the matrix, and each block keeps only its top
+k, merged into a running top k. So the extra memory is a few blocks, whatever N is; there is
+never a full queries x documents matrix, in float64 or otherwise.
+
+Two backends compute the same thing:
+
+- ``"numpy"``: a float32 matrix product per block, then :func:`ragdash.retrieval.topk.select_topk`
+  (a threshold from group maxima, then an exact sort of the few candidates).
+- ``"faiss"``: ``faiss.knn`` (the kernel behind ``IndexFlatIP.search``) on each normalized
+  document chunk, with as many OpenMP threads as numpy's BLAS uses. ``"auto"`` picks faiss when
+  it can be imported, numpy otherwise.
+
+Ties. The order is score descending, then tie key descending: with ``doc_ids`` the key is the
+doc id's string order, trec_eval's rule, so the k selected are the first k of the canonical
+ranking even when equal scores straddle the cut; without ``doc_ids`` the earlier document wins.
+The faiss backend asks faiss for k + 1 neighbours; when the (k+1)-th score equals the k-th,
+equal scores straddle the cut and that query's chunk is selected again exactly with numpy.
+Scores are float32 products returned as float64; two documents whose true cosines differ by
+less than float32 rounding (about 1e-7) may come out in either order.
+
+Results shorter than ``k`` (k > N) are padded with index -1 and score -inf.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Literal
+
+import numpy as np
+
+from ..errors import Cancelled, RetrievalError
+from .topk import doc_id_keys, merge_topk, select_topk
+
+Backend = Literal["auto", "numpy", "faiss"]
+
+#: scores per block (float32): 8M = 32 MB
+_BLOCK_ELEMENTS = 1 << 23
+#: documents per norm computation (float64 scratch of this many rows)
+_NORM_ROWS = 2048
+#: float32 scores closer than this are recomputed in float64 before ties are broken; float32
+#: cosines of unit vectors are off by about 1e-7 (measured up to 1.4e-7 at 384 and 1536 dims)
+TIE_MARGIN = 1e-5
+#: documents whose norms are all within this of 1 are used as they are (no normalized copy)
+_UNIT_TOLERANCE = 2.0 ** -20
+#: the most document bytes (float32) converted or normalized at once
+_CHUNK_BYTES = 64 << 20
+
+_numpy_threads_cache: int | None = None
+
+
+def faiss_available() -> bool:
+    try:
+        import faiss  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def numpy_threads() -> int:
+    """How many threads numpy's BLAS uses (threadpoolctl when installed, else the environment)."""
+    global _numpy_threads_cache
+    if _numpy_threads_cache is None:
+        n = None
+        try:
+            from threadpoolctl import threadpool_info
+            blas = [i for i in threadpool_info()
+                    if i.get("user_api") == "blas" and "numpy" in i.get("filepath", "")]
+            if blas:
+                n = int(blas[0]["num_threads"])
+        except Exception:
+            n = None
+        if n is None:
+            for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+                if os.environ.get(var, "").isdigit():
+                    n = int(os.environ[var])
+                    break
+        _numpy_threads_cache = max(1, n or os.cpu_count() or 1)
+    return _numpy_threads_cache
+
+
+def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",
+                 chunk_size: int | None = None, query_chunk_size: int | None = None,
+                 doc_ids=None, threads: int | None = None,
+                 cancel: threading.Event | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Exact top-``k`` cosine neighbours of each query among the documents.
+
+    ``query_vecs`` (Q, d) and ``doc_vecs`` (N, d): any real dtype, any norm. ``chunk_size``
+    documents and ``query_chunk_size`` queries per block (default: blocks of about 8M scores).
+    ``doc_ids`` (N,) turns on trec_eval's tie rule (see the module docstring). ``cancel``
+    is checked between blocks. Returns ``(indices, scores)``: int64 (Q, k) with -1 for no hit
+    and float64 (Q, k), in order.
+    """
+    queries = _as_matrix(query_vecs, "query vectors")
+    docs = _as_matrix(doc_vecs, "document vectors")
+    if queries.shape[1] != docs.shape[1]:
+        raise RetrievalError(f"query vectors have {queries.shape[1]} dimensions but document "
+                             f"vectors have {docs.shape[1]}; embed both with the same model")
+    k = int(k)
+    if k < 0:
+        raise RetrievalError(f"k must be at least 0, got {k}")
+    if backend not in ("auto", "numpy", "faiss"):
+        raise RetrievalError(f"unknown cosine backend {backend!r}; use auto, numpy or faiss")
+    if backend == "auto":
+        backend = "faiss" if faiss_available() else "numpy"
+    elif backend == "faiss" and not faiss_available():
+        raise RetrievalError("the faiss backend needs faiss-cpu: pip install faiss-cpu")
+
+    nq, n = len(queries), len(docs)
+    out_idx = np.full((nq, k), -1, dtype=np.int64)
+    out_val = np.full((nq, k), -np.inf, dtype=np.float64)
+    if nq == 0 or n == 0 or k == 0:
+        return out_idx, out_val
+
+    keys = (doc_id_keys(doc_ids) if doc_ids is not None
+            else np.arange(n - 1, -1, -1, dtype=np.int64))
+    if len(keys) != n:
+        raise RetrievalError(f"doc_ids has {len(keys)} entries for {n} document vectors")
+    q64 = _normalized_f64(queries)
+    inv64 = _inverse_norms(docs)
+    inv32 = inv64.astype(np.float32)
+    kk = min(k, n)
+
+    # A zero query scores 0 against every document: the first k by tie key.
+    zero = ~q64.any(axis=1)
+    if zero.any():
+        by_key = np.argsort(-keys, kind="stable")[:kk]
+        out_idx[zero, :kk] = by_key
+        out_val[zero, :kk] = 0.0
+    live = np.flatnonzero(~zero)
+    if len(live) == 0:
+        return out_idx, out_val
+
+    # Pass 1 keeps a few more than k, so that equal scores straddling the cut are seen.
+    keep = min(n, kk + max(8, kk // 4))
+    row_cap = max(1, _CHUNK_BYTES // (4 * docs.shape[1]))
+    qc = max(1, min(len(live), query_chunk_size or 1024))
+    if backend == "faiss":
+        import faiss
+        faiss.omp_set_num_threads(threads or numpy_threads())
+        # faiss blocks its own work; we chunk only to bound the normalized copy (64 MB), and
+        # not at all when the documents are float32 unit vectors already.
+        unit = (docs.dtype == np.float32 and docs.flags.c_contiguous
+                and bool(np.all(np.abs(inv64 - 1.0) <= _UNIT_TOLERANCE)))
+        nc = chunk_size or (n if unit else row_cap)
+        buffer = None if unit else np.empty((min(nc, n), docs.shape[1]), dtype=np.float32)
+
+        def run(qblock, lo, hi):
+            return _faiss_chunk(qblock, docs, lo, hi, None if unit else inv32, keep, buffer)
+    else:
+        nc = chunk_size or min(max(1024, _BLOCK_ELEMENTS // qc), row_cap)
+
+        def run(qblock, lo, hi):
+            scores = qblock @ _f32_rows(docs, lo, hi).T
+            scores *= inv32[lo:hi]
+            return select_topk(scores, keep, keys[lo:hi])
+    nc = max(1, nc)
+
+    for b0 in range(0, len(live), qc):
+        rows = live[b0:b0 + qc]
+        q64b = q64[rows]
+        q32b = q64b.astype(np.float32)
+        best = None
+        for d0 in range(0, n, nc):
+            _check_cancel(cancel)
+            d1 = min(n, d0 + nc)
+            cols, vals = run(q32b, d0, d1)
+            gidx = np.where(cols >= 0, cols + d0, -1)
+            gkeys = np.where(cols >= 0, keys[np.maximum(gidx, 0)], -1)
+            part = (gidx, vals.astype(np.float32, copy=False), gkeys)
+            best = part if best is None else merge_topk(*best, *part, keep)
+        best_i, best_v, best_k = best
+        idx, val, overflow = _refine(q64b, docs, inv64, best_i, best_v, best_k, kk, keep < n)
+        for j in np.flatnonzero(overflow):
+            _check_cancel(cancel)
+            idx[j], val[j] = _exact_one(q64b[j], docs, inv64, inv32, keys, kk,
+                                        float(best_v[j, kk - 1]), min(nc, row_cap))
+        out_idx[rows, :kk] = idx
+        out_val[rows, :kk] = val
+    return out_idx, out_val
+
+
+def _check_cancel(cancel) -> None:
+    if cancel is not None and cancel.is_set():
+        raise Cancelled("cancelled")
+
+
+def _faiss_chunk(qblock, docs, lo, hi, inv32, k, buffer):
+    import faiss
+    if inv32 is None:
+        chunk = docs[lo:hi]
+    else:
+        chunk = buffer[: hi - lo]
+        np.multiply(_f32_rows(docs, lo, hi), inv32[lo:hi, None], out=chunk)
+    want = min(k, hi - lo)
+    dist, idx = faiss.knn(qblock, chunk, want, metric=faiss.METRIC_INNER_PRODUCT)
+    if want == k:
+        return idx, np.where(idx >= 0, dist, -np.inf)
+    cols = np.full((len(qblock), k), -1, dtype=np.int64)
+    vals = np.full((len(qblock), k), -np.inf, dtype=np.float32)
+    cols[:, :want] = idx
+    vals[:, :want] = np.where(idx >= 0, dist, -np.inf)
+    return cols, vals
+
+
+def _refine(q64, docs, inv64, best_i, best_v, best_k, k, partial):
+    """Exact order among near-equal float32 scores; flag rows whose cut needs a full pass.
+
+    Scores closer than ``TIE_MARGIN`` (chains of them) are recomputed in float64 and re-sorted
+    with the tie key; float32 errors are far below the margin, so scores farther apart are
+    already in the right order. A row is flagged when the last kept score is within the
+    margin of the k-th, as then a document not kept could still belong in the top k.
+    """
+    v = best_v.astype(np.float64)
+    valid = best_i >= 0
+    close = (v[:, :-1] - v[:, 1:] <= TIE_MARGIN) & valid[:, 1:]
+    near = np.zeros_like(valid)
+    near[:, :-1] |= close
+    near[:, 1:] |= close
+    rr, cc = np.nonzero(near)
+    if len(rr):
+        v[rr, cc] = _cosine64(q64[rr], docs, inv64, best_i[rr, cc])
+    order = np.lexsort((-best_k, -v), axis=1)[:, :k]
+    idx = np.take_along_axis(best_i, order, axis=1)
+    val = np.take_along_axis(v, order, axis=1)
+    val[idx < 0] = -np.inf
+    overflow = np.zeros(len(v), dtype=bool)
+    if partial:
+        overflow = best_v[:, k - 1].astype(np.float64) - v[:, -1] <= TIE_MARGIN
+        overflow &= valid[:, -1]
+    return idx, val, overflow
+
+
+def _exact_one(q64, docs, inv64, inv32, keys, k, kth32, chunk_rows):
+    """One query, every document: all scores within the margin of the k-th, in float64."""
+    q32 = q64.astype(np.float32)
+    floor = kth32 - TIE_MARGIN
+    cand_i, cand_v = [], []
+    for d0 in range(0, len(docs), chunk_rows):
+        d1 = min(len(docs), d0 + chunk_rows)
+        s32 = (_f32_rows(docs, d0, d1) @ q32) * inv32[d0:d1]
+        hit = np.flatnonzero(s32 >= floor) + d0
+        if len(hit):
+            cand_i.append(hit)
+            cand_v.append(_cosine64(np.broadcast_to(q64, (len(hit), len(q64))), docs, inv64,
+                                    hit))
+        if sum(len(c) for c in cand_i) > 4 * k + 1024:
+            cand_i, cand_v = _best(np.concatenate(cand_i), np.concatenate(cand_v), keys, k)
+            cand_i, cand_v = [cand_i], [cand_v]
+    i, v = _best(np.concatenate(cand_i), np.concatenate(cand_v), keys, k)
+    out_i = np.full(k, -1, dtype=np.int64)
+    out_v = np.full(k, -np.inf)
+    out_i[: len(i)], out_v[: len(v)] = i, v
+    return out_i, out_v
+
+
+def _best(idx, vals, keys, k):
+    order = np.lexsort((-keys[idx], -vals))[:k]
+    return idx[order], vals[order]
+
+
+def _cosine64(q64_rows, docs, inv64, doc_idx):
+    """Cosine per (query row, document) pair in float64, the same arithmetic for every pair.
+
+    Products of float32 inputs are exact in float64 and each row is summed the same way, so
+    equal vectors give equal scores wherever they sit in the matrix.
+    """
+    out = np.empty(len(doc_idx))
+    step = max(1, (1 << 21) // max(1, docs.shape[1]))
+    for lo in range(0, len(doc_idx), step):
+        sel = doc_idx[lo:lo + step]
+        rows = np.asarray(docs[sel], dtype=np.float64)
+        rows *= q64_rows[lo:lo + step]
+        out[lo:lo + step] = rows.sum(axis=1) * inv64[sel]
+    return out
+
+
+def _as_matrix(x, what: str) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.ndim == 1 and arr.size == 0:
+        arr = arr.reshape(0, 0)
+    if arr.ndim != 2:
+        raise RetrievalError(f"{what} must be a 2-D array (rows x dimensions), got shape "
+                             f"{arr.shape}")
+    if arr.dtype.kind not in "fiu":
+        raise RetrievalError(f"{what} must be numbers, got dtype {arr.dtype}")
+    return arr
+
+
+def _f32_rows(m: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    part = m[lo:hi]
+    if part.dtype == np.float32 and part.flags.c_contiguous:
+        return part
+    return np.ascontiguousarray(part, dtype=np.float32)
+
+
+def _normalized_f64(m: np.ndarray) -> np.ndarray:
+    out = np.empty(m.shape, dtype=np.float64)
+    for lo in range(0, len(m), _NORM_ROWS):
+        part = np.asarray(m[lo:lo + _NORM_ROWS], dtype=np.float64)
+        _check_finite(part, "query vectors", lo)
+        norms = np.sqrt(np.einsum("ij,ij->i", part, part))
+        inv = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+        out[lo:lo + _NORM_ROWS] = part * inv[:, None]
+    return out
+
+
+def _inverse_norms(m: np.ndarray) -> np.ndarray:
+    """1/|d| per row (float64); 0 for a zero row, so its scores are exactly 0."""
+    inv = np.empty(len(m), dtype=np.float64)
+    for lo in range(0, len(m), _NORM_ROWS):
+        part = np.asarray(m[lo:lo + _NORM_ROWS], dtype=np.float64)
+        _check_finite(part, "document vectors", lo)
+        norms = np.sqrt(np.einsum("ij,ij->i", part, part))
+        inv[lo:lo + _NORM_ROWS] = np.divide(1.0, norms, out=np.zeros_like(norms),
+                                            where=norms > 0)
+    return inv
+
+
+def _check_finite(part: np.ndarray, what: str, offset: int) -> None:
+    bad = ~np.isfinite(part).all(axis=1)
+    if bad.any():
+        row = offset + int(np.flatnonzero(bad)[0])
+        raise RetrievalError(f"{what} row {row} contains NaN or infinity; check the "
+                             f"embeddings")
