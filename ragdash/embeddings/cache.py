@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import os
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,23 @@ CREATE TABLE IF NOT EXISTS embeddings (
     PRIMARY KEY (base_url, model, dimensions, prefix, text_sha256)
 ) WITHOUT ROWID;
 """
+
+
+def _initialize(conn: sqlite3.Connection) -> None:
+    """WAL mode and the table. Switching the journal mode does not wait on SQLite's busy
+    handler, so when another process is creating the file at the same moment, try again."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(_SCHEMA)
+            return
+        except sqlite3.OperationalError as exc:
+            transient = "locked" in str(exc) or "busy" in str(exc)
+            if not transient or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 @dataclass(frozen=True)
@@ -86,8 +104,7 @@ class EmbeddingCache:
         try:
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
             if not self._ready:
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.executescript(_SCHEMA)
+                _initialize(conn)
                 self._ready = True
             conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: survives a killed process
             yield conn
