@@ -22,7 +22,7 @@ from .errors import DatasetError
 
 
 class Ranking:
-    __slots__ = ("_index", "doc_ids", "name", "offsets", "query_ids", "scores")
+    __slots__ = ("_doc_vocab", "_index", "doc_ids", "name", "offsets", "query_ids", "scores")
 
     def __init__(self, query_ids: Iterable[str], offsets: np.ndarray, doc_ids: np.ndarray,
                  scores: np.ndarray, *, name: str = "run", canonical: bool = False) -> None:
@@ -32,6 +32,9 @@ class Ranking:
         self.scores = np.asarray(scores, dtype=np.float64)
         self.name = name
         self._index: dict[str, int] | None = None
+        # (distinct doc ids, code of each row) when the parser knows them; lets metrics join
+        # doc ids with qrels once per distinct id. Valid while doc_ids is not mutated.
+        self._doc_vocab: tuple[np.ndarray, np.ndarray] | None = None
         if len(self.offsets) != len(self.query_ids) + 1:
             raise ValueError("offsets must have one more entry than query_ids")
         if len(self.doc_ids) != len(self.scores) or self.offsets[-1] != len(self.scores):
@@ -202,7 +205,9 @@ class Ranking:
         counts = np.bincount(qpos, minlength=len(uq))
         offsets = np.concatenate([[0], np.cumsum(counts)])
         qids = [uq[i].decode("utf-8") for i in appearance]
-        return cls(qids, offsets, words[dcode], scores, name=name, canonical=True)
+        ranking = cls(qids, offsets, words[dcode], scores, name=name, canonical=True)
+        ranking._doc_vocab = (words, dcode)
+        return ranking
 
     def write_trec(self, dest: str | os.PathLike | io.TextIOBase, *,
                    tag: str | None = None) -> None:

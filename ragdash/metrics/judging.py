@@ -130,15 +130,16 @@ def judge(ranking, qrels: Mapping, qids: list[str], kmax: int, *,
     base = np.cumsum(lens) - lens
     col = np.arange(total, dtype=np.int64) - np.repeat(base, lens)
     row = np.repeat(np.arange(nq, dtype=np.int64), lens)
-    if total == len(ranking.doc_ids):
-        flat_docs = ranking.doc_ids if np.array_equal(starts, base) else \
-            ranking.doc_ids[col + np.repeat(starts, lens)]
+    whole = total == len(ranking.doc_ids) and np.array_equal(starts, base)
+    flat = None if whole else col + np.repeat(starts, lens)
+    vocab = getattr(ranking, "_doc_vocab", None)
+    if vocab is not None:  # look each distinct doc id up once
+        words, codes = vocab
+        word_codes = _codes_of(words.tolist(), code_of)
+        rcodes = word_codes[codes if whole else codes[flat]]
     else:
-        flat_docs = ranking.doc_ids[col + np.repeat(starts, lens)]
-    get = code_of.get
-    rcodes = np.fromiter(map(get, flat_docs, repeat(-1)), dtype=np.int64, count=total)
-    if total and not set(map(type, flat_docs)) <= {str}:
-        rcodes = np.fromiter((get(str(d), -1) for d in flat_docs), dtype=np.int64, count=total)
+        rcodes = _codes_of((ranking.doc_ids if whole else ranking.doc_ids[flat]).tolist(),
+                           code_of)
 
     # -- the join --------------------------------------------------------------------------
     grade_matrix = np.zeros((nq, kmax), dtype=np.float64)
@@ -163,6 +164,16 @@ def judge(ranking, qrels: Mapping, qids: list[str], kmax: int, *,
     gains = _gain(grade_matrix, gain)
     ideal = _ideal(qrow, _gain(grades, gain), nq, kmax)
     return Judged(relevant, gains, ideal, num_relevant), in_run
+
+
+def _codes_of(doc_ids: list, code_of: dict[str, int]) -> np.ndarray:
+    """Code of each doc id in ``code_of``, -1 if unjudged; non-string ids compare as str()."""
+    out = np.fromiter(map(code_of.get, doc_ids, repeat(-1)), dtype=np.int64,
+                      count=len(doc_ids))
+    if not set(map(type, doc_ids)) <= {str}:
+        out = np.fromiter((code_of.get(str(d), -1) for d in doc_ids), dtype=np.int64,
+                          count=len(doc_ids))
+    return out
 
 
 def _gain(grades: np.ndarray, gain: str) -> np.ndarray:
