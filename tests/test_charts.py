@@ -1,0 +1,188 @@
+"""Charts: the figures hold the numbers they claim to plot, bands, translations, escaping."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from ragdash.charts import (
+    CJK_FONT,
+    cost_bar_figure,
+    cost_quality_figure,
+    curve_figure,
+    format_money,
+    histogram_figure,
+    k_axis,
+    scatter_figure,
+)
+from ragdash.i18n import t
+from ragdash.metrics import evaluate
+from ragdash.ranking import Ranking
+from ragdash.stats import curve_bands
+
+
+def _table(seed: int, nq: int = 30, nd: int = 40, kmax: int = 20, with_empty: bool = False):
+    rng = np.random.default_rng(seed)
+    qrels = {f"q{i}": {f"d{j}": float(rng.integers(1, 3))
+                       for j in rng.choice(nd, size=3, replace=False)} for i in range(nq)}
+    if with_empty:
+        qrels["q0"] = {}
+    run = {q: {f"d{j}": float(rng.random()) for j in range(nd)} for q in qrels}
+    return evaluate(Ranking.from_dict(run), qrels, kmax=kmax, queries=list(qrels))
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return {"BM25": _table(1), "dense <b>&</b>": _table(2)}
+
+
+def test_curve_holds_the_table_curve(tables):
+    a = tables["BM25"]
+    fig = curve_figure({"BM25": a}, "ndcg")
+    np.testing.assert_allclose(fig.data[0].y, a.curve("ndcg"))
+    assert list(fig.data[0].x) == list(range(1, a.kmax + 1))
+    assert len(fig.data) == 1  # no bands unless asked
+    assert fig.layout.xaxis.type == "log"
+    assert list(fig.layout.xaxis.tickvals) == [1, 2, 3, 5, 10, 20]
+    assert fig.layout.yaxis.range == (0, 1.02)
+    assert fig.layout.font.family == CJK_FONT and "Noto Sans CJK JP" in CJK_FONT
+
+
+def test_lines_come_first_in_order_then_bands(tables):
+    fams = ["recall", "mrr"]
+    fig = curve_figure(tables, fams, bands=True, n_resamples=300)
+    lines = [d for d in fig.data if d.meta["kind"] == "curve"]
+    bands = [d for d in fig.data if d.meta["kind"] == "band"]
+    assert fig.data[:4] == tuple(lines) and len(bands) == 4
+    expected = [(run, f) for run in tables for f in fams]
+    assert [(d.meta["run"], d.meta["family"]) for d in lines] == expected
+    for d, (run, fam) in zip(lines, expected):
+        np.testing.assert_allclose(d.y, tables[run].curve(fam))
+    for band, line in zip(bands, lines):
+        low, high = np.array(band.meta["low"]), np.array(band.meta["high"])
+        assert band.fill == "toself" and band.showlegend is False
+        assert np.all(low <= np.asarray(line.y) + 1e-12)
+        assert np.all(np.asarray(line.y) <= high + 1e-12)
+        k = len(line.y)
+        np.testing.assert_allclose(band.y[:k], high)
+        np.testing.assert_allclose(band.y[k:], low[::-1])
+    # The run name with markup is escaped in the legend and never part of a hover template.
+    names = [d.name for d in lines]
+    assert "dense &lt;b&gt;&amp;&lt;/b&gt; · Recall" in names
+    assert all("<b>" not in (d.hovertemplate or "") for d in fig.data)
+
+
+def test_precomputed_bands_and_arrays():
+    table = _table(3)
+    bands = curve_bands(table.values["ndcg"], n_resamples=200)
+    fig = curve_figure({"A": table}, "ndcg", bands={"A": bands})
+    assert len(fig.data) == 2 and fig.data[1].meta["low"] == pytest.approx(list(bands.low))
+    fig = curve_figure({"A": table}, "ndcg", bands={("A", "ndcg"): (bands.low, bands.high)})
+    assert fig.data[1].meta["high"] == pytest.approx(list(bands.high))
+    arrays = {"A": {"ndcg": [0.1, 0.2, 0.3]}, "B": {"ndcg": np.array([0.2, 0.3, 0.4])}}
+    fig = curve_figure(arrays, "ndcg", bands={"B": {"ndcg": ([0.1] * 3, [0.5] * 3)}})
+    assert list(fig.data[0].y) == [0.1, 0.2, 0.3] and list(fig.data[1].y) == [0.2, 0.3, 0.4]
+    assert len(fig.data) == 3 and fig.data[2].meta["run"] == "B"
+    with pytest.raises(TypeError):
+        curve_figure({"A": [1, 2, 3]}, "ndcg")
+
+
+def test_drop_no_relevant_changes_the_curve():
+    table = _table(4, with_empty=True)
+    fig = curve_figure({"A": table}, "recall", drop_no_relevant=True)
+    np.testing.assert_allclose(fig.data[0].y, table.curve("recall", drop_no_relevant=True))
+    assert not np.allclose(fig.data[0].y, table.curve("recall"))
+
+
+def test_axis_titles_are_translated(tables):
+    fig = curve_figure(tables, "ndcg", lang="ja")
+    assert fig.layout.xaxis.title.text == t("chart.k_axis", "ja") == "K（上位件数）"
+    assert fig.layout.yaxis.title.text == t("chart.mean_axis", "ja")
+    assert fig.layout.title.text == "K ごとの nDCG"
+    en = curve_figure(tables, "ndcg", lang="en")
+    assert en.layout.xaxis.title.text == "K (number of top results)"
+    # JSON for the browser carries the Japanese text as UTF-8 characters or escapes.
+    assert "上位件数" in json.loads(fig.to_json())["layout"]["xaxis"]["title"]["text"]
+
+
+def test_k_axis_ticks_and_linear_mode():
+    assert k_axis(7)["tickvals"] == [1, 2, 3, 5, 7]
+    assert k_axis(100)["tickvals"] == [1, 2, 3, 5, 10, 20, 50, 100]
+    lin = k_axis(10, log=False)
+    assert lin["type"] == "linear" and lin["range"] == [0.5, 10.5]
+    assert k_axis(1)["type"] == "linear"
+
+
+def test_histogram_holds_the_values(tables):
+    values = tables["BM25"].value("ndcg@10")
+    fig = histogram_figure(values, metric="ndcg@10", lang="ja")
+    np.testing.assert_allclose(fig.data[0].x, values)
+    assert fig.data[0].xbins.size == 0.05
+    assert fig.layout.xaxis.title.text == "クエリごとの nDCG@10"
+    assert fig.layout.yaxis.title.text == "クエリ数"
+    two = histogram_figure({"A": values, "B": values[:5]}, metric="ndcg@10")
+    assert len(two.data) == 2 and two.layout.barmode == "overlay"
+
+
+def test_scatter_points_carry_query_ids(tables):
+    a, b = tables["BM25"], tables["dense <b>&</b>"]
+    texts = [f"<script>alert({i})</script>" for i in range(len(a))]
+    fig = scatter_figure(a.value("mrr@10"), b.value("mrr@10"), a.query_ids, texts,
+                         metric="mrr@10", names=("BM25", "dense <b>&</b>"), lang="ja")
+    pts = fig.data[0]
+    assert list(pts.customdata) == a.query_ids
+    np.testing.assert_allclose(pts.x, a.value("mrr@10"))
+    np.testing.assert_allclose(pts.y, b.value("mrr@10"))
+    assert pts.text[0] == "&lt;script&gt;alert(0)&lt;/script&gt;"
+    assert "<b>" not in fig.layout.yaxis.title.text and "&lt;b&gt;" in fig.layout.yaxis.title.text
+    assert list(fig.data[1].x) == [0, 1] and list(fig.data[1].y) == [0, 1]  # the diagonal
+    assert fig.layout.xaxis.title.text == "BM25：MRR@10"
+    with pytest.raises(ValueError):
+        scatter_figure([0.1], [0.2, 0.3], ["q"])
+
+
+def test_cost_bars_are_sorted_and_labelled():
+    rows = [{"provider": "OpenAI", "model": "text-embedding-3-large", "cost": 0.13,
+             "actual": 0.12},
+            {"provider": "OpenAI", "model": "text-embedding-3-small", "cost": 0.02},
+            {"provider": "Local", "model": "bm25", "cost": 0.0}]
+    fig = cost_bar_figure(rows, currency="JPY", actual_key="actual", lang="ja")
+    assert list(fig.data[0].x) == [0.0, 0.02, 0.13]
+    assert list(fig.data[0].y) == ["Local · bm25", "OpenAI · text-embedding-3-small",
+                                   "OpenAI · text-embedding-3-large"]
+    assert list(fig.data[0].text) == ["¥0", "¥0.0200", "¥0.130"]
+    assert len(fig.data) == 2 and fig.data[1].x[2] == 0.12 and fig.data[1].x[0] is None
+    assert fig.layout.xaxis.title.text == "費用（JPY）"
+    only = cost_bar_figure(rows[:2])
+    assert len(only.data) == 1
+
+
+def test_cost_quality_points():
+    runs = [{"id": "r1", "name": "small", "cost": 0.02, "value": 0.61},
+            {"id": "r2", "name": "large", "cost": 0.13, "value": 0.66},
+            {"id": "r3", "name": "bm25 (no cost)", "cost": None, "value": 0.5}]
+    fig = cost_quality_figure(runs, metric="ndcg@10")
+    assert list(fig.data[0].customdata) == ["r1", "r2"]
+    assert list(fig.data[0].x) == [0.02, 0.13] and list(fig.data[0].y) == [0.61, 0.66]
+    assert fig.layout.yaxis.title.text == "nDCG@10"
+
+
+@pytest.mark.parametrize("value, currency, text", [
+    (0.01234, "USD", "$0.0123"), (0.000012, "USD", "$0.0000120"), (1.5, "JPY", "¥1.50"),
+    (12345.6, "JPY", "¥12,346"), (0, "USD", "$0"), (None, "USD", "—"),
+    (float("nan"), "USD", "—"), (2.0, "CHF", "CHF 2.00"),
+])
+def test_format_money(value, currency, text):
+    assert format_money(value, currency) == text
+
+
+def test_every_figure_serializes(tables):
+    a = tables["BM25"]
+    for fig in (curve_figure(tables, ["ndcg", "recall"], bands=True, n_resamples=100),
+                histogram_figure(a.value("ndcg@5")),
+                scatter_figure(a.value("ndcg@5"), a.value("ndcg@5"), a.query_ids),
+                cost_bar_figure([{"provider": "p", "model": "m", "cost": 1.0}]),
+                cost_quality_figure([{"id": "x", "name": "n", "cost": 1.0, "value": 0.5}])):
+        assert json.loads(fig.to_json())["data"]
