@@ -237,6 +237,13 @@ def test_lenient_parts_of_the_file_format():
     assert [(r.provider, r.model, r.usd_per_1m) for r in rows] == [("Relay", "my, model", 0.02)]
 
 
+def test_to_frame_for_the_app(catalog):
+    frame = catalog.to_frame()
+    assert len(frame) == len(catalog)
+    assert list(frame.columns)[:3] == ["provider", "model", "usd_per_1m"]
+    assert set(frame["origin"]) == {"default"}
+
+
 def test_shipped_file_passes_its_own_checks():
     rows = read_catalog_file(DEFAULT_PRICES)
     assert len(rows) == len({r.key for r in rows}) >= 16

@@ -91,12 +91,6 @@ class TokenCount:
     def exact(self) -> bool:
         return self.method == METHOD_TIKTOKEN
 
-    def __add__(self, other: TokenCount) -> TokenCount:
-        method = self.method if self.method == other.method else METHOD_ESTIMATE
-        per = (self.per_text + other.per_text
-               if self.per_text is not None and other.per_text is not None else None)
-        return TokenCount(self.tokens + other.tokens, method, per, self.detail or other.detail)
-
 
 # -- finding and loading the cl100k file -------------------------------------------------------
 
