@@ -130,16 +130,20 @@ class DenseRetriever:
                 for g in slot_groups[s]:
                     stage_done[g] += 1
 
-        def report() -> None:
-            if progress is None:
+        def report(finished: Sequence[int] = ()) -> None:
+            """One event for the first stage still open; before it, one for each stage that
+            ``finished`` in this batch, so every stage ends with done == total."""
+            if progress is None or not groups:
                 return
-            g = next((g for g in range(len(groups)) if stage_done[g] < stage_total[g]),
-                     len(groups) - 1)
-            if g < 0:
-                return
-            progress({"stage": groups[g][0], "done": stage_done[g], "total": stage_total[g],
-                      "calls": embedder.usage["requests"],
-                      "tokens": embedder.usage["prompt_tokens"]})
+            current = next((g for g in range(len(groups)) if stage_done[g] < stage_total[g]),
+                           None)
+            shown = [g for g in sorted(finished) if current is None or g < current]
+            if current is not None or not shown:
+                shown.append(len(groups) - 1 if current is None else current)
+            for g in dict.fromkeys(shown):
+                progress({"stage": groups[g][0], "done": stage_done[g],
+                          "total": stage_total[g], "calls": embedder.usage["requests"],
+                          "tokens": embedder.usage["prompt_tokens"]})
 
         def on_batch(batch: Sequence[int], batch_vectors: np.ndarray) -> None:
             slots_done = [missing[i] for i in batch]
@@ -150,13 +154,16 @@ class DenseRetriever:
                 for ns, positions in by_ns.items():
                     self.cache.put_many(ns, [keys[slots_done[p]][1] for p in positions],
                                         batch_vectors[positions])
+            finished = set()
             for s, v in zip(slots_done, batch_vectors):
                 vectors[s] = v
                 for g in slot_groups[s]:
                     stage_done[g] += 1
-            report()
+                    if stage_done[g] == stage_total[g]:
+                        finished.add(g)
+            report(finished)
 
-        report()
+        report([g for g in range(len(groups)) if stage_done[g] == stage_total[g]])
         if missing:
             if cancel is not None and cancel.is_set():
                 raise Cancelled("Cancelled before embedding; nothing was sent.")
@@ -180,7 +187,7 @@ class DenseRetriever:
     def rank(self, dataset: Dataset, queries: Sequence[Query], kmax: int, *,
              progress: ProgressFn | None = None,
              cancel: threading.Event | None = None) -> Ranking:
-        from ..retrieval import top_k_cosine
+        from ..retrieval.cosine import top_k_cosine
 
         queries = list(queries)
         if not dataset.documents:
