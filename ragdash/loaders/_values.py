@@ -64,8 +64,11 @@ def parse_grade(value: Any, *, file: str, line: int | None = None,
         except ValueError:
             grade = None
     if grade is None or not math.isfinite(grade):
-        shown = repr(value) if isinstance(value, str) else _describe(value)
-        raise DatasetError(f"the relevance grade {shown} is not a number", file=file,
+        if isinstance(value, (str, float)) and not isinstance(value, bool):
+            shown = f"the relevance grade {value!r}"
+        else:
+            shown = f"the relevance grade ({_describe(value)})"
+        raise DatasetError(f"{shown} is not a number", file=file,
                            line=line, record=record,
                            fix="write grades as numbers (0 = not relevant, 1, 2, ... or 0.5)")
     return grade

@@ -98,10 +98,12 @@ def _position(value: Any, n_docs: int, *, file: str, record: str) -> int:
         shown = repr(value) if isinstance(value, (str, int, float)) else type(value).__name__
         raise DatasetError(f"{shown} is not a document position (an integer index into "
                            "corpus)", file=file, record=record,
-                           fix="refer to documents by their position in corpus: 0, 1, 2, ...")
+                           fix="refer to documents by their position in corpus (0 for the first)")
     if not 0 <= pos < n_docs:
-        raise DatasetError(f"document position {pos} is out of range: corpus has {n_docs} "
-                           f"documents (positions 0 to {n_docs - 1})", file=file, record=record,
+        has = "1 document (position 0)" if n_docs == 1 else \
+            f"{n_docs} documents (positions 0 to {n_docs - 1})"
+        raise DatasetError(f"document position {pos} is out of range: corpus has {has}",
+                           file=file, record=record,
                            fix="use a position inside corpus, or add the missing documents")
     return pos
 

@@ -31,7 +31,7 @@ from ..errors import DatasetError
 from ._source import Source, folder_sources, open_zip, zip_sources
 from .article_json import FORMAT_FIX, load_article_json, looks_like_article, parse_json_document
 from .notes import LoadLog
-from .tables import Table, plan_table, read_documents, read_qrels_table
+from .tables import Table, plan_table, read_documents
 
 DATA_EXTS = {".jsonl", ".ndjson", ".csv", ".tsv", ".tab", ".txt", ".json", ".qrels"}
 SPLITS = ("test", "dev", "validation", "valid", "val", "train")
@@ -272,7 +272,7 @@ def _classify_by_content(in_root: list[Source], chosen: dict[str, Source],
 def build_from_tables(corpus: Source, queries: Source, qrels: Source, *,
                       mapping: Mapping3 | None, log: LoadLog, name: str,
                       source: str) -> Dataset:
-    from .trec_qrels import _qrels_from_dict
+    from .trec_qrels import read_qrels
 
     mapping = dict(mapping or {})
     unknown = [k for k in mapping if k not in ("corpus", "queries", "qrels")]
@@ -282,28 +282,28 @@ def build_from_tables(corpus: Source, queries: Source, qrels: Source, *,
     documents, _ = read_documents(corpus, log, kind="corpus", override=mapping.get("corpus"))
     query_list, _ = read_documents(queries, log, kind="queries",
                                    override=mapping.get("queries"))
-    qtable = Table(qrels)
-    if qtable.format == "json":
-        obj = parse_json_document(qrels, log)
-        if isinstance(obj, dict):
-            judged = _qrels_from_dict(obj, qrels.name, log)
-        else:
-            judged, _ = read_qrels_table(qrels, log, override=mapping.get("qrels"),
-                                         table=qtable)
-    else:
-        judged, _ = read_qrels_table(qrels, log, override=mapping.get("qrels"), table=qtable)
+    judged = read_qrels(qrels, log, override=mapping.get("qrels"))
     return Dataset(documents, query_list, judged, name=name or "dataset", source=source,
                    notes=log.notes)
 
 
 def _article(src: Source, log: LoadLog, name: str | None) -> Dataset:
     obj = parse_json_document(src, log)
-    if not looks_like_article(obj):
-        what = "an object" if isinstance(obj, dict) else "not an object"
-        keys = f" (keys: {', '.join(map(repr, list(obj)[:8]))})" if isinstance(obj, dict) else ""
-        raise DatasetError(f"this JSON is {what} without corpus and queries{keys}; it is not "
-                           "the article's dataset format", file=src.name, fix=FORMAT_FIX)
+    if not looks_like_article(obj) and not (isinstance(obj, dict) and
+                                            ("corpus" in obj or "queries" in obj)):
+        if isinstance(obj, dict):
+            keys = ", ".join(map(repr, list(obj)[:8])) or "none"
+            what = f"an object without corpus and queries (keys: {keys})"
+        else:
+            what = f"{_json_kind(obj)}, not an object with corpus and queries"
+        raise DatasetError(f"this JSON is {what}; it is not the article's dataset format",
+                           file=src.name, fix=FORMAT_FIX)
     return load_article_json(src, obj=obj, log=log, name=name or src.stem)
+
+
+def _json_kind(obj: Any) -> str:
+    return {list: "a list", str: "a string", bool: "a boolean", int: "a number",
+            float: "a number"}.get(type(obj), "null" if obj is None else type(obj).__name__)
 
 
 # -- entry points ------------------------------------------------------------------------------

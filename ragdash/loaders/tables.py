@@ -389,9 +389,9 @@ def _row_getter(table: Table, mapping: TableMapping):
 
 def _required(value: Any, role: str, kind: str, col: str | None, file: str, line, record):
     if value is None:
-        raise DatasetError(f"this {kind} record has no {col!r} ({ROLE_WORDS[role]})",
-                           file=file, line=line, record=record,
-                           fix=f"give every record a {col!r} field")
+        raise DatasetError(f"this {kind} record has no {col!r} field (the "
+                           f"{ROLE_WORDS[role]}), or it is null", file=file, line=line,
+                           record=record, fix=f"give every record a {col!r} field")
     return value
 
 

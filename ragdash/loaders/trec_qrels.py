@@ -15,6 +15,7 @@ DatasetError naming the file and the line.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..dataset import Qrels
@@ -22,19 +23,22 @@ from ..errors import DatasetError
 from ._source import Source
 from ._values import QrelsBuilder, norm_id, parse_grade
 from .notes import LoadLog
-from .tables import Table, read_qrels_table
+from .tables import read_qrels_table
 
 
-def read_qrels(source: Source, log: LoadLog | None = None) -> Qrels:
+def read_qrels(source: Source, log: LoadLog | None = None,
+               override: Mapping[str, str | None] | None = None) -> Qrels:
+    """Qrels from one file in any of the formats in the module docstring."""
     log = log if log is not None else LoadLog()
-    table = Table(source)
-    if table.format == "json":
-        # Either a JSON array of records (a table) or {qid: {doc: grade}}.
+    if source.ext == ".json":
         from .article_json import parse_json_document
-        obj = parse_json_document(source, log)
+        try:
+            obj = parse_json_document(source, log)
+        except DatasetError:
+            obj = None  # JSON Lines saved as .json: the table reader names the bad line
         if isinstance(obj, dict):
             return _qrels_from_dict(obj, source.name, log)
-    qrels, _ = read_qrels_table(source, log, table=table)
+    qrels, _ = read_qrels_table(source, log, override=override)
     return qrels
 
 
