@@ -167,6 +167,8 @@ def test_find_is_forgiving_about_spelling_of_known_names(catalog):
     assert catalog.find("models/gemini-embedding-001").provider == "Google"
     local = catalog.find("intfloat/multilingual-e5-small", provider="local")
     assert (local.model, local.usd_per_1m) == ("*", 0.0)
+    assert catalog.find("", provider="local").model == "*"
+    assert catalog.find("bm25", provider="local").model == "bm25"
 
 
 def test_unknown_model_lists_close_matches(catalog):

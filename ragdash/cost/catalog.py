@@ -303,6 +303,10 @@ class Catalog:
         """
         model = (model or "").strip()
         if not model:
+            wild = [r for r in self.rows if r.is_wildcard and provider is not None
+                    and r.provider.casefold() == provider.strip().casefold()]
+            if wild:  # e.g. a local model whose name is not typed yet: still free
+                return wild[0]
             raise CostError("no model given. Name one, e.g. --model text-embedding-3-small.")
         if provider is None and "/" in model:
             head, tail = model.split("/", 1)
