@@ -54,6 +54,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 td.text { max-width: 520px; }
 code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
               font-size: 0.9em; word-break: break-all; }
+details { margin: 0.2em 0 0.6em; }
+summary { cursor: pointer; }
 .verdict { border-left: 4px solid var(--accent); padding: 4px 12px; margin: 6px 0;
            background: #f5f9fc; }
 .note { border-left: 4px solid #E69F00; padding: 4px 12px; background: #fffaf0; }
@@ -137,7 +139,8 @@ def build_report(runs: Sequence[Any], *, dataset: Any = None, lang: str = "en",
                  ks: Sequence[int] = (1, 3, 5, 10, 20, 50, 100),
                  families: Sequence[str] | None = None,
                  curve_families: Sequence[str] = ("ndcg", "recall", "mrr"),
-                 metric: str = "ndcg@10", n_worst: int = 10, n_disagree: int = 15,
+                 metric: str = "ndcg@10", n_worst: int = 10, n_drilldowns: int = 3,
+                 n_disagree: int = 15,
                  bands: bool = True, compare: bool = True, cost: ReportCost | None = None,
                  drop_no_relevant: bool = False, secrets: Iterable[str] = (),
                  generated_at: Any = None, n_resamples: int = 2000) -> str:
@@ -145,7 +148,9 @@ def build_report(runs: Sequence[Any], *, dataset: Any = None, lang: str = "en",
 
     ``dataset``: the Dataset the runs were made on (default: the first run's ``dataset``).
     ``metric``: the per-query metric for the worst queries, the comparison and the scatter
-    (cut to the runs' Kmax). ``bands``: bootstrap bands around the curves. ``secrets``:
+    (cut to the runs' Kmax). ``n_drilldowns``: how many of each run's worst queries get a
+    folded drill-down (relevant documents and where they landed, the top K).
+    ``bands``: bootstrap bands around the curves. ``secrets``:
     strings (an API key) masked wherever they would appear.
     """
     from . import __version__
@@ -265,6 +270,9 @@ def build_report(runs: Sequence[Any], *, dataset: Any = None, lang: str = "en",
                     metric=metric_label(metric))
         body.append(f"<h3>{_e(caption)}</h3>")
         body.append(_table(head, rows))
+        shown = [rec for rec in pq.head(n_worst).to_dict("records") if not rec["no_relevant"]]
+        for rec in shown[:n_drilldowns]:
+            body.append(_drilldown_html(dataset, r, rec, metric, lang, include_text))
 
     # -- comparison -----------------------------------------------------------------------
     section("comparison", t("report.comparison", lang))
@@ -397,6 +405,40 @@ def _config_list(config: Mapping) -> str:
         text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True)
         items.append(f"<dt>{_e(k)}</dt><dd class=\"mono\">{_e(text)}</dd>")
     return f'<dl class="config">{"".join(items)}</dl>'
+
+
+def _drilldown_html(dataset, run: ReportRun, rec: Mapping, metric: str, lang: str,
+                    include_text: bool) -> str:
+    from .metrics import parse_metric
+    from .views import drilldown, metric_label
+
+    k = parse_metric(metric)[1] or run.table.kmax
+    d = drilldown(dataset, run.ranking, dataset.qrels, rec["query_id"], k,
+                  relevance_level=run.table.relevance_level, include_text=include_text,
+                  lang=lang)
+    summary = f'<span class="mono">{_e(d.query_id)}</span>'
+    if include_text and d.query_text:
+        summary += f" — {_e(d.query_text)}"
+    summary += f" ({_e(metric_label(metric))} {_num(rec[metric])})"
+    text_cols = [t("col.title", lang), t("col.snippet", lang)] if include_text else []
+    head = [t("col.doc_id", lang), *text_cols, t("col.grade", lang), t("col.rank_got", lang)]
+    rows = []
+    for x in d.relevant.to_dict("records"):
+        texts = [_e(x["title"]), (_e(x["snippet"]), "text")] if include_text else []
+        rows.append([f'<span class="mono">{_e(x["doc_id"])}</span>', *texts,
+                     (_num(x["grade"], 1), "num"), (_e(x["rank_label"]), "num")])
+    parts = [f"<details><summary>{summary}</summary>", _table(head, rows)]
+    head = [t("col.rank", lang), t("col.doc_id", lang), *text_cols, t("col.score", lang),
+            t("col.grade", lang), t("col.relevant", lang)]
+    rows = []
+    for x in d.top.to_dict("records"):
+        texts = [_e(x["title"]), (_e(x["snippet"]), "text")] if include_text else []
+        grade = "" if math.isnan(x["grade"]) else _num(x["grade"], 1)
+        rows.append([(str(x["rank"]), "num"), f'<span class="mono">{_e(x["doc_id"])}</span>',
+                     *texts, (_num(x["score"]), "num"), (grade, "num"),
+                     "✓" if x["relevant"] else ""])
+    parts += [_table(head, rows), "</details>"]
+    return "".join(parts)
 
 
 def _comparison(items, tables, metric, lang, dataset, include_text, n_disagree, n_resamples,

@@ -1,0 +1,257 @@
+"""The HTML report: self-contained, escaped, ids-only on request, Japanese intact, no key."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ragdash.dataset import Dataset, Document, Query
+from ragdash.metrics import evaluate
+from ragdash.ranking import Ranking
+from ragdash.report import ReportCost, ReportRun, build_report
+from ragdash.runs import RunStore
+from ragdash.stats import compare_tables
+
+KEY = "sk-live-REPORTKEY9876543210abcdef"
+SECRET_DOC = "ユニコーンの角は月夜にだけ虹色に光るという秘密の伝承"
+XSS_QUERY = "<script>alert(1)</script> どこ？"
+SCRIPT_DOC = 'console.log("</script><img src=x onerror=alert(2)>")'
+RESAMPLES = 200
+
+
+def make_dataset() -> Dataset:
+    rng = np.random.default_rng(7)
+    docs = [Document(f"d{i}", f"文書 {i} の本文です。", f"題名{i}") for i in range(30)]
+    docs[3] = Document("d3", SECRET_DOC, "伝承")
+    docs[4] = Document("d4", SCRIPT_DOC, "</title><b>")
+    queries = [Query(f"q{i}", f"質問 {i} は何ですか？") for i in range(24)]
+    queries[0] = Query("q0", XSS_QUERY)
+    qrels = {q.id: {f"d{j}": float(rng.integers(1, 3))
+                    for j in rng.choice(30, size=2, replace=False)} for q in queries}
+    qrels["q0"] = {"d3": 2.0, "d4": 1.0}
+    return Dataset(docs, queries, qrels, name="報告テスト <i>set</i>")
+
+
+def make_run(ds: Dataset, seed: int, name: str) -> ReportRun:
+    rng = np.random.default_rng(seed)
+    run = {q.id: {d.id: float(rng.random()) for d in ds.documents} for q in ds.queries}
+    run["q0"]["d3"] = 0.001  # the secret document is relevant to q0 and ranked low: a miss
+    ranking = Ranking.from_dict(run)
+    table = evaluate(ranking, ds.qrels, kmax=20, queries=ds.query_ids)
+    return ReportRun(name=name, table=table, ranking=ranking, retriever="openai",
+                     model="text-embedding-3-small",
+                     config={"model": "text-embedding-3-small", "api_key": KEY,
+                             "base_url": "https://api.openai.com/v1", "batch_size": 64},
+                     usage={"requests": 3, "prompt_tokens": 1234},
+                     cost={"estimated_usd": 0.0123, "actual_usd": 0.0119})
+
+
+@pytest.fixture(scope="module")
+def ds():
+    return make_dataset()
+
+
+@pytest.fixture(scope="module")
+def runs(ds):
+    return [make_run(ds, 1, "small"), make_run(ds, 2, "</script><script>alert(3)</script>")]
+
+
+@pytest.fixture(scope="module")
+def report_en(ds, runs):
+    cost = ReportCost(tokens=4321, method="tiktoken cl100k_base", currency="USD",
+                      rows=[{"provider": "OpenAI", "model": "text-embedding-3-small",
+                             "cost": 0.0001}])
+    return build_report(runs, dataset=ds, lang="en", cost=cost, secrets=[KEY],
+                        n_resamples=RESAMPLES, generated_at="2025-01-01 00:00 UTC")
+
+
+@pytest.fixture(scope="module")
+def report_ja(ds, runs):
+    return build_report(runs, dataset=ds, lang="ja", n_resamples=RESAMPLES)
+
+
+@pytest.fixture(scope="module")
+def report_ids_only(ds, runs):
+    return build_report(runs, dataset=ds, lang="ja", include_text=False,
+                        n_resamples=RESAMPLES)
+
+
+class _Refs(HTMLParser):
+    """Collect every tag and every attribute that could load something."""
+
+    LOADING = frozenset({"src", "href", "xlink:href", "action", "data", "poster", "srcset",
+                         "background", "formaction"})
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.refs: list[tuple[str, str, str]] = []
+        self.style = ""
+        self._in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self._in_style = tag == "style"
+        for name, value in attrs:
+            if name in self.LOADING or name.startswith("on"):
+                self.refs.append((tag, name, value or ""))
+
+    def handle_endtag(self, tag):
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data):
+        if self._in_style:
+            self.style += data
+
+
+def _parse(page: str) -> _Refs:
+    p = _Refs()
+    p.feed(page)
+    return p
+
+
+def _forms(text: str) -> list[str]:
+    """The text as it would appear raw, HTML-escaped, or JSON-escaped in the page."""
+    return [text, html.escape(text), json.dumps(text)[1:-1]]
+
+
+@pytest.mark.parametrize("which", ["report_en", "report_ja", "report_ids_only"])
+def test_the_report_is_self_contained(which, request):
+    page = request.getfixturevalue(which)
+    refs = _parse(page)
+    # Only in-page anchors: no src / href to anything outside the file, no event handlers.
+    assert refs.refs and all(name == "href" and value.startswith("#")
+                             for _, name, value in refs.refs), refs.refs[:5]
+    assert "link" not in refs.tags and "iframe" not in refs.tags and "img" not in refs.tags
+    assert "url(" not in refs.style and "@import" not in refs.style and "@font-face" not in \
+        refs.style
+    # plotly.js is inline, exactly once, and every chart is drawn by it.
+    from plotly.offline import get_plotlyjs
+
+    assert page.count(get_plotlyjs()[:300]) == 1
+    assert not re.search(r"<script[^>]*\bsrc=", page)
+    assert page.count("Plotly.newPlot") >= 4
+    # Every <script> that opens is closed by our own tags, not by user text.
+    assert page.count("</script>") == len(re.findall(r"<script\b", page))
+
+
+def test_user_text_is_escaped(report_en):
+    page = report_en
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page  # the query, shown as text
+    assert "alert(3)</script>" not in page  # a run name
+    assert "&lt;/script&gt;&lt;script&gt;alert(3)" in page
+    assert "<img src=x onerror" not in page  # the document text, escaped
+    assert "&lt;img src=x onerror=alert(2)&gt;" in page
+    assert "<i>set</i>" not in page and "&lt;i&gt;set&lt;/i&gt;" in page
+    assert "</title><b>" not in page
+
+
+def test_no_key_anywhere(report_en, report_ja, ds, runs):
+    for page in (report_en, report_ja):
+        assert KEY not in page
+    # Even without secrets=..., the credential-named config entry is dropped.
+    assert "text-embedding-3-small" in report_ja and "batch_size" in report_ja
+    assert "api_key" not in report_ja
+
+
+def test_ids_only_report_leaves_texts_out(report_ids_only, report_ja, ds):
+    for text in (SECRET_DOC, XSS_QUERY, "質問 5 は何ですか？", "文書 7 の本文です。", "題名7"):
+        for form in _forms(text):
+            assert form not in report_ids_only, (text, form)
+    assert any(f in report_ja for f in _forms(SECRET_DOC))  # present when texts are included
+    assert any(f in report_ja for f in _forms("質問 5 は何ですか？"))
+    assert "q0" in report_ids_only and "d3" in report_ids_only  # ids remain
+    assert "本文を含めていません" in report_ids_only
+
+
+def test_japanese_report_is_utf8_and_translated(report_ja, ds):
+    assert '<html lang="ja">' in report_ja and '<meta charset="utf-8">' in report_ja
+    assert "<title>検索評価レポート</title>" in report_ja
+    for heading in ("データセット", "K ごとの曲線", "スコアの低いクエリ", "比較", "費用"):
+        assert heading in report_ja
+    data = report_ja.encode("utf-8")
+    assert data.decode("utf-8") == report_ja
+    assert "質問 5 は何ですか？".encode() in data
+    assert "Noto Sans CJK JP" in report_ja
+    assert "K（上位件数）" in report_ja or json.dumps("K（上位件数）")[1:-1] in report_ja
+
+
+def test_sections_and_numbers(report_en, ds, runs):
+    page = report_en
+    for anchor in ("dataset", "runs", "curves", "summary", "worst", "comparison", "cost"):
+        assert f'id="{anchor}"' in page
+    assert ds.fingerprint() in page
+    assert "Summary at K = 1, 3, 5, 10, 20" in page  # 50 and 100 are beyond Kmax = 20
+    small = runs[0].table
+    assert f"{small.mean('ndcg@10'):.4f}" in page
+    assert f"{small.mean('recall@20'):.4f}" in page
+    assert "4,321" in page and "tiktoken cl100k_base" in page
+    assert "$0.0123" in page and "$0.0119" in page
+    assert "Generated 2025-01-01 00:00 UTC" in page
+    assert "<details>" in page  # drill-downs of the worst queries
+
+
+def test_comparison_shows_the_stats_verdicts(report_en, report_ja, runs):
+    tables = {r.name: r.table for r in runs}
+    cmp = compare_tables(tables, "ndcg@10", n_resamples=RESAMPLES)
+    for sentence in cmp.verdicts("en"):
+        assert html.escape(sentence) in report_en
+    for sentence in cmp.verdicts("ja"):
+        assert html.escape(sentence) in report_ja
+
+
+def test_one_run_report_and_saved_runs(tmp_path, ds):
+    store = RunStore(tmp_path)
+    r = make_run(ds, 3, "only")
+    run_id = store.save(dataset=ds, ranking=r.ranking, config=r.config, kmax=20,
+                        query_ids=ds.query_ids, retriever="bm25", name="保存した実行")
+    saved = store.load(run_id)
+    page = build_report([saved], lang="en", n_resamples=RESAMPLES)  # dataset from the run
+    assert "A comparison needs at least two runs." in page
+    assert "保存した実行" in page and KEY not in page
+    assert ds.fingerprint() in page
+    with pytest.raises(ValueError):
+        build_report([], dataset=ds)
+
+
+def test_size_is_reasonable(report_en):
+    from plotly.offline import get_plotlyjs
+
+    extra = len(report_en.encode("utf-8")) - len(get_plotlyjs().encode("utf-8"))
+    assert 0 < extra < 600_000, extra
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not shutil.which("chromium") and not Path("/usr/bin/chromium").exists(),
+                    reason="needs Debian's chromium package")
+def test_the_report_renders_offline_in_chromium(tmp_path, report_ja):
+    from playwright.sync_api import sync_playwright
+
+    path = tmp_path / "report.html"
+    path.write_text(report_ja, encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                    args=["--no-sandbox"])
+        try:
+            page = browser.new_context(offline=True).new_page()
+            requests, errors = [], []
+            page.on("request", lambda r: requests.append(r.url))
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("dialog", lambda d: (errors.append("dialog: " + d.message), d.dismiss()))
+            page.goto(path.as_uri())
+            page.wait_for_selector(".main-svg", timeout=15_000)
+            assert page.locator(".js-plotly-plot").count() >= 4
+            assert errors == []
+            assert [u for u in requests if not u.startswith(("file:", "data:"))] == []
+            assert page.title() == "検索評価レポート"
+        finally:
+            browser.close()
