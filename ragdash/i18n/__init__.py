@@ -11,12 +11,12 @@ time, so the two halves cannot silently overwrite each other.
 Look a string up with :func:`t`::
 
     t("chart.k_axis", "ja")                  # -> "K（上位件数）"
-    t("chart.mean_of", "en", metric="NDCG")  # -> "Mean NDCG"
+    t("chart.hist_x", "en", metric="nDCG")   # -> "nDCG per query"
 
 Placeholders use :meth:`str.format` syntax; English and Japanese must name the same
 placeholders (checked by :func:`check_catalog` and by ``tests/test_i18n.py``). An unknown key
-raises :class:`KeyError` — a test scans the source for ``t("...")`` calls so that this cannot
-reach a user. An unknown language falls back to English.
+raises :class:`KeyError` — a test scans the source for calls of ``t`` with a literal key so
+that this cannot reach a user. An unknown language falls back to English.
 """
 
 from __future__ import annotations
