@@ -1,0 +1,90 @@
+"""The message catalog: complete in both languages, placeholders agree, no unknown keys used."""
+
+from __future__ import annotations
+
+import re
+import types
+from pathlib import Path
+
+import pytest
+
+from ragdash import i18n
+from ragdash.i18n import CATALOG, LANGUAGES, check_catalog, normalize_lang, placeholders, t
+
+ROOT = Path(__file__).resolve().parents[1]
+# t("key" ...) or t('key' ...), also as i18n.t(...) — a literal first argument.
+CALL = re.compile(r"""(?<![\w.])(?:i18n\.)?t\(\s*["']([A-Za-z0-9_.\-]+)["']""")
+
+
+def _sources() -> list[Path]:
+    files = list((ROOT / "ragdash").rglob("*.py"))
+    files += [p for p in [ROOT / "app.py"] if p.exists()]
+    files += list((ROOT / "pages").glob("*.py")) if (ROOT / "pages").exists() else []
+    return files
+
+
+def test_every_key_has_both_languages_and_matching_placeholders():
+    assert check_catalog() == []
+    for key, entry in CATALOG.items():
+        for lang in LANGUAGES:
+            assert entry[lang].strip(), (key, lang)
+        assert placeholders(entry["en"]) == placeholders(entry["ja"]), key
+
+
+def test_check_catalog_finds_the_problems_it_claims_to():
+    bad = {
+        "a": {"en": "Hello {name}", "ja": "こんにちは"},
+        "b": {"en": "Only English"},
+        "c": {"en": "Fine {x}", "ja": "よい {x}"},
+        "d": {"en": "Brace {", "ja": "括弧 {"},
+    }
+    problems = check_catalog(bad)
+    assert any(p.startswith("a:") and "placeholders" in p for p in problems)
+    assert any(p.startswith("b:") and "ja" in p for p in problems)
+    assert not any(p.startswith("c:") for p in problems)
+    assert any(p.startswith("d:") for p in problems)
+
+
+def test_every_literal_key_used_in_the_source_exists():
+    used: dict[str, str] = {}
+    for path in _sources():
+        for key in CALL.findall(path.read_text(encoding="utf-8")):
+            used.setdefault(key, str(path.relative_to(ROOT)))
+    assert used, "the scan found no t(...) calls at all; is the pattern still right?"
+    missing = {k: f for k, f in used.items() if k not in CATALOG}
+    assert not missing, f"keys used but not in the catalog: {missing}"
+
+
+def test_the_scanner_pattern_sees_the_usual_call_shapes():
+    src = 't("a.b", lang)  i18n.t(\'c.d\', "ja", n=1)  st.t("no")  format("x")  get("y")'
+    assert CALL.findall(src) == ["a.b", "c.d"]
+
+
+def test_lookup_formats_and_falls_back():
+    assert t("chart.band", "ja", name="A", level=95) == "A：95% 信頼区間"
+    assert t("chart.band", "en", name="A", level=95) == "A: 95% confidence band"
+    assert t("chart.k_axis", lang="ja") == CATALOG["chart.k_axis"]["ja"]
+    assert t("chart.k_axis", "fr") == CATALOG["chart.k_axis"]["en"]
+    assert t("chart.k_axis") == CATALOG["chart.k_axis"]["en"]
+    with pytest.raises(KeyError):
+        t("no.such.key", "en")
+
+
+@pytest.mark.parametrize("raw, want", [("ja", "ja"), ("ja-JP", "ja"), ("JA_jp", "ja"),
+                                       ("en-US", "en"), ("fr", "en"), (None, "en"), ("", "en")])
+def test_normalize_lang(raw, want):
+    assert normalize_lang(raw) == want
+
+
+def test_duplicate_keys_across_modules_are_an_error():
+    a = types.SimpleNamespace(__name__="mod_a", MESSAGES={"x": {"en": "1", "ja": "1"}})
+    b = types.SimpleNamespace(__name__="mod_b", MESSAGES={"x": {"en": "2", "ja": "2"}})
+    with pytest.raises(ValueError, match=r"mod_a.*mod_b"):
+        i18n._merge(a, b)
+    assert i18n._merge(a)["x"]["en"] == "1"
+
+
+def test_core_and_ui_modules_are_both_merged():
+    from ragdash.i18n import core, ui
+    assert set(core.MESSAGES) | set(ui.MESSAGES) == set(CATALOG)
+    assert not set(core.MESSAGES) & set(ui.MESSAGES)
