@@ -1,0 +1,85 @@
+"""``python -m ragdash cache info`` and ``python -m ragdash cache clear [--model NAME]``.
+
+The embeddings cache is ``$RAGDASH_HOME/embeddings.sqlite`` (default ``./.ragdash``); see
+:mod:`ragdash.embeddings.cache`. ``info`` shows where it is, its size, and how many vectors it
+holds per model; ``clear`` deletes all of them, or one model's.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..embeddings.cache import EmbeddingCache
+from ._output import add_format_option, emit, format_table, note, to_json
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "cache", help="show or clear the embeddings cache",
+        description="The embeddings cache keeps every vector paid for, keyed by base URL, "
+                    "model, dimensions, prefix and a hash of the text (never the API key), in "
+                    "$RAGDASH_HOME/embeddings.sqlite (default ./.ragdash).")
+    sub = p.add_subparsers(dest="cache_command")
+    sub.required = True
+    info = sub.add_parser("info", help="where the cache is, its size, vectors per model",
+                          description="Show the cache file, its size on disk and how many "
+                                      "vectors it holds per model.")
+    add_format_option(info)
+    _add_home(info)
+    clear = sub.add_parser("clear", help="delete cached vectors (all, or one model's)",
+                           description="Delete cached vectors: all of them, or with --model "
+                                       "those of one model (as `cache info` names it). The "
+                                       "next run pays for them again.")
+    clear.add_argument("--model", metavar="NAME",
+                       help="only this model's vectors (the name as `cache info` shows it)")
+    _add_home(clear)
+    p.set_defaults(func=run)
+
+
+def _add_home(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--home", metavar="DIR", default=None,
+                        help="the folder holding the cache (default: $RAGDASH_HOME, else "
+                             "./.ragdash)")
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_clear(args) if args.cache_command == "clear" else run_info(args)
+
+
+def run_info(args: argparse.Namespace) -> int:
+    info = EmbeddingCache(args.home).info()
+    if args.format == "json":
+        emit(to_json(info))
+        return 0
+    if not info["exists"]:
+        emit(f"No embeddings cache yet at {info['path']}.")
+        return 0
+    emit(f"Cache: {info['path']}\nSize:  {_size(info['bytes'])}, "
+         f"{info['rows']:,} vectors")
+    if info["models"]:
+        rows = [[m["model"], m["base_url"], str(m["dimensions"] or "-"), str(m["dim"]),
+                 repr(m["prefix"]) if m["prefix"] else "-", f"{m['rows']:,}"]
+                for m in info["models"]]
+        emit(format_table(["model", "base URL", "dimensions", "dim", "prefix", "vectors"],
+                          rows))
+    return 0
+
+
+def run_clear(args: argparse.Namespace) -> int:
+    cache = EmbeddingCache(args.home)
+    if args.model is not None and args.model not in cache.models():
+        known = ", ".join(cache.models()) or "none"
+        note(f"No cached vectors for model {args.model!r}; models in the cache: {known}.")
+        return 1
+    removed = cache.clear(model=args.model)
+    which = f" of model {args.model!r}" if args.model is not None else ""
+    emit(f"Deleted {removed:,} cached vectors{which} from {cache.path}.")
+    return 0
+
+
+def _size(n: int) -> str:
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:,} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError("unreachable")
