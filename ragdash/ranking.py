@@ -317,24 +317,40 @@ def _trec_columns_fast(buf: np.ndarray):
     if np.count_nonzero(space) != (np.count_nonzero(buf == 0x20)
                                    + np.count_nonzero((buf >= 0x09) & (buf <= 0x0D))):
         return None  # NUL or another control byte: let the line parser decide
-    # Word boundaries: every place the byte class flips, alternating start, end, start, ...
-    edges = np.flatnonzero(space[1:] != space[:-1]) + 1
-    if not space[0]:
-        edges = np.concatenate([[0], edges])
-    if not space[-1]:
-        edges = np.append(edges, len(buf))
-    starts, ends = edges[0::2], edges[1::2]
-    if len(starts) % 6:
-        return None
-    if not len(starts):
-        return np.empty(0, dtype="S1"), np.empty(0, dtype="S1"), np.empty(0)
-    # Six words per line: the 1st and 6th word of a record share a line, and the next record
-    # starts on a later line.
-    newlines = np.flatnonzero(buf == 0x0A)
-    first = np.searchsorted(newlines, starts[0::6])
-    if not np.array_equal(first, np.searchsorted(newlines, starts[5::6])) or \
-            not np.all(first[1:] > first[:-1]):
-        return None
+    gaps = np.flatnonzero(space)
+    if len(gaps) and not space[0] and np.all(np.diff(gaps) > 1):
+        # The usual layout: words separated by single bytes (one space, one newline).
+        starts = np.concatenate([[0], gaps + 1])
+        ends = np.append(gaps, len(buf))
+        if space[-1]:
+            starts, ends = starts[:-1], ends[:-1]
+        if len(starts) % 6:
+            return None
+        # Six words per line: the gap after every 6th word is a newline, no other gap is.
+        newline_after = buf[ends[:-1]] == 0x0A
+        expected = np.zeros(len(newline_after), dtype=bool)
+        expected[5::6] = True
+        if not np.array_equal(newline_after, expected):
+            return None
+    else:
+        # Word boundaries: every place the byte class flips: start, end, start, ...
+        edges = np.flatnonzero(space[1:] != space[:-1]) + 1
+        if not space[0]:
+            edges = np.concatenate([[0], edges])
+        if not space[-1]:
+            edges = np.append(edges, len(buf))
+        starts, ends = edges[0::2], edges[1::2]
+        if len(starts) % 6:
+            return None
+        if not len(starts):
+            return np.empty(0, dtype="S1"), np.empty(0, dtype="S1"), np.empty(0)
+        # Six words per line: the 1st and 6th word of a record share a line, and the next
+        # record starts on a later line.
+        newlines = np.flatnonzero(buf == 0x0A)
+        first = np.searchsorted(newlines, starts[0::6])
+        if not np.array_equal(first, np.searchsorted(newlines, starts[5::6])) or \
+                not np.all(first[1:] > first[:-1]):
+            return None
     fields = [_gather_field(buf, starts[j::6], ends[j::6]) for j in (0, 2, 4)]
     if any(f is None for f in fields):
         return None
