@@ -1,4 +1,7 @@
-"""Where the tests find their data: inside the repository, so a fresh clone is enough."""
+"""Where the tests find their data: inside the repository, so a fresh clone is enough.
+
+Use as ``from paths import JSQUAD`` (pytest puts tests/ on sys.path).
+"""
 
 from pathlib import Path
 
