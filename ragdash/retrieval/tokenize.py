@@ -13,14 +13,18 @@ needs a dictionary of tens of megabytes that cannot be downloaded at run time. L
    overlapping character bigrams, ``東京都`` → ``東京`` ``京都``; a run of a single character
    becomes that character. Bigrams cross script boundaries inside a run (``梅雨入り`` →
    ``梅雨`` ``雨入`` ``入り``), as Lucene's ``CJKBigramFilter`` does.
-4. Everything else (punctuation, symbols, emoji, spaces) separates tokens and is dropped.
+4. Every kanji is also a token of its own (``東`` ``京`` ``都``): one-character words (山, 川,
+   年) are common in Japanese and a bigram alone misses them when they stand next to kana.
+5. Everything else (punctuation, symbols, emoji, spaces) separates tokens and is dropped.
 
-Measured on jsquad-valid (1,145 passages, 4,442 questions), BM25 nDCG@10 with these tokens is
-0.80 (see tests/test_retrieval_bm25.py); the variants tried were worse or no better (kanji unigrams
-added to the bigrams, bigrams that stop at script boundaries, hiragana dropped).
+Measured on jsquad-valid (1,145 passages, 4,442 questions, BM25 k1=1.2 b=0.75, title + text):
+nDCG@10 0.882 with these tokens; 0.873 with bigrams alone (Lucene's CJKAnalyzer), 0.876 with
+hiragana-only bigrams dropped, 0.745 with bigrams that stop at script boundaries, 0.738 with
+character unigrams alone. Tokens come in groups (words and even bigrams, odd bigrams, kanji);
+BM25 does not care about order.
 
-The work is one compiled regular expression per text (``re.findall`` with an overlapping
-lookahead), so the tokenizer runs at C speed: about 100,000 short documents in a few seconds.
+The work is three ``re.findall`` passes with plain character classes per text, so it runs at
+C speed: about 5 s for 100,000 jsquad-sized passages (18M characters) here.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import unicodedata
 from collections.abc import Iterable
 
 #: the name stored in a run's configuration; change it when tokens change
-TOKENIZER_NAME = "cjk-bigram-v1"
+TOKENIZER_NAME = "cjk-bigram-kanji-v1"
 
 # Characters written without spaces between words: bigrammed.
 _CJK = (
@@ -46,15 +50,23 @@ _CJK = (
     "\U00020000-\U0003134f"       # CJK extensions B-G
 )
 
-# One capture group inside a lookahead, tried at every position:
-#   two CJK characters               -> a bigram (overlapping, because the match is empty)
-#   a CJK character alone in its run -> a unigram
-#   a letter/digit run, at its start -> a word
-_TOKEN = re.compile(
-    rf"(?=([{_CJK}][{_CJK}]"
-    rf"|(?<![{_CJK}])[{_CJK}](?![{_CJK}])"
-    rf"|(?<!(?![{_CJK}])[^\W_])(?:(?![{_CJK}])[^\W_])+))"
+# Ideographs (kanji): also indexed one by one.
+_KANJI = (
+    "\u3005\u3006\u3007"
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+    "\U00020000-\U0003134f"
 )
+
+# Three passes of plain character classes (much faster than one pattern with lookarounds):
+#   words, the bigrams starting at even offsets of each CJK run, lone kana / Hangul characters;
+#   the bigrams starting at odd offsets; every kanji.
+_EVEN = re.compile(
+    rf"[^\W_{_CJK}]+"
+    rf"|[{_CJK}]{{2}}"
+    rf"|(?<![{_CJK}])(?![{_KANJI}])[{_CJK}](?![{_CJK}])"
+)
+_ODD = re.compile(rf"(?<=[{_CJK}])[{_CJK}]{{2}}")
+_UNIGRAM = re.compile(rf"[{_KANJI}]")
 
 
 def normalize(text: str) -> str:
@@ -66,7 +78,8 @@ def tokenize_one(text: str) -> list[str]:
     """Tokens of one text (see the module docstring)."""
     if not text:
         return []
-    return _TOKEN.findall(normalize(text))
+    text = normalize(text)
+    return _EVEN.findall(text) + _ODD.findall(text) + _UNIGRAM.findall(text)
 
 
 def tokenize(texts: Iterable[str]) -> list[list[str]]:
