@@ -109,6 +109,10 @@ CASES = [
          beir(corpus=(j({"_id": "d1", "text": "x" * 70_000}) + "\n").encode()
               + '{"_id": "d3", "text": "日本語のテキスト"}\n'.encode("cp932")),
          "dataset", "", ["corpus.jsonl", "line 2", "looks like Shift_JIS", "UTF-8"]),
+    Case("utf8-japanese-with-one-bad-byte",
+         beir(corpus='{"_id": "d1", "text": "日本語のテキスト"}\n'.encode() + b'{"_id": "d2", '
+              b'"text": "\xe3\x81"}\n' + '{"_id": "d3", "text": "もう一つ"}\n'.encode()),
+         "dataset", "", ["corpus.jsonl", "line 2", "not UTF-8"]),
     Case("utf16-without-bom", {"corpus.csv": "id,text\nd1,x\n".encode("utf-16-le"),
                                "queries.csv": "id,text\nq1,y\n", "qrels.csv": "qid,docid\nq1,d1\n"},
          "dataset", "", ["corpus.csv", "line 1", "not a text file"]),

@@ -157,11 +157,12 @@ def detect_encoding(head: bytes, source: Source, *, complete: bool) -> str:
         return "utf-8"
     except UnicodeDecodeError as exc:
         utf8_error = exc
-    # Valid non-ASCII UTF-8 elsewhere in the sample means a UTF-8 file with a corrupt byte;
-    # only a sample where no multi-byte character is valid UTF-8 may be a legacy encoding.
-    partly_utf8 = any(ord(c) > 127 and c != "\ufffd"
-                      for c in head.decode("utf-8", errors="replace"))
-    if not partly_utf8:
+    # Mostly valid multi-byte UTF-8 means a UTF-8 file with a corrupt byte. Legacy bytes
+    # decoded as UTF-8 give mostly errors (a few valid sequences happen by accident).
+    lenient = head.decode("utf-8", errors="replace")
+    bad = lenient.count("\ufffd")
+    good = sum(1 for c in lenient if ord(c) > 127) - bad
+    if good <= bad:
         try:
             text = codecs.getincrementaldecoder("cp932")().decode(head, final=complete)
         except UnicodeDecodeError:
