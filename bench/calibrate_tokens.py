@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ragdash.cost import tokens as tk
 
-JSQUAD = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "jsquad-valid"
+JSQUAD = Path(__file__).resolve().parent.parent / "tests" / "data" / "jsquad-valid"
 
 
 def jsquad() -> tuple[list[str], list[str]]:

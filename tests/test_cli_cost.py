@@ -10,13 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from paths import JSQUAD
 
 from ragdash.cli import main
 from ragdash.cost.catalog import load_catalog
 from ragdash.cost.tokens import load_cl100k
 
 ROOT = Path(__file__).resolve().parents[1]
-JSQUAD = ROOT.parent / "shared" / "data" / "jsquad-valid"
 ARTICLE = ROOT / "ragdash" / "data" / "samples" / "article_ja.json"
 
 
@@ -27,8 +27,6 @@ def _home(tmp_path, monkeypatch):
 
 
 def jsquad_dir() -> Path:
-    if not (JSQUAD / "corpus.jsonl").exists():
-        pytest.skip(f"JSQuAD data not found at {JSQUAD}")
     return JSQUAD
 
 

@@ -14,18 +14,16 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from paths import JSQUAD
 
 from ragdash.cost import tokens as tk
 from ragdash.cost.tokens import METHOD_ESTIMATE, METHOD_TIKTOKEN, count_tokens, estimate_tokens
 from ragdash.errors import CostError
 
-JSQUAD = Path(__file__).resolve().parents[2] / "shared" / "data" / "jsquad-valid"
 SHIPPED = tk.SHIPPED_CL100K
 
 
 def jsquad_texts() -> tuple[list[str], list[str]]:
-    if not (JSQUAD / "corpus.jsonl").exists():
-        pytest.skip(f"JSQuAD data not found at {JSQUAD}")
     docs = [json.loads(line) for line in (JSQUAD / "corpus.jsonl").open(encoding="utf-8")]
     queries = [json.loads(line) for line in (JSQUAD / "queries.jsonl").open(encoding="utf-8")]
     return ([f"{d['title']} {d['text']}" if d.get("title") else d["text"] for d in docs],
