@@ -69,7 +69,7 @@ def export_json(run: SavedRun, *, include_qrels: bool = False,
     """The run as a UTF-8 JSON file (for a download button)."""
     return json.dumps(run_to_json_obj(run, include_qrels=include_qrels,
                                       include_dataset=include_dataset),
-                      ensure_ascii=False, indent=1).encode("utf-8")
+                      ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def export_trec(run: SavedRun) -> str:
