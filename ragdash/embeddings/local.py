@@ -165,10 +165,12 @@ class LocalEmbedder:
                 os.environ["TRANSFORMERS_OFFLINE"] = "1"
                 try:
                     from sentence_transformers import SentenceTransformer
+                    from transformers.utils import logging as transformers_logging
                 except ImportError as exc:
                     raise RetrievalError(
                         "Local models need the optional extra sentence-transformers: run "
                         f"`{INSTALL_COMMAND}` and try again.") from exc
+                transformers_logging.disable_progress_bar()  # no bars on the command line
                 kwargs = {"device": self.device, "local_files_only": True}
                 if self.dimensions:
                     kwargs["truncate_dim"] = self.dimensions
