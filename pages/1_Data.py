@@ -1,6 +1,61 @@
+"""Data: load a bundled sample or upload files; the validation report, previews and sizes."""
+
 import streamlit as st
 
-from ragdash.ui import page_setup
+from ragdash.ui import data, keys, page_setup, state
 
 ctx = page_setup("data")
-st.title(ctx.t("nav.data"))
+t = ctx.t
+st.title(t("data.title"))
+st.markdown(t("data.intro"))
+
+tab_sample, tab_upload = st.tabs([t("data.tab_sample"), t("data.tab_upload")])
+with tab_sample:
+    samples = {name: (title, text) for name, title, text in data.samples(ctx.lang)}
+    choice = st.selectbox(t("data.sample"), list(samples), format_func=lambda n: samples[n][0],
+                          key="data_sample")
+    st.caption(samples[choice][1])
+    if st.button(t("data.load_sample"), key="data_load_sample", type="primary"):
+        data.load_sample(ctx, choice)
+
+with tab_upload:
+    st.markdown(t("data.formats"))
+    files = st.file_uploader(t("data.upload"), accept_multiple_files=True,
+                             type=data.UPLOAD_TYPES, key="data_files",
+                             help=t("data.upload_help"))
+    st.caption(t("data.limit", mb=data.UPLOAD_LIMIT_MB))
+    split = st.text_input(t("data.split"), value="test", key="data_split",
+                          help=t("data.split_help"))
+    if st.button(t("data.load_files"), key="data_load_files", type="primary",
+                 disabled=not files):
+        data.load_files(ctx, [(f.name, f.getvalue()) for f in files], split)
+
+ds = state.dataset()
+if ds is None:
+    st.info(t("data.none_yet"))
+    st.stop()
+
+st.divider()
+st.subheader(t("data.current", name=ds.name))
+if ds.source:
+    st.caption(t("data.source", source=ds.source))
+report = state.validation()
+data.sizes_view(ctx, ds, report)
+
+override = data.mapping_editor(ctx, ds)
+if override is not None and data.load_files(ctx, st.session_state[keys.UPLOADS], split,
+                                            override):
+    st.rerun()
+if ds.notes:
+    with st.expander(t("data.notes", n=len(ds.notes))):
+        for note in ds.notes:
+            st.markdown(f"- {note}")
+
+st.subheader(t("data.validation"))
+if report is not None:
+    data.validation_view(ctx, report)
+st.subheader(t("data.preview"))
+data.previews(ctx, ds)
+
+if report is None or report.ok:
+    st.page_link("pages/2_Run.py", label=t("data.next"), icon=":material/arrow_forward:")

@@ -1,6 +1,56 @@
+"""Run: choose a retriever and a model, see the cost, start; progress; saved runs."""
+
 import streamlit as st
 
-from ragdash.ui import page_setup
+from ragdash.ui import keys, page_setup, run, runner, state
+from ragdash.ui.widgets import bind
 
 ctx = page_setup("run")
-st.title(ctx.t("nav.run"))
+t = ctx.t
+st.title(t("run.title"))
+
+job = runner.active_job(ctx)
+if job is not None:
+    runner.job_panel(ctx, job)
+runner.last_job_outcome(ctx, show_done=True)
+
+ds = ctx.dataset
+if ds is None:
+    st.info(t("run.no_dataset"))
+    st.page_link("pages/1_Data.py", label=t("nav.data"), icon=":material/database:")
+else:
+    report = state.validation()
+    st.markdown(t("run.on_dataset", name=ds.name, queries=f"{len(ds.evaluated_queries()):,}",
+                  docs=f"{len(ds.documents):,}"))
+    if report is not None and not report.ok:
+        st.error(t("run.dataset_errors"))
+        st.page_link("pages/1_Data.py", label=t("nav.data"), icon=":material/database:")
+        st.stop()
+
+    settings = run.retriever_settings(ctx)
+    cols = st.columns(3)
+    kmax = cols[0].number_input(t("run.kmax"), 1, 1000, help=t("run.kmax_help"),
+                                **bind(keys.KMAX, 100))
+    limit = cols[1].number_input(t("run.limit"), 0, None, help=t("run.limit_help"),
+                                 **bind(keys.QUERY_LIMIT, 0))
+    name = cols[2].text_input(t("run.name"), placeholder=t("run.name_placeholder"),
+                              **bind(keys.RUN_NAME, ""))
+    limit = int(limit) or None
+    estimate = run.cost_preview(ctx, ds, settings, limit)
+
+    missing_model = settings.retriever != "bm25" and not settings.model
+    if missing_model:
+        st.warning(t("run.model_missing"))
+    if st.button(t("run.start"), type="primary", key="run_start", icon=":material/play_arrow:",
+                 disabled=job is not None or missing_model):
+        job = runner.start_evaluation(ctx, ds, settings.retriever, settings.options,
+                                      kmax=int(kmax), limit_queries=limit,
+                                      run_name=name.strip() or None,
+                                      api_key=settings.api_key, estimate=estimate)
+        st.rerun()
+    if job is not None:
+        st.caption(t("run.one_at_a_time"))
+
+st.divider()
+st.subheader(t("run.saved"))
+run.saved_runs(ctx)

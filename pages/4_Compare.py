@@ -1,6 +1,83 @@
+"""Compare: several runs overlaid with confidence bands, paired significance, per-query
+wins and losses, and the queries where the runs disagree most."""
+
 import streamlit as st
 
-from ragdash.ui import page_setup
+from ragdash.charts import PLOTLY_CONFIG, curve_figure
+from ragdash.metrics import FAMILIES, FAMILY_NAMES
+from ragdash.ui import compare, page_setup, results, state
+from ragdash.views import disagreement, display_frame, metric_label
 
 ctx = page_setup("compare")
-st.title(ctx.t("nav.compare"))
+t = ctx.t
+st.title(t("cmp.title"))
+ds = ctx.dataset
+if ds is None:
+    st.info(t("cmp.no_dataset"))
+    st.stop()
+
+st.caption(t("cmp.intro", name=ds.name))
+compare.upload_trec_runs(ctx, ds)
+summaries = ctx.store.list(dataset_fingerprint=state.dataset_fingerprint())
+if len(summaries) < 2:
+    st.info(t("cmp.need_two", n=len(summaries)))
+    st.stop()
+
+runs = compare.chosen_runs(ctx, summaries)
+if len(runs) < 2:
+    st.info(t("cmp.pick_two"))
+    st.stop()
+names = compare.unique_names(runs)
+
+cols = st.columns([2, 1, 2])
+family = cols[0].selectbox(t("cmp.family"), list(FAMILY_NAMES), index=FAMILY_NAMES.index("ndcg"),
+                           format_func=lambda f: FAMILIES[f].label, key="cmp_family")
+kmax = min(r.table().kmax for r in runs)
+with cols[1]:
+    k = results.pick_k(ctx, kmax)
+drop = cols[2].toggle(t("cmp.drop_empty"), key="cmp_drop")
+metric = f"{family}@{k}"
+
+alignment, aligned = compare.aligned_tables(runs, names)
+if not alignment.complete:
+    st.warning(t("cmp.not_aligned", n=len(alignment.dropped), common=len(alignment.common)))
+bands = compare.bands_for(runs, names, family, drop)
+fig = curve_figure(aligned, family, bands=bands, lang=ctx.lang, drop_no_relevant=drop)
+st.plotly_chart(fig, key="cmp_curves", config=PLOTLY_CONFIG)
+st.caption(t("cmp.bands_help"))
+
+st.subheader(t("cmp.significance", metric=metric_label(metric)))
+comparison = compare.comparison_for(runs, names, metric, drop)
+st.dataframe(compare.significance_table(ctx, comparison), hide_index=True, key="cmp_table")
+for sentence in comparison.verdicts(ctx.lang):
+    st.markdown(f"- {sentence}")
+st.caption(t("cmp.significance_help", n=comparison.n_queries))
+
+st.subheader(t("cmp.pair"))
+pick = st.columns(2)
+a = pick[0].selectbox(t("cmp.run_a"), names, index=0, key="cmp_a")
+b = pick[1].selectbox(t("cmp.run_b"), names, index=1, key="cmp_b")
+if a == b:
+    st.info(t("cmp.same_run"))
+    st.stop()
+left, right = st.columns([3, 2])
+with left:
+    compare.scatter(ctx, comparison, a, b, ds, key="cmp_scatter")
+with right:
+    st.markdown(f"**{t('cmp.disagree')}**")
+    worst = disagreement(aligned[a], aligned[b], metric, n=20, dataset=ds, names=(a, b))
+    st.dataframe(display_frame(worst, ctx.lang), hide_index=True, key="cmp_disagree")
+
+st.subheader(t("res.drill"))
+run_of = dict(zip(names, runs))
+order = list(worst["query_id"]) + [q for q in comparison.query_ids
+                                   if q not in set(worst["query_id"])]
+qid = results.drill_query_picker(ctx, order, ds, key="cmp_drill")
+left, right = st.columns(2)
+for column, name in ((left, a), (right, b)):
+    with column:
+        st.markdown(f"#### {name}")
+        results.drilldown_view(ctx, run_of[name], qid, k)
+
+st.subheader(t("res.downloads"))
+results.report_button(ctx, runs, key="cmp_report")

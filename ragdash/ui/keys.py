@@ -11,6 +11,7 @@ OWNER = "rd_owner"                # random id of this browser session (owner of 
 API_KEY = "rd_api_key"            # the embeddings API key: session only, never written anywhere
 DATASET = "rd_dataset"            # the current ragdash.Dataset (or absent)
 DATASET_SOURCE = "rd_dataset_source"  # how it was loaded: "sample:<name>" | "upload" | "run"
+DATASET_FP = "rd_dataset_fp"      # its fingerprint (computed once per load)
 VALIDATION = "rd_validation"      # ValidationReport of the current dataset
 RUN_ID = "rd_run_id"              # the saved run shown on the Results page
 COMPARE_IDS = "rd_compare_ids"    # saved runs chosen on the Compare page
@@ -31,7 +32,13 @@ CONCURRENCY = "rd_concurrency"
 KMAX = "rd_kmax"
 QUERY_LIMIT = "rd_query_limit"
 LOCAL_MODEL = "rd_local_model"
+BM25_K1 = "rd_bm25_k1"
+BM25_B = "rd_bm25_b"
+RUN_NAME = "rd_run_name"
 # Results page view settings
 METRICS = "rd_metrics"
 K_VIEW = "rd_k_view"
 DROP_NO_RELEVANT = "rd_drop_no_relevant"
+UPLOADS = "rd_uploads"            # the last uploaded files [(name, bytes)], to reload with a
+#                                   different column mapping after leaving the page
+MAPPING = "rd_mapping"            # column overrides {kind: {role: column | None}}

@@ -84,7 +84,7 @@ def _open_run_link(t: Callable[..., str]) -> None:
         st.error(t("link.bad_run", error=str(exc)))
         return
     state.set_run(run.id)
-    if state.dataset() is None or state.dataset().fingerprint() != run.dataset_fingerprint:
+    if state.dataset_fingerprint() != run.dataset_fingerprint:
         state.set_dataset(run.dataset, source=f"run:{run.id}")
 
 

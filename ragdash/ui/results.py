@@ -160,7 +160,7 @@ def report_button(ctx: PageContext, runs: list[SavedRun], *, key: str) -> None:
     def build() -> bytes:
         from ..report import build_report
 
-        html = build_report(runs, lang=lang, include_texts=include)
+        html = build_report(runs, lang=lang, include_text=include)
         return html.encode("utf-8") if isinstance(html, str) else html
 
     stem = _file_stem(runs[0].name if len(runs) == 1 else "comparison")

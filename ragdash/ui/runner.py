@@ -86,13 +86,18 @@ def job_panel(ctx: PageContext, job: Job) -> None:
         panel()
 
 
-def last_job_outcome(ctx: PageContext) -> None:
-    """The outcome of this session's latest evaluation job, when it did not succeed."""
+def last_job_outcome(ctx: PageContext, *, show_done: bool = False) -> None:
+    """The outcome of this session's latest evaluation job: a failure in one plain
+    sentence, a cancellation, or (``show_done``) a link to the finished run's results."""
     jobs = ctx.jobs.jobs_for(ctx.owner, kind="evaluation")
     if not jobs:
         return
     job = jobs[0]
-    if job.state == "failed":
+    if job.state == "done" and show_done:
+        st.success(ctx.t("run.done", label=job.label))
+        st.page_link("pages/3_Results.py", label=ctx.t("run.see_results"),
+                     icon=":material/monitoring:")
+    elif job.state == "failed":
         st.error(ctx.t("run.failed", label=job.label, error=job.error_text(ctx.lang)))
     elif job.state == "cancelled":
         st.warning(ctx.t("run.cancelled", label=job.label))

@@ -72,9 +72,14 @@ def set_dataset(ds: Dataset, source: str, report=None) -> None:
         report = validate(ds)
     ss = st.session_state
     ss[keys.DATASET] = ds
+    ss[keys.DATASET_FP] = ds.fingerprint()
     ss[keys.DATASET_SOURCE] = source
     ss[keys.VALIDATION] = report
     ss.pop(keys.DRILL_QUERY, None)
+
+
+def dataset_fingerprint() -> str | None:
+    return st.session_state.get(keys.DATASET_FP)
 
 
 def validation():
@@ -107,8 +112,14 @@ def load_run(run_id: str) -> SavedRun:
     return run
 
 
-def forget_run(run_id: str) -> None:
+def drop_cached_run(run_id: str) -> None:
+    """Forget this session's copy of a run (after a rename, say); the next load rereads it."""
     st.session_state.get(keys.TABLES, {}).pop(run_id, None)
+
+
+def forget_run(run_id: str) -> None:
+    """A deleted run: out of the cache, the comparison and the Results page."""
+    drop_cached_run(run_id)
     ids = st.session_state.get(keys.COMPARE_IDS) or []
     st.session_state[keys.COMPARE_IDS] = [r for r in ids if r != run_id]
     if st.session_state.get(keys.RUN_ID) == run_id:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -9,32 +10,39 @@ import streamlit as st
 WIDGET_PREFIX = "w:"
 
 
-def _copy_back(widget_key: str, state_key: str) -> None:
+def _copy_back(widget_key: str, state_key: str, after: Callable[[], None] | None = None
+               ) -> None:
     st.session_state[state_key] = st.session_state[widget_key]
+    if after is not None:
+        after()
 
 
-def bind(state_key: str, default: Any = None) -> dict[str, Any]:
+def bind(state_key: str, default: Any = None, *,
+         after: Callable[[], None] | None = None) -> dict[str, Any]:
     """Keyword arguments that tie a widget to a plain session-state key.
 
     ``st.text_input(label, **bind(keys.MODEL, "text-embedding-3-small"))``: the widget gets
     its own key (``"w:" + state_key``), is seeded from the plain key on every run, and writes
-    back to it when the user changes it. The plain key survives page switches; the widget key
-    does not (Streamlit drops it when the page that drew the widget is left).
+    back to it when the user changes it (then calls ``after``). The plain key survives page
+    switches; the widget key does not (Streamlit drops it when the page that drew the widget
+    is left).
     """
     ss = st.session_state
     if state_key not in ss:
         ss[state_key] = default
     widget_key = WIDGET_PREFIX + state_key
     ss[widget_key] = ss[state_key]
-    return {"key": widget_key, "on_change": _copy_back, "args": (widget_key, state_key)}
+    return {"key": widget_key, "on_change": _copy_back,
+            "args": (widget_key, state_key, after)}
 
 
-def bind_choice(state_key: str, options: list, default: Any) -> dict[str, Any]:
+def bind_choice(state_key: str, options: list, default: Any, *,
+                after: Callable[[], None] | None = None) -> dict[str, Any]:
     """:func:`bind` for a selectbox/radio: a stored value no longer offered falls back."""
     ss = st.session_state
     if ss.get(state_key, default) not in options:
         ss[state_key] = default if default in options else (options[0] if options else None)
-    return bind(state_key, default)
+    return bind(state_key, default, after=after)
 
 
 def bind_multi(state_key: str, options: list, default: list) -> dict[str, Any]:

@@ -1,0 +1,145 @@
+"""Pieces of the Compare page: choosing runs (and scoring uploaded TREC runs), overlaid
+curves with bootstrap bands, the significance table, the A/B scatter."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from ..charts import PLOTLY_CONFIG, scatter_figure
+from ..errors import RagdashError
+from ..runs import SavedRun, import_trec
+from ..stats import align_tables, compare_tables, curve_bands
+from . import keys, state
+from .page import PageContext
+
+#: fewer resamples than a report: the page redraws often; the report uses the full number
+BAND_RESAMPLES = 1000
+
+
+def upload_trec_runs(ctx: PageContext, dataset) -> None:
+    """TREC run files from other engines, scored against the current dataset's qrels and
+    saved, so they can be compared like any run."""
+    t = ctx.t
+    with st.expander(t("cmp.upload_title")):
+        st.caption(t("cmp.upload_help"))
+        files = st.file_uploader(t("cmp.upload"), accept_multiple_files=True,
+                                 type=["txt", "trec", "run", "tsv", "res"], key="cmp_files")
+        if st.button(t("cmp.upload_button"), key="cmp_upload", disabled=not files):
+            added = []
+            for f in files:
+                try:
+                    added.append(import_trec(ctx.store, f.getvalue(), dataset=dataset,
+                                             filename=f.name))
+                except RagdashError as exc:
+                    st.error(t("cmp.upload_failed", name=f.name, error=str(exc)))
+            if added:
+                chosen = st.session_state.get(keys.COMPARE_IDS) or []
+                st.session_state[keys.COMPARE_IDS] = [*chosen, *added]
+                st.success(t("cmp.upload_done", n=len(added)))
+
+
+def unique_names(runs: list[SavedRun]) -> list[str]:
+    """Run names for legends and tables; a repeated name gets its id appended."""
+    counts: dict[str, int] = {}
+    for r in runs:
+        counts[r.name] = counts.get(r.name, 0) + 1
+    return [r.name if counts[r.name] == 1 else f"{r.name} ({r.id[:4]})" for r in runs]
+
+
+def _memo(key: tuple, compute):
+    """Per-session memo for the costlier statistics (bands, tests): a redraw after changing
+    the language or the scatter's pair reuses them."""
+    cache = st.session_state.setdefault("rd_cmp_cache", {})
+    if key not in cache:
+        if len(cache) > 16:
+            cache.clear()
+        cache[key] = compute()
+    return cache[key]
+
+
+def aligned_tables(runs: list[SavedRun], names: list[str]):
+    return align_tables({n: r.table() for n, r in zip(names, runs)})
+
+
+def bands_for(runs: list[SavedRun], names: list[str], family: str, drop: bool) -> dict:
+    def compute():
+        _, aligned = aligned_tables(runs, names)
+        out = {}
+        for name, table in aligned.items():
+            matrix = table.values[family]
+            if drop:
+                matrix = matrix[~np.asarray(table.no_relevant, dtype=bool)]
+            if len(matrix) >= 2:
+                out[name] = curve_bands(matrix, n_resamples=BAND_RESAMPLES)
+        return out
+
+    return _memo(("bands", tuple(r.id for r in runs), family, drop), compute)
+
+
+def comparison_for(runs: list[SavedRun], names: list[str], metric: str, drop: bool):
+    def compute():
+        tables = {n: r.table() for n, r in zip(names, runs)}
+        return compare_tables(tables, metric, drop_no_relevant=drop)
+
+    return _memo(("cmp", tuple(r.id for r in runs), tuple(names), metric, drop), compute)
+
+
+def significance_table(ctx: PageContext, comparison) -> pd.DataFrame:
+    t = ctx.t
+    rows = []
+    for p in comparison.pairs:
+        rows.append({
+            t("cmp.col_a"): p.a, t("cmp.col_b"): p.b,
+            t("cmp.col_mean_a"): p.mean_a, t("cmp.col_mean_b"): p.mean_b,
+            t("cmp.col_diff"): p.diff,
+            t("cmp.col_ci"): f"[{p.ci_low:+.4f}, {p.ci_high:+.4f}]",
+            t("cmp.col_p"): p.p_holm,
+            t("cmp.col_wtl"): f"{p.wins} / {p.ties} / {p.losses}",
+            t("cmp.col_verdict"): p.verdict.text(ctx.lang),
+        })
+    return pd.DataFrame(rows)
+
+
+def _select_point(key: str):
+    def callback() -> None:
+        event = st.session_state.get(key) or {}
+        points = (event.get("selection") or {}).get("points") or []
+        for point in points:
+            qid = point.get("customdata")
+            if isinstance(qid, list):
+                qid = qid[0] if qid else None
+            if qid:
+                st.session_state[keys.DRILL_QUERY] = str(qid)
+                return
+    return callback
+
+
+def scatter(ctx: PageContext, comparison, a: str, b: str, dataset, *, key: str) -> None:
+    """Run A against run B, one point per query; choosing a point opens its drill-down."""
+    qids = comparison.query_ids
+    texts = [(dataset.query(q).text if dataset.query(q) else "") for q in qids]
+    fig = scatter_figure(comparison.per_query[a], comparison.per_query[b], qids, texts,
+                         metric=comparison.metric, names=(a, b), lang=ctx.lang)
+    st.plotly_chart(fig, key=key, on_select=_select_point(key), selection_mode="points",
+                    config=PLOTLY_CONFIG)
+
+
+def chosen_runs(ctx: PageContext, summaries) -> list[SavedRun]:
+    ids = [s.id for s in summaries]
+    labels = {s.id: f"{s.name} · {s.created_at[:16].replace('T', ' ')}" for s in summaries}
+    ss = st.session_state
+    current = [r for r in (ss.get(keys.COMPARE_IDS) or []) if r in ids]
+    if not current:
+        current = ids[:2]
+    ss[keys.COMPARE_IDS] = current
+    widget_key = "w:" + keys.COMPARE_IDS
+    ss[widget_key] = current
+
+    def copy_back() -> None:
+        ss[keys.COMPARE_IDS] = ss[widget_key]
+
+    picked = st.multiselect(ctx.t("cmp.runs"), ids, format_func=labels.get, key=widget_key,
+                            on_change=copy_back)
+    return [state.load_run(r) for r in picked]

@@ -1,0 +1,148 @@
+"""Pieces of the Data page: samples, uploads with column mapping, the validation report,
+previews and sizes."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ..dataset import Dataset
+from ..errors import RagdashError
+from ..i18n import has
+from ..loaders import column_mappings, load_uploads
+from ..views import snippet
+from . import keys, state
+from .page import PageContext
+
+#: Streamlit's default per-file upload limit (``server.maxUploadSize``), in MB.
+UPLOAD_LIMIT_MB = 200
+UPLOAD_TYPES = ["json", "jsonl", "ndjson", "csv", "tsv", "txt", "zip", "gz", "qrels", "trec"]
+NONE = "—"
+
+
+def samples(lang: str) -> list[tuple[str, str, str]]:
+    """(name, title, description) of each bundled sample, in ``lang``."""
+    from ..samples import list_samples
+
+    def pick(text) -> str:
+        return text.get(lang) or text.get("en", "") if isinstance(text, dict) else str(text)
+
+    return [(s.name, pick(s.title), pick(s.description)) for s in list_samples()]
+
+
+def load_sample(ctx: PageContext, name: str) -> None:
+    from ..samples import load_sample as _load
+
+    try:
+        with st.spinner(ctx.t("data.loading")):
+            state.set_dataset(_load(name), source=f"sample:{name}")
+    except RagdashError as exc:
+        st.error(str(exc))
+
+
+def load_files(ctx: PageContext, files: list[tuple[str, bytes]], split: str,
+               mapping: dict | None = None) -> bool:
+    """Load uploaded files; a bad file shows one message naming the file, line and fix."""
+    try:
+        with st.spinner(ctx.t("data.loading")):
+            ds = load_uploads(files, split=split.strip() or "test", mapping=mapping or None)
+            state.set_dataset(ds, source="upload")
+    except RagdashError as exc:
+        st.error(ctx.t("data.load_failed", error=str(exc)))
+        return False
+    st.session_state[keys.UPLOADS] = files
+    st.session_state[keys.MAPPING] = mapping or {}
+    return True
+
+
+def mapping_editor(ctx: PageContext, ds: Dataset) -> dict | None:
+    """The column mapping the loader chose for each table, with selectboxes to change it.
+    Returns the overrides when the user asks to reload, else ``None``."""
+    mappings = column_mappings(ds)
+    if not mappings:
+        return None
+    t = ctx.t
+    st.subheader(t("data.columns"))
+    rows = [{t("data.map_table"): kind, t("data.map_file"): m.file,
+             t("data.map_format"): m.format,
+             t("data.map_chosen"): ", ".join(f"{role} ← {col if col is not None else NONE}"
+                                             for role, col in m.chosen.items())}
+            for kind, m in mappings.items()]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="data_mapping_table")
+    if not st.session_state.get(keys.UPLOADS):
+        return None
+    with st.expander(t("data.map_change")):
+        overrides: dict[str, dict[str, str | None]] = {}
+        for kind, m in mappings.items():
+            st.markdown(f"**{kind}** — `{m.file}`")
+            cols = st.columns(len(m.chosen))
+            for col, (role, chosen) in zip(cols, m.chosen.items()):
+                options = [NONE, *m.columns]
+                current = chosen if chosen in m.columns else NONE
+                picked = col.selectbox(role, options, index=options.index(current),
+                                       key=f"data_map:{kind}:{role}")
+                if picked != current:
+                    overrides.setdefault(kind, {})[role] = None if picked == NONE else picked
+        if st.button(t("data.map_reload"), key="data_map_reload", disabled=not overrides):
+            merged = {k: dict(v) for k, v in (st.session_state.get(keys.MAPPING) or {}).items()}
+            for kind, roles in overrides.items():
+                merged.setdefault(kind, {}).update(roles)
+            return merged
+    return None
+
+
+def issue_text(ctx: PageContext, issue) -> str:
+    """An issue in the page's language (English from the validator when there is no
+    translation for its code)."""
+    key = f"valid.{issue.code}"
+    if ctx.lang != "en" and has(key):
+        more = ", …" if issue.count > len(issue.examples) else ""
+        examples = ", ".join(issue.examples) + more
+        text = ctx.t(key, count=f"{issue.count:,}")
+        return f"{text}(例: {examples})" if issue.examples else text
+    return str(issue)
+
+
+def validation_view(ctx: PageContext, report) -> None:
+    t = ctx.t
+    if report.ok:
+        st.success(t("data.valid_ok"))
+    else:
+        st.error(t("data.valid_errors", n=len(report.errors)))
+    for issue in report.errors:
+        st.error(issue_text(ctx, issue), icon=":material/error:")
+    for issue in report.warnings:
+        st.warning(issue_text(ctx, issue), icon=":material/warning:")
+    for issue in report.info:
+        st.info(issue_text(ctx, issue), icon=":material/info:")
+
+
+def sizes_view(ctx: PageContext, ds: Dataset, report) -> None:
+    t = ctx.t
+    sizes = ds.sizes()
+    cols = st.columns(4)
+    cols[0].metric(t("data.n_documents"), f"{sizes['documents']:,}")
+    cols[1].metric(t("data.n_queries"), f"{sizes['queries']:,}")
+    cols[2].metric(t("data.n_evaluated"), f"{sizes['queries_with_qrels']:,}")
+    cols[3].metric(t("data.n_judgements"), f"{sizes['judgements']:,}")
+    tokens = (report.sizes or {}).get("tokens") if report is not None else None
+    if tokens:
+        st.markdown(t("data.tokens", docs=f"{tokens['documents']:,}",
+                      queries=f"{tokens['queries']:,}", total=f"{tokens['total']:,}",
+                      method=tokens["method"]))
+
+
+def previews(ctx: PageContext, ds: Dataset, n: int = 20) -> None:
+    t = ctx.t
+    docs, queries, qrels = st.tabs([t("data.tab_docs"), t("data.tab_queries"),
+                                    t("data.tab_qrels")])
+    docs.dataframe(pd.DataFrame(
+        [{"id": d.id, "title": d.title, "text": snippet(d.text, 300)}
+         for d in ds.documents[:n]]), hide_index=True, key="data_prev_docs")
+    queries.dataframe(pd.DataFrame(
+        [{"id": q.id, "text": q.text, "relevant": len(ds.qrels.get(q.id, {}))}
+         for q in ds.queries[:n]]), hide_index=True, key="data_prev_queries")
+    rows = [{"query_id": q, "doc_id": d, "grade": g}
+            for q, judged in list(ds.qrels.items())[:n] for d, g in judged.items()]
+    qrels.dataframe(pd.DataFrame(rows[: n * 3]), hide_index=True, key="data_prev_qrels")
+    st.caption(t("data.preview_note", n=n))

@@ -1,0 +1,180 @@
+"""Pieces of the Run page: retriever settings with provider presets, the cost preview and
+the list of saved runs (rename, delete)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from ..dataset import Dataset
+from ..errors import RagdashError
+from ..views import display_frame, runs_frame
+from . import keys, state
+from .page import PageContext
+from .widgets import bind, bind_choice
+
+
+@dataclass(frozen=True)
+class Preset:
+    """An OpenAI-compatible server people commonly use."""
+
+    base_url: str
+    model: str
+    provider: str | None  # price catalog provider (None: look the model up by name)
+    needs_key: bool = True
+    azure: bool = False
+
+
+PRESETS: dict[str, Preset] = {
+    "openai": Preset("https://api.openai.com/v1", "text-embedding-3-small", "OpenAI"),
+    "azure": Preset("https://YOUR-RESOURCE.openai.azure.com/openai/v1",
+                    "text-embedding-3-small", "Azure OpenAI", azure=True),
+    "ollama": Preset("http://localhost:11434/v1", "nomic-embed-text", "local", needs_key=False),
+    "vllm": Preset("http://localhost:8000/v1", "BAAI/bge-m3", "local", needs_key=False),
+    "tei": Preset("http://localhost:8080/v1", "BAAI/bge-m3", "local", needs_key=False),
+    "custom": Preset("", "", None),
+}
+RETRIEVERS = ["bm25", "openai", "local"]
+
+
+@dataclass
+class RunSettings:
+    retriever: str
+    options: dict
+    api_key: str
+    model: str
+    provider: str | None
+
+
+def _apply_preset() -> None:
+    preset = PRESETS[st.session_state[keys.PRESET]]
+    if preset.base_url or st.session_state[keys.PRESET] == "custom":
+        st.session_state[keys.BASE_URL] = preset.base_url
+    if preset.model:
+        st.session_state[keys.MODEL] = preset.model
+
+
+def local_extra_installed() -> bool:
+    from ..embeddings.local import extra_installed
+
+    return extra_installed()
+
+
+def retriever_settings(ctx: PageContext) -> RunSettings:
+    """The retriever and its options. The API key goes to the retriever only."""
+    t = ctx.t
+    retriever = st.radio(t("run.retriever"), RETRIEVERS, horizontal=True,
+                         format_func=lambda r: t(f"run.retriever_{r}"),
+                         **bind_choice(keys.RETRIEVER, RETRIEVERS, "bm25"))
+    if retriever == "bm25":
+        st.caption(t("run.bm25_help"))
+        with st.expander(t("run.bm25_params")):
+            cols = st.columns(2)
+            k1 = cols[0].number_input("k1", 0.0, 10.0, step=0.1, help=t("run.bm25_k1_help"),
+                                      **bind(keys.BM25_K1, 1.2))
+            b = cols[1].number_input("b", 0.0, 1.0, step=0.05, help=t("run.bm25_b_help"),
+                                     **bind(keys.BM25_B, 0.75))
+        return RunSettings("bm25", {"k1": float(k1), "b": float(b)}, "", "bm25", "local")
+    if retriever == "local":
+        if not local_extra_installed():
+            st.warning(t("run.local_missing"))
+        model = st.text_input(t("run.local_model"), help=t("run.local_model_help"),
+                              **bind(keys.LOCAL_MODEL, ""))
+        batch = st.number_input(t("run.batch_size"), 1, 2048, **bind(keys.BATCH_SIZE, 64))
+        return RunSettings("local", {"model": model.strip(), "batch_size": int(batch)}, "",
+                           model.strip(), "local")
+    presets = list(PRESETS)
+    preset_name = st.selectbox(t("run.preset"), presets,
+                               format_func=lambda p: t(f"run.preset_{p}"),
+                               **bind_choice(keys.PRESET, presets, "openai",
+                                             after=_apply_preset))
+    preset = PRESETS[preset_name]
+    left, right = st.columns(2)
+    base_url = left.text_input(t("run.base_url"), help=t("run.base_url_help"),
+                               **bind(keys.BASE_URL, preset.base_url))
+    model = right.text_input(t("run.model"), **bind(keys.MODEL, preset.model))
+    api_key = st.text_input(t("run.api_key"), type="password", help=t("run.api_key_help"),
+                            **bind(keys.API_KEY, ""))
+    if preset.needs_key and not api_key:
+        st.caption(t("run.api_key_missing"))
+    api_version = ""
+    if preset.azure:
+        api_version = st.text_input(t("run.api_version"), help=t("run.api_version_help"),
+                                    **bind(keys.API_VERSION, ""))
+    cols = st.columns(3)
+    dims = cols[0].number_input(t("run.dimensions"), 0, 65536, help=t("run.dimensions_help"),
+                                **bind(keys.DIMENSIONS, 0))
+    batch = cols[1].number_input(t("run.batch_size"), 1, 2048, **bind(keys.BATCH_SIZE, 64))
+    conc = cols[2].number_input(t("run.concurrency"), 1, 64, **bind(keys.CONCURRENCY, 4))
+    options = {"model": model.strip(), "base_url": base_url.strip() or None,
+               "dimensions": int(dims) or None, "batch_size": int(batch),
+               "concurrency": int(conc)}
+    if api_version.strip():
+        options["api_version"] = api_version.strip()
+    return RunSettings("openai", options, api_key.strip(), model.strip(), preset.provider)
+
+
+def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
+                 limit: int | None) -> dict | None:
+    """The estimate shown before the Start button; returns what is saved with the run."""
+    from ..charts import format_money
+    from ..cost import estimate_evaluation
+
+    t = ctx.t
+    cache = st.session_state.setdefault("rd_estimates", {})
+    key = (state.dataset_fingerprint(), settings.model, settings.provider, limit)
+    try:
+        if key not in cache:
+            cache[key] = estimate_evaluation(ds, settings.model or "bm25", settings.provider,
+                                             limit_queries=limit)
+        est = cache[key]
+    except RagdashError as exc:
+        st.info(t("run.cost_unknown", error=str(exc)))
+        return None
+    with st.container(border=True):
+        st.markdown(t("run.cost_title"))
+        cols = st.columns(3)
+        cols[0].metric(t("run.cost_tokens"), f"{est.tokens:,}", help=t("run.cost_method",
+                                                                         method=est.token_method))
+        cols[1].metric("USD", format_money(est.usd, "USD"))
+        cols[2].metric("JPY", format_money(est.jpy, "JPY"))
+        st.caption(t("run.cost_detail", docs=f"{est.n_documents:,}",
+                     queries=f"{est.n_queries:,}", method=est.token_method,
+                     model=f"{est.provider} / {est.model}"))
+        for note in est.notes:
+            st.caption(note)
+    return {"estimated_usd": est.usd, "estimated_jpy": est.jpy, "tokens": est.tokens,
+            "token_method": est.token_method, "provider": est.provider, "model": est.model}
+
+
+def saved_runs(ctx: PageContext) -> None:
+    """Every saved run, with rename and delete."""
+    t = ctx.t
+    summaries = ctx.store.list()
+    if not summaries:
+        st.caption(t("run.no_saved"))
+        return
+    frame = runs_frame(summaries).drop(columns=["id"], errors="ignore")
+    st.dataframe(display_frame(frame, ctx.lang), hide_index=True, key="run_list")
+    names = {s.id: s.name for s in summaries}
+    ids = list(names)
+    cols = st.columns([2, 2, 1, 1])
+    picked = cols[0].selectbox(t("run.pick_saved"), ids, format_func=names.get,
+                               key="run_manage_pick")
+    new_name = cols[1].text_input(t("run.new_name"), value=names[picked],
+                                  key=f"run_manage_name:{picked}")
+    if cols[2].button(t("run.rename"), key="run_manage_rename"):
+        try:
+            ctx.store.rename(picked, new_name)
+        except RagdashError as exc:
+            st.error(str(exc))
+        else:
+            state.drop_cached_run(picked)
+            st.rerun()
+    with cols[3].popover(t("run.delete"), icon=":material/delete:"):
+        st.markdown(t("run.delete_confirm", name=names[picked]))
+        if st.button(t("run.delete_yes"), key="run_manage_delete", type="primary"):
+            ctx.store.delete(picked)
+            state.forget_run(picked)
+            st.rerun()

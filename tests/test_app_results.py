@@ -1,0 +1,105 @@
+"""AppTest: the Results page draws a saved run — curves, summary, per-query table, drill-down
+— and redraws on K / metric / language changes without rescoring."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from app_support import array, chart, frame_with, new_app, open_page, save_bm25_run, texts
+
+import ragdash.metrics
+from ragdash.runs import get_store
+from ragdash.samples import load_sample
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    return tmp_path
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return load_sample("jsquad-mini")
+
+
+@pytest.fixture
+def run_id(sample):
+    return save_bm25_run(sample, name="bm25 baseline")
+
+
+def test_a_run_link_opens_the_run_and_its_curves_hold_the_means(sample, run_id):
+    at = open_page(new_app(run=run_id), "results")
+    table = get_store().load(run_id).table()
+    spec = chart(at, "res_curve")
+    curves = {t["meta"]["family"]: array(t["y"]) for t in spec["data"]
+              if t.get("meta", {}).get("kind") == "curve"}
+    assert set(curves) == {"recall", "ndcg", "mrr"}  # the default metrics
+    for family, y in curves.items():
+        np.testing.assert_allclose(y, table.curve(family))
+        assert len(y) == 100
+    # an independent check on one number: Recall@10 is the mean of per-query recall
+    assert curves["recall"][9] == pytest.approx(np.mean(table.value("recall@10")))
+    assert "bm25 baseline" in texts(at)
+    assert at.query_params["run"] == run_id  # the address bar holds the link
+
+
+def test_summary_and_per_query_table_worst_first(sample, run_id):
+    at = open_page(new_app(run=run_id), "results")
+    table = get_store().load(run_id).table()
+    summary = frame_with(at, "@1", "@10")
+    assert list(summary.columns[:4]) == ["@1", "@3", "@5", "@10"]
+    assert summary.loc["nDCG", "@10"] == pytest.approx(table.mean("ndcg@10"))
+    assert summary.loc["Recall", "@100"] == pytest.approx(table.mean("recall@100"))
+    per_query = frame_with(at, "Query id", "Recall@10")
+    assert len(per_query) == len(table) == 280
+    values = per_query["Recall@10"].to_numpy()
+    assert values[0] == values.min() and np.all(np.diff(values) >= 0)  # worst first
+
+
+def test_drilldown_shows_the_query_its_relevant_documents_and_top_k(sample, run_id):
+    at = open_page(new_app(run=run_id), "results")
+    saved = get_store().load(run_id)
+    qid = at.selectbox(key="w:rd_drill_query").value
+    query = sample.query(qid)
+    assert query.text[:20] in texts(at)
+    relevant = frame_with(at, "Grade", "Rank retrieved")
+    judged = sample.qrels[qid]
+    assert sorted(relevant["Document id"]) == sorted(d for d, g in judged.items() if g > 0)
+    ranks = {d: r for r, d in enumerate(saved.ranking.get(qid)[0], start=1)}
+    for doc, got in zip(relevant["Document id"], relevant["Rank retrieved"]):
+        if doc in ranks:
+            assert re.search(r"\d+", got).group() == str(ranks[doc])
+        else:
+            assert got == "not retrieved"
+    top = frame_with(at, "Rank", "Score", "Relevant")
+    docs, _ = saved.ranking.get(qid)
+    assert list(top["Document id"]) == docs[:10]
+    assert list(top["Relevant"] == "✓") == [sample.qrels[qid].get(d, 0) > 0 for d in docs[:10]]
+    # choose another query: the drill-down follows
+    other = sample.evaluated_queries()[5].id
+    at.selectbox(key="w:rd_drill_query").set_value(other).run()
+    assert sample.query(other).text[:20] in texts(at)
+
+
+def test_changing_k_metric_or_language_does_not_rescore(sample, run_id, monkeypatch):
+    at = open_page(new_app(run=run_id), "results")
+    calls = []
+    real = ragdash.metrics.evaluate
+    monkeypatch.setattr(ragdash.metrics, "evaluate",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    at.selectbox(key="w:rd_k_view").set_value(5).run()
+    assert "Recall@5" in frame_with(at, "Query id").columns
+    at.multiselect(key="w:rd_metrics").set_value(["map"]).run()
+    assert [t["meta"]["family"] for t in chart(at, "res_curve")["data"]] == ["map"]
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    assert at.title[0].value == "結果"
+    assert calls == []
+
+
+def test_results_without_runs_says_what_to_do():
+    at = open_page(new_app(), "results")
+    assert "No runs yet" in texts(at)
