@@ -38,7 +38,6 @@ _DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 #: pass to st.plotly_chart(config=...) / fig.to_html(config=...): no plotly logo or links
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True,
                  "toImageButtonOptions": {"format": "png", "scale": 2}}
-_CURRENCY_SYMBOL = {"USD": "$", "JPY": "¥", "EUR": "€", "GBP": "£"}
 
 
 def _esc(text: Any) -> str:
@@ -278,20 +277,17 @@ def _short(text: Any, limit: int = 80) -> str:
 
 # -- cost -----------------------------------------------------------------------------------------
 def format_money(value: float | None, currency: str = "USD") -> str:
-    """``0.01234, "USD"`` -> ``"$0.0123"``; ``1.5, "JPY"`` -> ``"¥1.50"``; big values get
-    thousands separators; ``None`` -> ``"—"``."""
+    """Money for people, as everywhere in ragdash (:func:`ragdash.cost.format_money` for USD
+    and JPY: ``$0.0123``, ``$1,234.57``, ``¥1,235``); ``None`` / NaN -> ``"—"``; another
+    currency code is written before two decimals (``"CHF 2.00"``)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
-    sym = _CURRENCY_SYMBOL.get(currency.upper(), currency.upper() + " ")
-    v = float(value)
-    if v == 0:
-        return f"{sym}0"
-    if abs(v) >= 100:
-        return f"{sym}{v:,.0f}"
-    if abs(v) >= 1:
-        return f"{sym}{v:,.2f}"
-    digits = max(2, 2 - math.floor(math.log10(abs(v))))  # three significant digits
-    return f"{sym}{v:.{min(digits, 8)}f}"
+    code = str(currency).upper()
+    if code in ("USD", "JPY"):
+        from .cost import format_money as _cost_money
+
+        return _cost_money(float(value), code)
+    return f"{code} {float(value):,.2f}"
 
 
 def _rows(rows: Any) -> list[dict]:

@@ -122,16 +122,27 @@ class ReportRun:
 
 @dataclass
 class ReportCost:
-    """The cost section's estimate (the caller fills it from :mod:`ragdash.cost`).
+    """The cost section's estimate; build it with :meth:`from_estimate` from a
+    :class:`ragdash.cost.CostEstimate`, or by hand.
 
     ``rows``: one dict per provider / model with ``provider``, ``model`` and ``cost`` (in
-    ``currency``), optionally ``cost_jpy`` / ``batch_cost`` / ``note``.
+    ``currency``, "USD" or "JPY").
     """
 
     tokens: int | None = None
     method: str | None = None
     currency: str = "USD"
     rows: list[dict] = field(default_factory=list)
+
+    @classmethod
+    def from_estimate(cls, estimate: Any, currency: str = "USD") -> ReportCost:
+        """From :func:`ragdash.cost.estimate_evaluation`'s result: its token count and
+        method, and every provider's price for those tokens (``per_provider``)."""
+        jpy = currency.upper() == "JPY"
+        rows = [{"provider": p.provider, "model": p.model, "cost": p.jpy if jpy else p.usd}
+                for p in getattr(estimate, "per_provider", None) or []]
+        return cls(tokens=int(estimate.tokens), method=estimate.token_method,
+                   currency="JPY" if jpy else "USD", rows=rows)
 
 
 def build_report(runs: Sequence[Any], *, dataset: Any = None, lang: str = "en",
@@ -503,6 +514,7 @@ def _comparison(items, tables, metric, lang, dataset, include_text, n_disagree, 
 def _cost(items, cost: ReportCost | None, lang, figures, cost_bar_figure, secrets) -> list[str]:
     from .charts import format_money
 
+    currency = (cost.currency if cost is not None else "USD").upper()
     out: list[str] = []
     if cost is not None and (cost.rows or cost.tokens):
         out.append(f"<h3>{_e(t('report.cost_estimate', lang))}</h3>")
@@ -512,13 +524,12 @@ def _cost(items, cost: ReportCost | None, lang, figures, cost_bar_figure, secret
                 line += f" · {_e(t('report.token_method', lang, method=cost.method))}"
             out.append(f"<p>{line}</p>")
         if cost.rows:
-            head = [t("chart.cost_x", lang), t("chart.cost_y", lang, currency=cost.currency)]
+            head = [t("chart.cost_x", lang), t("chart.cost_y", lang, currency=currency)]
             rows = [[_e(" · ".join(str(r.get(k)) for k in ("provider", "model") if r.get(k))),
-                     (_e(format_money(r.get("cost"), cost.currency)), "num")]
+                     (_e(format_money(r.get("cost"), currency)), "num")]
                     for r in sorted(cost.rows, key=lambda r: float(r.get("cost") or 0))]
             out.append(_table(head, rows))
-            out.append(figures.add(cost_bar_figure(cost.rows, currency=cost.currency,
-                                                   lang=lang)))
+            out.append(figures.add(cost_bar_figure(cost.rows, currency=currency, lang=lang)))
     with_usage = [r for r in items if r.usage or r.cost]
     if with_usage:
         out.append(f"<h3>{_e(t('report.cost_actual', lang))}</h3>")
@@ -526,14 +537,44 @@ def _cost(items, cost: ReportCost | None, lang, figures, cost_bar_figure, secret
                 t("chart.estimated", lang), t("chart.actual", lang)]
         rows = []
         for r in with_usage:
-            c = r.cost or {}
+            estimated, actual = _run_costs(r, currency)
             rows.append([_e(r.name), (_e(r.usage.get("requests", "—")), "num"),
                          (_e(_int(r.usage.get("prompt_tokens"))), "num"),
-                         (_e(_money(c, "estimated")), "num"), (_e(_money(c, "actual")), "num")])
+                         (_e(format_money(estimated, currency)), "num"),
+                         (_e(format_money(actual, currency)), "num")])
         out.append(_table(head, rows))
     if not out:
         out.append(f'<p class="muted">{_e(t("report.cost_none", lang))}</p>')
     return out
+
+
+#: retrievers that cost nothing to run
+_FREE = frozenset({"bm25", "trec", "local"})
+
+
+def _run_costs(run: ReportRun, currency: str) -> tuple[float | None, float | None]:
+    """(estimated, actual) in ``currency``: the estimate saved with the run; the actual
+    figure saved with it, else priced from the API's usage with :func:`ragdash.cost
+    .actual_cost` (free retrievers cost 0; unknown models give None)."""
+    from .errors import RagdashError
+
+    cur = currency.lower()
+    c = dict(run.cost or {})
+    estimated = c.get(f"estimated_{cur}")
+    actual = c.get(f"actual_{cur}")
+    if actual is None and run.retriever in _FREE:
+        actual = 0.0
+    if actual is None and run.usage.get("prompt_tokens") is not None:
+        try:
+            from .cost import actual_cost
+
+            figure = actual_cost(run.usage, model=c.get("model") or run.model,
+                                 provider=c.get("provider"))
+            actual = figure.usd if cur == "usd" else figure.jpy if cur == "jpy" else None
+        except RagdashError:
+            actual = None
+    return (None if estimated is None else float(estimated),
+            None if actual is None else float(actual))
 
 
 def _int(x: Any) -> str:
@@ -541,13 +582,3 @@ def _int(x: Any) -> str:
         return f"{int(x):,}"
     except (TypeError, ValueError):
         return "—"
-
-
-def _money(cost: Mapping, kind: str) -> str:
-    from .charts import format_money
-
-    for cur in ("usd", "jpy"):
-        v = cost.get(f"{kind}_{cur}")
-        if v is not None:
-            return format_money(float(v), cur.upper())
-    return "—"

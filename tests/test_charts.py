@@ -152,7 +152,7 @@ def test_cost_bars_are_sorted_and_labelled():
     assert list(fig.data[0].x) == [0.0, 0.02, 0.13]
     assert list(fig.data[0].y) == ["Local · bm25", "OpenAI · text-embedding-3-small",
                                    "OpenAI · text-embedding-3-large"]
-    assert list(fig.data[0].text) == ["¥0", "¥0.0200", "¥0.130"]
+    assert list(fig.data[0].text) == ["¥0", "¥0.02", "¥0.13"]
     assert len(fig.data) == 2 and fig.data[1].x[2] == 0.12 and fig.data[1].x[0] is None
     assert fig.layout.xaxis.title.text == "費用（JPY）"
     only = cost_bar_figure(rows[:2])
@@ -170,9 +170,9 @@ def test_cost_quality_points():
 
 
 @pytest.mark.parametrize("value, currency, text", [
-    (0.01234, "USD", "$0.0123"), (0.000012, "USD", "$0.0000120"), (1.5, "JPY", "¥1.50"),
-    (12345.6, "JPY", "¥12,346"), (0, "USD", "$0"), (None, "USD", "—"),
-    (float("nan"), "USD", "—"), (2.0, "CHF", "CHF 2.00"),
+    (0.01234, "USD", "$0.0123"), (0.000012, "USD", "$0.000012"), (1234.567, "USD", "$1,234.57"),
+    (1.5, "JPY", "¥2"), (12345.6, "JPY", "¥12,346"), (0.37, "JPY", "¥0.37"), (0, "USD", "$0"),
+    (None, "USD", "—"), (float("nan"), "USD", "—"), (2.0, "CHF", "CHF 2.00"),
 ])
 def test_format_money(value, currency, text):
     assert format_money(value, currency) == text

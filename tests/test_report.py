@@ -255,3 +255,28 @@ def test_the_report_renders_offline_in_chromium(tmp_path, report_ja):
             assert page.title() == "検索評価レポート"
         finally:
             browser.close()
+
+
+def test_cost_section_from_an_estimate_and_usage(tmp_path, monkeypatch, ds):
+    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))  # the shipped price list only
+    from ragdash.cost import actual_cost, estimate_evaluation, format_money
+
+    est = estimate_evaluation(ds, "text-embedding-3-small")
+    cost = ReportCost.from_estimate(est, currency="JPY")
+    assert cost.tokens == est.tokens and cost.method == est.token_method
+    assert cost.currency == "JPY" and len(cost.rows) == len(est.per_provider)
+    assert cost.rows[0]["cost"] == est.per_provider[0].jpy
+    paid = make_run(ds, 5, "paid")
+    paid.cost = {"estimated_jpy": est.jpy}  # what the Run page saves: no actual figure
+    paid.usage = {"requests": 2, "prompt_tokens": 5000, "model": "text-embedding-3-small"}
+    free = make_run(ds, 6, "bm25")
+    free.retriever, free.cost, free.usage = "bm25", None, {"requests": 0}
+    page = build_report([paid, free], dataset=ds, lang="en", cost=cost, compare=False,
+                        bands=False)
+    want = actual_cost(paid.usage, model="text-embedding-3-small").jpy
+    assert f"{est.tokens:,}" in page and html.escape(est.token_method) in page
+    assert format_money(want, "JPY") in page and format_money(est.jpy, "JPY") in page
+    assert "Cost (JPY)" in page
+    cost_part = page[page.index('id="cost"'):]
+    row = re.search(r"<tr><td>bm25</td>.*?</tr>", cost_part).group(0)
+    assert row.endswith('<td class="num">¥0</td></tr>')  # a free retriever costs nothing
