@@ -373,3 +373,22 @@ def test_trec_import_is_cut_at_kmax_and_checks_ids(store):
         import_trec(store, "q1 Q0 nope 1 1.0 x", dataset=ds, filename="wrong.trec")
     with pytest.raises(DatasetError, match=r"wrong\.trec"):
         import_trec(store, "q1 Q0 d1", dataset=ds, filename="wrong.trec")
+
+
+def test_loaded_runs_are_kept_so_reruns_do_not_recompute(store):
+    ds = make_dataset()
+    run_id = store.save(dataset=ds, ranking=make_ranking())
+    first = store.load(run_id)
+    table = first.table()
+    again = store.load(run_id)
+    assert again is first and again.table() is table  # metrics computed once
+    assert store.load(run_id, cached=False) is not first
+    store.rename(run_id, "renamed")
+    assert store.load(run_id).name == "renamed"
+    store.delete(run_id)
+    with pytest.raises(RunStoreError):
+        store.load(run_id)
+    ids = [store.save(dataset=ds, ranking=make_ranking(i)) for i in range(12)]
+    for i in ids:
+        store.load(i)
+    assert len(store._runs) <= 8

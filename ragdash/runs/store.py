@@ -52,6 +52,8 @@ SCHEMA_VERSION = 1
 #: means shown in the run list (at K = 10, or Kmax when that is smaller)
 HEADLINE_METRICS = ("ndcg", "recall", "mrr", "hit_rate")
 _MASK = "***"
+#: saved runs kept in memory per store (each holds its ranking and, once asked, its table)
+RUN_CACHE_SIZE = 8
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS datasets (
@@ -301,6 +303,7 @@ class RunStore:
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.path = self.home / DB_FILENAME
         self._datasets: OrderedDict[str, Dataset] = OrderedDict()  # small LRU by fingerprint
+        self._runs: OrderedDict[str, SavedRun] = OrderedDict()  # small LRU by run id
         self._lock = threading.Lock()
         try:
             self.home.mkdir(parents=True, exist_ok=True)
@@ -418,13 +421,17 @@ class RunStore:
         return row["id"]
 
     def rename(self, run_id: str, name: str) -> None:
-        name = (name or "").strip()
+        name = (name or "").strip()[:200]
         if not name:
             raise RunStoreError("a run name cannot be empty")
         with self._connect() as conn:
-            cur = conn.execute("UPDATE runs SET name=? WHERE id=?", (name[:200], run_id))
+            cur = conn.execute("UPDATE runs SET name=? WHERE id=?", (name, run_id))
         if cur.rowcount == 0:
             raise _unknown(run_id)
+        with self._lock:
+            cached = self._runs.get(run_id)
+            if cached is not None:
+                cached.name = name
 
     def delete(self, run_id: str) -> None:
         """Delete a run, and its dataset when no other run uses it."""
@@ -433,6 +440,7 @@ class RunStore:
             if row is None:
                 raise _unknown(run_id)
             conn.execute("DELETE FROM runs WHERE id=?", (run_id,))
+            self._runs.pop(run_id, None)
             still = conn.execute("SELECT 1 FROM runs WHERE dataset_fp=? LIMIT 1",
                                  (row[0],)).fetchone()
             if not still:
@@ -471,10 +479,21 @@ class RunStore:
         with self._connect() as conn:
             return conn.execute("SELECT 1 FROM runs WHERE id=?", (run_id,)).fetchone() is not None
 
-    def load(self, run_id: str) -> SavedRun:
+    def load(self, run_id: str, *, cached: bool = True) -> SavedRun:
         """The full run: ranking, dataset, configuration. Raises :class:`RunStoreError` for an
-        unknown id."""
+        unknown id.
+
+        The last few runs loaded are kept in memory (``cached=False`` reads the file again),
+        so a page that reruns gets the same :class:`SavedRun` — and its memoized metric
+        table — back without touching SQLite; treat it as read-only.
+        """
         run_id = str(run_id or "").strip()
+        if cached:
+            with self._lock:
+                hit = self._runs.get(run_id)
+                if hit is not None:
+                    self._runs.move_to_end(run_id)
+                    return hit
         with self._connect() as conn:
             row = conn.execute(
                 "SELECT id, name, created_at, source, dataset_fp, retriever, model, n_queries, "
@@ -485,7 +504,7 @@ class RunStore:
         (rid, name, created_at, source, fp, retriever, model, _n, kmax, level, gain, seconds,
          config, usage, cost, qids, ranking) = row
         try:
-            return SavedRun(
+            run = SavedRun(
                 id=rid, name=name, created_at=created_at, source=source,
                 dataset=self.dataset(fp), dataset_fingerprint=fp,
                 ranking=_ranking_from_obj(_unpack(ranking)), retriever=retriever, model=model,
@@ -495,6 +514,11 @@ class RunStore:
         except (zlib.error, ValueError, KeyError, TypeError) as exc:
             raise RunStoreError(f"saved run {run_id} cannot be read ({type(exc).__name__}); "
                                 f"delete it and run the evaluation again") from exc
+        with self._lock:
+            self._runs[run_id] = run
+            while len(self._runs) > RUN_CACHE_SIZE:
+                self._runs.popitem(last=False)
+        return run
 
     def load_many(self, run_ids: Iterable[str]) -> list[SavedRun]:
         return [self.load(r) for r in run_ids]
