@@ -185,6 +185,14 @@ class FakeOpenAI:
     def served_tokens(self) -> int:
         return sum(fake_tokens(t) for t in self.served)
 
+    def wait_idle(self, timeout: float = 10.0) -> None:
+        """Wait until every request received so far has been answered (or dropped)."""
+        deadline = time.monotonic() + timeout
+        while any(r.status == 0 for r in self.requests):
+            if time.monotonic() > deadline:
+                raise TimeoutError("the fake server is still answering")
+            time.sleep(0.01)
+
     def connections(self) -> int:
         """Distinct client connections seen (client ports)."""
         return len({r.port for r in self.requests})
