@@ -45,8 +45,9 @@ def evaluate(ranking, qrels: Mapping, *, kmax: int | None = None,
     ``kmax``: deepest cutoff (default: the ranking's depth, at least 1). Cutoffs deeper than
     the run are well defined (P@K still divides by K).
     ``queries``: ``None`` evaluates the queries in both the run and the qrels (trec_eval's
-    default), in run order; a list evaluates exactly those, in that order — a query absent
-    from the run scores 0, one absent from the qrels has no relevant document and scores 0.
+    default; a qrels entry with no judgement at all does not count), in run order; a list
+    evaluates exactly those, in that order — a query absent from the run scores 0, one absent
+    from the qrels has no relevant document and scores 0.
     ``relevance_level``: binary metrics count grade ≥ this as relevant (default: grade > 0).
     ``gain``: ``"linear"`` (NDCG gain = grade) or ``"exponential"`` (2^grade − 1).
     """

@@ -198,12 +198,16 @@ def _ideal(qrow: np.ndarray, gains: np.ndarray, nq: int, kmax: int) -> np.ndarra
 
 
 def query_list(ranking, qrels: Mapping, queries: Iterable | None) -> list[str]:
-    """The evaluated query ids: given ones (as strings), else run ∩ qrels in run order."""
+    """The evaluated query ids: given ones (as strings), else run ∩ qrels in run order.
+
+    As in trec_eval, a query is "in the qrels" when it has at least one judgement: an empty
+    ``{}`` entry does not count.
+    """
     if queries is None:
         if not isinstance(qrels, Mapping):
             raise MetricError(f"qrels must be a mapping query id -> {{doc id: grade}}, "
                               f"not {type(qrels).__name__}")
-        keys = qrels if all(type(q) is str for q in qrels) else {str(q) for q in qrels}
+        keys = {str(q) for q, judged in qrels.items() if judged}
         return [q for q in ranking.query_ids if q in keys]
     if isinstance(queries, str):
         raise MetricError("queries must be a list of query ids, not one string")
