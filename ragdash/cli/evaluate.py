@@ -1,0 +1,344 @@
+"""``python -m ragdash evaluate DATASET``: retrieve for every judged query and score the result.
+
+Contract (scripts rely on it):
+
+- DATASET: the article's JSON, a BEIR folder or .zip, or anything else
+  :func:`ragdash.loaders.load_dataset` reads; ``--split`` picks the BEIR qrels split.
+- Only queries with qrels are evaluated, in file order (the first N with ``--limit-queries``);
+  a judged query that gets no results scores 0.
+- JSON: ``{"queries": n, "metrics": {"recall@1": ..., ...}, "dataset": {name, source,
+  fingerprint, documents, queries, evaluated_queries}, "retriever": {name, ...config},
+  "usage": {requests, prompt_tokens, embedded_texts, cached_texts}, "seconds": s, ...}``.
+- ``--save-run FILE`` writes the ranking as a TREC run file (``qid Q0 docno rank score tag``),
+  which ``python -m ragdash score`` scores to the same numbers.
+- The API key comes from the environment (``OPENAI_API_KEY`` or the variable named by
+  ``--api-key-env``), never from the command line, and is never printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+import sys
+import time
+from urllib.parse import urlparse
+
+from ..errors import AuthenticationError, MetricError, RetrievalError
+from ._output import (
+    DEFAULT_K_TEXT,
+    add_format_option,
+    add_k_option,
+    emit,
+    format_metrics,
+    format_number,
+    note,
+    parse_ks,
+    to_json,
+)
+
+DEFAULT_KMAX = 100
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+
+DESCRIPTION = """\
+Retrieve the top documents for every query that has relevance judgements, then score the
+ranking with trec_eval's rules: Recall, Precision, Hit rate, MRR, nDCG and MAP at every K asked
+for. BM25 (the default) needs no key and no network. --retriever openai embeds with any
+OpenAI-compatible /embeddings endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, TEI, LiteLLM, ...);
+--retriever local uses a sentence-transformers model installed on this machine. Embeddings are
+cached under $RAGDASH_HOME (default ./.ragdash), so a second identical run makes no calls."""
+
+EPILOG = """\
+examples:
+  python -m ragdash evaluate data/jsquad-valid
+  python -m ragdash evaluate data/jsquad-valid --limit-queries 200 --k 1-100 --format json
+  python -m ragdash evaluate corpus.zip --save-run bm25.run
+  OPENAI_API_KEY=... python -m ragdash evaluate data/jsquad-valid --retriever openai \\
+      --model text-embedding-3-small
+  python -m ragdash evaluate data/jsquad-valid --retriever openai --model bge-m3 \\
+      --base-url http://localhost:11434/v1          (a local server: no key needed)
+
+the API key: read from $OPENAI_API_KEY, or from the variable named by --api-key-env; never a
+command-line value (it would land in shell history and process lists). Servers on this machine
+(localhost, 127.0.0.1, ::1) may run without one.
+
+JSON output: {"queries": n, "metrics": {"recall@1": ..., ...}, "dataset": {...},
+"retriever": {...}, "usage": {"requests", "prompt_tokens", "embedded_texts", "cached_texts"},
+"seconds": s, ...}"""
+
+#: options that only the embedding retrievers take: (dest, flag)
+_DENSE_OPTIONS = (("model", "--model"), ("base_url", "--base-url"),
+                  ("dimensions", "--dimensions"), ("batch_size", "--batch-size"),
+                  ("concurrency", "--concurrency"), ("api_key_env", "--api-key-env"),
+                  ("query_prefix", "--query-prefix"), ("document_prefix", "--document-prefix"),
+                  ("encoding_format", "--encoding-format"), ("api_version", "--api-version"),
+                  ("api_key_header", "--api-key-header"), ("timeout", "--timeout"))
+_BM25_OPTIONS = (("k1", "--k1"), ("b", "--b"))
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "evaluate", help="retrieve with BM25 or an embedding model and score the ranking",
+        description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("dataset", metavar="DATASET",
+                   help="the article's JSON file, a BEIR folder or .zip (corpus.jsonl, "
+                        "queries.jsonl, qrels/<split>.tsv), or another format ragdash reads")
+    p.add_argument("--retriever", choices=("bm25", "openai", "local"), default="bm25",
+                   help="bm25: lexical, CJK-aware, no key (default); openai: any "
+                        "OpenAI-compatible embeddings endpoint; local: a sentence-transformers "
+                        "model on this machine (pip install -r requirements-local.txt)")
+    add_k_option(p, DEFAULT_K_TEXT)
+    p.add_argument("--kmax", type=int, default=None, metavar="N",
+                   help=f"documents retrieved per query, the deepest K scored (default "
+                        f"{DEFAULT_KMAX}, or the largest --k when that is deeper)")
+    p.add_argument("--limit-queries", type=int, default=None, metavar="N",
+                   help="evaluate only the first N queries that have qrels (file order)")
+    p.add_argument("--split", default="test", metavar="NAME",
+                   help="BEIR qrels split: qrels/NAME.tsv (default test)")
+    p.add_argument("--save-run", default=None, metavar="FILE",
+                   help="also write the ranking to FILE as a TREC run "
+                        "(qid Q0 docno rank score tag)")
+    p.add_argument("--relevance-level", type=float, default=None, metavar="N",
+                   help="a document is relevant for Recall, Precision, Hit rate, MRR and MAP "
+                        "when its grade is >= N (default: grade > 0); nDCG always uses the "
+                        "grades as gains")
+    p.add_argument("--gain", choices=("linear", "exponential"), default="linear",
+                   help="nDCG gain: the grade (linear, trec_eval's ndcg_cut; default) or "
+                        "2^grade - 1 (exponential)")
+    add_format_option(p)
+
+    bm25 = p.add_argument_group("BM25 options (--retriever bm25)")
+    bm25.add_argument("--k1", type=float, default=None, metavar="X",
+                      help="term-frequency saturation (default 1.2, Lucene's)")
+    bm25.add_argument("--b", type=float, default=None, metavar="X",
+                      help="document-length normalization, 0..1 (default 0.75, Lucene's)")
+
+    dense = p.add_argument_group("embedding options (--retriever openai or local)")
+    dense.add_argument("--model", default=None, metavar="NAME",
+                       help="model name at the endpoint (openai, e.g. text-embedding-3-small; "
+                            "the deployment name on Azure), or a local model path or package "
+                            "(local). Required for openai and local")
+    dense.add_argument("--base-url", default=None, metavar="URL",
+                       help="the endpoint's base URL, with or without /v1 (default "
+                            "https://api.openai.com/v1); an Azure resource URL works too")
+    dense.add_argument("--dimensions", type=int, default=None, metavar="N",
+                       help="ask for N-dimensional vectors (models that support it, e.g. "
+                            "text-embedding-3-*); not sent unless given")
+    dense.add_argument("--batch-size", type=int, default=None, metavar="N",
+                       help="texts per request (default 256, at most 2048)")
+    dense.add_argument("--concurrency", type=int, default=None, metavar="N",
+                       help="requests in flight at once (default 4)")
+    dense.add_argument("--api-key-env", default=None, metavar="NAME",
+                       help=f"read the API key from the environment variable NAME (default "
+                            f"{DEFAULT_KEY_ENV}); the key itself is never a command-line "
+                            f"value")
+    dense.add_argument("--api-key-header", default=None, metavar="NAME",
+                       help="send the key in header NAME instead of 'Authorization: Bearer' "
+                            "(Azure OpenAI: api-key; chosen automatically for Azure URLs)")
+    dense.add_argument("--api-version", default=None, metavar="V",
+                       help="Azure OpenAI api-version query parameter")
+    dense.add_argument("--encoding-format", choices=("float", "base64"), default=None,
+                       help="how vectors travel: float (default) or base64 (smaller responses)")
+    dense.add_argument("--query-prefix", default=None, metavar="TEXT",
+                       help="text put before every query, e.g. 'query: ' for e5 models")
+    dense.add_argument("--document-prefix", default=None, metavar="TEXT",
+                       help="text put before every document, e.g. 'passage: ' for e5 models")
+    dense.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                       help="seconds to wait for one response before retrying (default 60)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    ks = parse_ks(args.k)
+    kmax = _kmax(args.kmax, ks)
+    if args.limit_queries is not None and args.limit_queries < 1:
+        raise RetrievalError(f"--limit-queries must be at least 1, got {args.limit_queries}")
+    retriever = _make_retriever(args)
+
+    from ..loaders import load_dataset
+    from ..metrics import metric_names
+    from ..pipeline import run_evaluation
+
+    dataset = load_dataset(args.dataset, split=args.split)
+    bar = ProgressBar(args.retriever) if sys.stderr.isatty() else None
+    try:
+        result = run_evaluation(dataset, retriever, kmax=kmax, limit_queries=args.limit_queries,
+                                progress=bar, relevance_level=args.relevance_level,
+                                gain=args.gain)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.save_run:
+        _save_run(result.ranking, args.save_run, result.retriever_name)
+
+    summary = result.table.summary(ks)
+    no_relevant = int(result.table.no_relevant.sum())
+    empty = sum(1 for q in result.query_ids if len(result.ranking.get(q)[0]) == 0)
+    retriever_info = {"name": result.retriever_name, **result.config}
+    usage = {k: int(result.usage.get(k, 0)) for k in
+             ("requests", "prompt_tokens", "embedded_texts", "cached_texts")}
+    if args.format == "json":
+        emit(to_json({
+            "queries": len(result.query_ids),
+            "metrics": {name: summary[name] for name in metric_names(ks)},
+            "dataset": result.dataset_info(),
+            "retriever": retriever_info,
+            "usage": usage,
+            "seconds": round(result.seconds, 3),
+            "k": ks,
+            "kmax": kmax,
+            "queries_without_relevant": no_relevant,
+            "queries_without_results": empty,
+            "relevance_level": args.relevance_level,
+            "gain": args.gain,
+            "run_file": args.save_run,
+            "created_at": result.created_at,
+        }))
+        return 0
+
+    info = result.dataset_info()
+    settings = ", ".join(f"{k}={v}" for k, v in result.config.items()
+                         if k != "retriever" and v not in (None, ""))
+    lines = [
+        f"{info['name']}: {info['documents']:,} documents, {len(result.query_ids):,} of "
+        f"{info['queries']:,} queries evaluated (those with qrels)",
+        f"retriever: {result.retriever_name}" + (f" ({settings})" if settings else ""),
+        "",
+        format_metrics(summary),
+        "",
+        f"{result.seconds:.2f} s retrieving, top {kmax} per query",
+    ]
+    if usage["requests"] or usage["cached_texts"]:
+        lines.append(f"embedding calls: {usage['requests']:,}, tokens: "
+                     f"{usage['prompt_tokens']:,}, texts embedded: {usage['embedded_texts']:,}"
+                     f", from cache: {usage['cached_texts']:,}")
+    emit("\n".join(lines))
+    if no_relevant:
+        note(f"note: {no_relevant:,} evaluated queries have no relevant document (every "
+             f"grade is 0); they score 0 and count in the means")
+    if empty:
+        note(f"note: {empty:,} queries got no results (for BM25: no token in common with any "
+             f"document); they score 0")
+    if args.save_run:
+        note(f"run written to {args.save_run}")
+    return 0
+
+
+def _kmax(given: int | None, ks: list[int]) -> int:
+    if given is None:
+        return max(DEFAULT_KMAX, max(ks))
+    if given < 1:
+        raise MetricError(f"--kmax must be at least 1, got {given}")
+    if given < max(ks):
+        raise MetricError(f"--kmax {given} is smaller than the largest --k ({max(ks)}); "
+                          f"raise --kmax or drop the deeper cutoffs")
+    return given
+
+
+def _make_retriever(args):
+    from ..retrieval import make_retriever
+
+    if args.retriever == "bm25":
+        stray = [flag for dest, flag in _DENSE_OPTIONS if getattr(args, dest) is not None]
+        if stray:
+            raise RetrievalError(f"{', '.join(stray)} {_verb(stray)} only to --retriever openai "
+                                 f"or local; add --retriever openai (or local)")
+        return make_retriever("bm25", k1=args.k1, b=args.b)
+    stray = [flag for dest, flag in _BM25_OPTIONS if getattr(args, dest) is not None]
+    if stray:
+        raise RetrievalError(f"{', '.join(stray)} {_verb(stray)} only to --retriever bm25")
+    if not args.model:
+        what = ("the model name at the endpoint" if args.retriever == "openai"
+                else "a local model path or installed package")
+        raise RetrievalError(f"--retriever {args.retriever} needs --model NAME ({what})")
+    options = {
+        "model": args.model, "dimensions": args.dimensions, "batch_size": args.batch_size,
+        "concurrency": args.concurrency, "query_prefix": args.query_prefix,
+        "document_prefix": args.document_prefix,
+    }
+    if args.retriever == "openai":
+        options.update(base_url=args.base_url, api_key=_api_key(args),
+                       encoding_format=args.encoding_format, api_version=args.api_version,
+                       api_key_header=args.api_key_header, timeout=args.timeout)
+    else:
+        stray = [flag for dest, flag in _DENSE_OPTIONS[1:]
+                 if dest in ("base_url", "api_key_env", "api_key_header", "api_version",
+                             "encoding_format", "timeout") and getattr(args, dest) is not None]
+        if stray:
+            raise RetrievalError(f"{', '.join(stray)} {_verb(stray)} only to --retriever openai")
+    return make_retriever(args.retriever, **options)
+
+
+def _verb(flags: list[str]) -> str:
+    return "applies" if len(flags) == 1 else "apply"
+
+
+def _api_key(args) -> str | None:
+    """The key from the environment; None is accepted only for a server on this machine."""
+    env = args.api_key_env or DEFAULT_KEY_ENV
+    key = os.environ.get(env, "").strip()
+    if key:
+        return key
+    if _is_loopback(args.base_url):
+        return None
+    raise AuthenticationError(
+        f"no API key: the environment variable {env} is not set. Set it (export {env}=...) "
+        f"or name another variable with --api-key-env; ragdash never takes a key on the "
+        f"command line. For a server that checks no key, set {env} to any text")
+
+
+def _is_loopback(base_url: str | None) -> bool:
+    if not base_url:
+        return False
+    raw = base_url if "://" in base_url else "http://" + base_url
+    host = (urlparse(raw).hostname or "").strip("[]").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _save_run(ranking, path: str, tag: str) -> None:
+    try:
+        ranking.write_trec(path, tag=tag.replace(" ", "_"))
+    except OSError as exc:
+        raise RetrievalError(f"cannot write the run file {path}: {exc.strerror or exc}; "
+                             f"check the folder exists and is writable") from exc
+
+
+class ProgressBar:
+    """One line on stderr, redrawn at most ten times a second: stage, count, bar, calls."""
+
+    def __init__(self, retriever: str, width: int = 24) -> None:
+        self.verb = "indexing" if retriever == "bm25" else "embedding"
+        self.width = width
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, event: dict) -> None:
+        now = time.monotonic()
+        done, total = int(event.get("done", 0)), int(event.get("total", 0))
+        if now - self.last < 0.1 and done < total:
+            return
+        self.last = now
+        stage = str(event.get("stage", ""))
+        verb = "ranking" if stage == "ranking" else f"{self.verb} {stage}"
+        filled = int(self.width * done / total) if total else self.width
+        bar = "#" * filled + "." * (self.width - filled)
+        extra = ""
+        if event.get("calls"):
+            extra = f"  {int(event['calls']):,} calls, {int(event.get('tokens', 0)):,} tokens"
+        sys.stderr.write(f"\r{verb:<20} [{bar}] {done:,}/{total:,}{extra}\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+__all__ = ["DEFAULT_KEY_ENV", "format_number", "register", "run"]
