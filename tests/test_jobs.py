@@ -207,3 +207,27 @@ def test_evaluation_task_saves_through_the_store(manager, monkeypatch):
     assert job.result.result == "RESULT" and job.result.run_id == "run123"
     assert calls["options"] == {"kmax": 10}
     assert calls["saved"] == ("RESULT", "DATA", "mine")
+
+
+def test_a_real_evaluation_job_saves_its_run(manager, tmp_path):
+    from ragdash.dataset import Dataset, Document, Query
+    from ragdash.retrieval import make_retriever
+    from ragdash.runs import RunStore
+
+    ds = Dataset([Document("d1", "東京は日本の首都です"), Document("d2", "富士山は高い山です")],
+                 [Query("q1", "日本の首都"), Query("q2", "高い山")],
+                 {"q1": {"d1": 1.0}, "q2": {"d2": 1.0}}, name="tiny")
+    store = RunStore(tmp_path)
+    events = []
+    task = evaluation_task(ds, make_retriever("bm25"), store=store, run_name="job run",
+                           kmax=2)
+
+    def spy(*, progress, cancel):
+        return task(progress=lambda e: (events.append(e), progress(e)), cancel=cancel)
+
+    job = manager.submit("owner", spy, kind="evaluation")
+    assert job.wait(10) and job.state == "done", job.error
+    outcome = job.result
+    assert outcome.run_id and store.load(outcome.run_id).name == "job run"
+    assert outcome.result.table.mean("hit_rate@2") == 1.0
+    assert events and events[-1]["stage"] == "saving"

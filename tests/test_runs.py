@@ -392,3 +392,30 @@ def test_loaded_runs_are_kept_so_reruns_do_not_recompute(store):
     for i in ids:
         store.load(i)
     assert len(store._runs) <= 8
+
+
+# -- with the real pipeline ----------------------------------------------------------------------
+def test_a_real_bm25_evaluation_round_trips(store):
+    from ragdash.pipeline import run_evaluation
+    from ragdash.retrieval import make_retriever
+
+    ds = make_dataset()
+    result = run_evaluation(ds, make_retriever("bm25"), kmax=4)
+    run_id = store.save(result, dataset=ds)
+    run = store.load(run_id, cached=False)
+    assert run.retriever == result.retriever_name == "bm25"
+    assert run.query_ids == result.query_ids == ["q1", "q2", "q3"]
+    assert run.kmax == 4 and run.dataset_fingerprint == ds.fingerprint()
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", run.created_at)
+    assert run.config == scrub_secrets(result.config)
+    _tables_equal(run.table(), result.table)
+    assert store.list()[0].headline["ndcg@4"] == pytest.approx(result.table.mean("ndcg@4"))
+
+
+def test_created_at_is_normalised_to_utc_text(store):
+    ds = make_dataset()
+    for given, want in [("2025-03-04T05:06:07+09:00", "2025-03-03T20:06:07Z"),
+                        ("2025-03-04T05:06:07.123456Z", "2025-03-04T05:06:07Z"),
+                        (0, "1970-01-01T00:00:00Z"), ("not a time", "not a time")]:
+        run_id = store.save(dataset=ds, ranking=make_ranking(), created_at=given)
+        assert store.summary(run_id).created_at == want

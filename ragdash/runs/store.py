@@ -205,10 +205,17 @@ def _now_iso() -> str:
 
 
 def _iso(value: Any) -> str:
+    """Any time (None = now, epoch seconds, datetime, ISO text) as ``YYYY-MM-DDTHH:MM:SSZ``
+    in UTC, so runs sort by time as text."""
     if value is None:
         return _now_iso()
     if isinstance(value, (int, float)):
         value = dt.datetime.fromtimestamp(value, dt.UTC)
+    if isinstance(value, str):
+        try:
+            value = dt.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return value
     if isinstance(value, dt.datetime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=dt.UTC)
@@ -348,11 +355,14 @@ class RunStore:
         ranking = ranking if ranking is not None else getattr(result, "ranking", None)
         if ranking is None:
             raise RunStoreError("nothing to save: give an evaluation result or a ranking")
-        fp = dataset.fingerprint()
-        result_fp = getattr(result, "dataset_fingerprint", None)
-        if result_fp is None and getattr(result, "dataset", None) is not None \
-                and result.dataset is not dataset:
-            result_fp = result.dataset.fingerprint()
+        result_fp = getattr(result, "dataset_fingerprint", None) or None
+        result_ds = getattr(result, "dataset", None)
+        if result_fp is not None and result_ds is dataset:
+            fp = result_fp  # the pipeline fingerprinted this very object a moment ago
+        else:
+            fp = dataset.fingerprint()
+            if result_fp is None and result_ds is not None and result_ds is not dataset:
+                result_fp = result_ds.fingerprint()
         if result_fp is not None and result_fp != fp:
             raise RunStoreError("this result was made on a different dataset than the one "
                                 "given to save(); save it with the dataset it was run on")
@@ -362,16 +372,20 @@ class RunStore:
                      or config.get("retriever") or config.get("name") or "unknown")
         model = model or config.get("model")
         if query_ids is None:
-            query_ids = table.query_ids if table is not None else \
-                [q for q in ranking.query_ids if q in dataset.qrels]
+            query_ids = getattr(result, "query_ids", None) or (
+                table.query_ids if table is not None else
+                [q for q in ranking.query_ids if q in dataset.qrels])
         query_ids = [str(q) for q in query_ids]
         if kmax is None:
             kmax = getattr(result, "kmax", None) or (table.kmax if table is not None else None) \
                 or max(ranking.kmax, 1)
         kmax = int(kmax)
+        if relevance_level is None:
+            relevance_level = getattr(result, "relevance_level", None)
         if relevance_level is None and table is not None:
             relevance_level = table.relevance_level
-        gain = gain or (table.gain if table is not None else "linear")
+        gain = gain or getattr(result, "gain", None) or (table.gain if table is not None
+                                                         else "linear")
         if seconds is None:
             seconds = getattr(result, "seconds", None)
         if created_at is None:
