@@ -248,13 +248,18 @@ def _json_line(text: str, file: str, line: int) -> dict:
 
 def _json_object(obj: Any, file: str, record: str | None, line: int | None = None) -> dict:
     if not isinstance(obj, dict):
-        kind = {list: "a list", str: "a string"}.get(type(obj), "a " + type(obj).__name__)
-        if obj is None:
-            kind = "null"
+        kind = _json_kind(obj)
         raise DatasetError(f"this record is {kind}, not a JSON object", file=file, line=line,
                            record=record, fix='write one object per record, e.g. {"_id": "d1", '
                                               '"text": "..."}')
     return obj
+
+
+def _json_kind(obj: Any) -> str:
+    if obj is None:
+        return "null"
+    return {list: "a list", str: "a string", bool: "a boolean", int: "a number",
+            float: "a number"}.get(type(obj), "a " + type(obj).__name__)
 
 
 # -- column matching ---------------------------------------------------------------------------
@@ -366,7 +371,7 @@ def _row_getter(table: Table, mapping: TableMapping):
         keys = [(r, mapping.chosen[r]) for r in roles]
 
         def get(row: dict, line, record) -> dict[str, Any]:
-            return {r: row.get(k) for r, k in keys}
+            return {r: row.get(k, MISSING) for r, k in keys}
 
         return get
     index = {r: mapping.columns.index(mapping.chosen[r]) for r in roles}  # type: ignore[arg-type]
@@ -378,7 +383,8 @@ def _row_getter(table: Table, mapping: TableMapping):
             if not extra_blank:
                 more = ("an unquoted delimiter or line break inside a text?"
                         if len(row) > width else "a text split over two lines?")
-                raise DatasetError(f"this row has {len(row)} fields but the header has "
+                fields = "1 field" if len(row) == 1 else f"{len(row)} fields"
+                raise DatasetError(f"this row has {fields} but the header has "
                                    f"{width} ({more})", file=table.file, line=line,
                                    fix="put texts that contain the delimiter or line breaks in "
                                        "double quotes, or save as TSV / JSON Lines")
@@ -387,11 +393,14 @@ def _row_getter(table: Table, mapping: TableMapping):
     return get_cells
 
 
+MISSING = object()  # a JSON record without the key (null is a value)
+
+
 def _required(value: Any, role: str, kind: str, col: str | None, file: str, line, record):
-    if value is None:
-        raise DatasetError(f"this {kind} record has no {col!r} field (the "
-                           f"{ROLE_WORDS[role]}), or it is null", file=file, line=line,
-                           record=record, fix=f"give every record a {col!r} field")
+    if value is MISSING:
+        raise DatasetError(f"this {kind} record has no {col!r} field (the {ROLE_WORDS[role]})",
+                           file=file, line=line, record=record,
+                           fix=f"give every record a {col!r} field")
     return value
 
 
@@ -415,8 +424,9 @@ def read_documents(source: Source, log: LoadLog, *, kind: str = "corpus",
                                         mapping.chosen["text"], file, line, record),
                               what=f"{what} text", file=file, line=line, record=record)
             if kind == "corpus":
-                title = text_value(cells.get("title"), what="title", file=file, line=line,
-                                   record=record)
+                title = cells.get("title")
+                title = text_value(None if title is MISSING else title, what="title",
+                                   file=file, line=line, record=record)
                 yield line, record, Document(ident, text, title)
             else:
                 yield line, record, Query(ident, text)
