@@ -225,7 +225,7 @@ def format_report(cmp: Comparison, *, lang: str = "en") -> str:
         out.append("")
         dropped = len(cmp.alignment.dropped)
         out.append(f"Left out: {dropped} {'query' if dropped == 1 else 'queries'} "
-                   "not present in the qrels and every run.")
+                   "missing from the qrels or from some run.")
         for source, ids in cmp.alignment.missing.items():
             if ids:
                 more = f", … ({len(ids)} in all)" if len(ids) > _SHOW_IDS else ""
