@@ -313,7 +313,8 @@ def runs_frame(summaries: Sequence) -> pd.DataFrame:
 # -- display and download --------------------------------------------------------------
 def display_frame(frame: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """A copy with reader-facing column names: ``query_id`` -> "Query id" / "クエリ ID",
-    ``ndcg@10`` -> "nDCG@10"; unknown columns unchanged."""
+    ``ndcg@10`` -> "nDCG@10"; unknown columns unchanged. The family index of
+    :func:`summary_grid` becomes labels too ("hit_rate" -> "Hit rate")."""
     def rename(col):
         if isinstance(col, str):
             if has(f"col.{col}"):
@@ -324,6 +325,8 @@ def display_frame(frame: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
 
     out = frame.copy()
     out.columns = [rename(c) for c in out.columns]
+    if out.index.name == "metric":  # summary_grid: family names -> labels
+        out.index = pd.Index([metric_label(str(v)) for v in out.index], name="metric")
     if out.index.name and isinstance(out.index.name, str):
         out.index.name = rename(out.index.name)
     return out

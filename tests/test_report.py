@@ -280,3 +280,13 @@ def test_cost_section_from_an_estimate_and_usage(tmp_path, monkeypatch, ds):
     cost_part = page[page.index('id="cost"'):]
     row = re.search(r"<tr><td>bm25</td>.*?</tr>", cost_part).group(0)
     assert row.endswith('<td class="num">¥0</td></tr>')  # a free retriever costs nothing
+
+
+def test_a_pipeline_result_goes_straight_into_a_report(ds):
+    from ragdash.pipeline import run_evaluation
+    from ragdash.retrieval import make_retriever
+
+    result = run_evaluation(ds, make_retriever("bm25"), kmax=10)
+    page = build_report([result], lang="ja", n_resamples=RESAMPLES)
+    assert "bm25" in page and ds.fingerprint() in page
+    assert f"{result.table.mean('ndcg@10'):.4f}" in page

@@ -188,6 +188,9 @@ def test_display_frame_translates_known_columns(ds):
     assert display_frame(frame, "en").columns[0] == "Query id"
     assert frame.columns[0] == "query_id"  # the input is untouched
     assert metric_label("map@5") == "MAP@5" and metric_label("custom") == "custom"
+    grid = display_frame(summary_grid(evaluate(rk, ds.qrels, kmax=3)), "ja")
+    assert list(grid.index)[:3] == ["Recall", "Precision", "Hit rate"]
+    assert grid.index.name == "指標"
 
 
 def test_runs_frame():
