@@ -58,6 +58,16 @@ def _redact(text: str, secrets: Iterable[str]) -> str:
     return text
 
 
+def _count(x: Any) -> str:
+    """``12345`` -> ``"12,345"``; anything that is not a number is shown as it is."""
+    if x is None:
+        return "0"
+    try:
+        return f"{int(x):,}"
+    except (TypeError, ValueError):
+        return str(x)
+
+
 def format_duration(seconds: float | None, lang: str = "en") -> str:
     """``75`` -> ``"1 min 15 s"`` (``"1分15秒"`` in Japanese); ``None`` -> ``"—"``."""
     if seconds is None:
@@ -147,13 +157,13 @@ class Job:
         stage_label = t(f"job.stage.{stage}", lang) if stage in _STAGES else t("job.running",
                                                                                lang)
         if p.get("total"):
-            parts.append(t("job.progress", lang, stage=stage_label, done=f"{p.get('done', 0):,}",
-                           total=f"{p['total']:,}"))
+            parts.append(t("job.progress", lang, stage=stage_label, done=_count(p.get("done")),
+                           total=_count(p["total"])))
         else:
             parts.append(stage_label)
         if p.get("calls") or p.get("tokens"):
-            parts.append(t("job.calls_tokens", lang, calls=f"{p.get('calls', 0):,}",
-                           tokens=f"{p.get('tokens', 0):,}"))
+            parts.append(t("job.calls_tokens", lang, calls=_count(p.get("calls")),
+                           tokens=_count(p.get("tokens"))))
         parts.append(t("job.elapsed", lang, time=format_duration(self.elapsed, lang)))
         if self.eta is not None:
             parts.append(t("job.eta", lang, time=format_duration(self.eta, lang)))

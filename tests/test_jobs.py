@@ -170,6 +170,19 @@ def test_finished_jobs_are_pruned_beyond_the_limit():
     assert len(manager.jobs_for("o")) <= 4
 
 
+def test_status_text_survives_odd_progress_events():
+    from ragdash.jobs import Job
+
+    job = Job(id="x", owner="o", kind="k", label="l", state="running", started_at=time.time())
+    job._report({"stage": "documents", "done": None, "total": 1200.0, "calls": "n/a",
+                 "tokens": 12345})
+    assert job.status_text("en").startswith("Embedding documents: 0 of 1,200 · n/a API calls, "
+                                            "12,345 tokens")
+    job._report({"stage": "something-new"})
+    assert job.status_text("en").startswith("Running")
+    assert job.fraction is None and job.eta is None
+
+
 def test_the_manager_is_one_per_process():
     assert get_manager() is get_manager()
 
