@@ -330,7 +330,8 @@ def _table(run: dict, qrels: dict):
 
 
 def test_compare_tables_aligns_on_shared_queries():
-    qrels = {"q1": {"d1": 1}, "q2": {"d2": 2}, "q3": {}, "q4": {"d4": 1}, "q5": {"d5": 1}}
+    qrels = {"q1": {"d1": 1}, "q2": {"d2": 2}, "q3": {"d9": 0}, "q4": {"d4": 1},
+             "q5": {"d5": 1}}
     # A: q1..q4 (q3 has no relevant document); B: q2..q5, in another order
     run_a = {"q1": {"d1": 1.0}, "q2": {"x": 2.0, "d2": 1.0}, "q3": {"d3": 1.0},
              "q4": {"x": 3.0, "y": 2.0, "d4": 1.0}}
