@@ -45,17 +45,17 @@ log = logging.getLogger("ragdash.jobs")
 
 STATES = ("queued", "running", "done", "failed", "cancelled")
 TERMINAL_STATES = frozenset({"done", "failed", "cancelled"})
-_MASK = "***"
 
 ProgressCallback = Callable[[dict], None]
 Task = Callable[..., Any]
 
 
 def _redact(text: str, secrets: Iterable[str]) -> str:
-    for s in secrets:
-        if s:
-            text = text.replace(s, _MASK)
-    return text
+    """Mask ``secrets`` and anything shaped like a credential (``Bearer ...``, ``sk-...``,
+    ``?api-key=...``) — the same rules as the run store."""
+    from .runs.store import scrub_secrets
+
+    return scrub_secrets(text, secrets)
 
 
 def _count(x: Any) -> str:

@@ -127,6 +127,17 @@ def test_an_unexpected_error_is_a_plain_sentence_and_a_logged_traceback(manager,
     assert KEY not in logged and "Bearer ***" in logged
 
 
+def test_credential_shaped_text_is_masked_even_without_secrets(manager, caplog):
+    def task(*, progress, cancel):
+        raise RuntimeError(f"GET https://x.example/v1?api-key={KEY} failed")
+
+    with caplog.at_level(logging.ERROR, logger="ragdash.jobs"):
+        job = manager.submit("alice", task)
+        assert job.wait(5)
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "RuntimeError" in logged and KEY not in logged and "api-key=***" in logged
+
+
 def test_two_owners_see_only_their_own_jobs(manager):
     a = manager.submit("session-a", lambda *, progress, cancel: "a", kind="evaluation")
     b = manager.submit("session-b", lambda *, progress, cancel: "b", kind="evaluation")
