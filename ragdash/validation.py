@@ -173,8 +173,9 @@ def validate(dataset: Dataset, *, tokens: bool = True) -> ValidationReport:
         if count:
             plural = "documents" if kind == "document" else "queries"
             report.add(Issue(code, "error",
-                             f"{_plural(count, kind, plural)} reuse an id that another {kind} "
-                             f"already has; ids must be unique or results cannot be told apart",
+                             f"{_plural(count, kind + ' reuses', plural + ' reuse')} an id that "
+                             f"another {kind} already has; ids must be unique or results "
+                             "cannot be told apart",
                              count, examples))
     spaced = [repr(x) for x in [*(d.id for d in docs), *(q.id for q in queries)]
               if isinstance(x, str) and any(c.isspace() for c in x)]
@@ -194,13 +195,14 @@ def validate(dataset: Dataset, *, tokens: bool = True) -> ValidationReport:
     if empty_docs:
         report.add(Issue("empty_documents", "warning",
                          f"{_plural(len(empty_docs), 'document has', 'documents have')} no "
-                         "text; no query can match them, and some embedding APIs reject empty "
-                         "input", len(empty_docs), [repr(i) for i in empty_docs[:EXAMPLES]]))
+                         "text: a query cannot match an empty document, and some embedding APIs "
+                         "reject empty input", len(empty_docs),
+                         [repr(i) for i in empty_docs[:EXAMPLES]]))
     empty_queries = [q.id for q in queries if not q.text.strip()]
     if empty_queries:
         report.add(Issue("empty_queries", "warning",
                          f"{_plural(len(empty_queries), 'query has', 'queries have')} empty "
-                         "text; they cannot retrieve anything", len(empty_queries),
+                         "text and cannot retrieve anything", len(empty_queries),
                          [repr(i) for i in empty_queries[:EXAMPLES]]))
 
     # -- qrels ---------------------------------------------------------------------------
@@ -234,7 +236,7 @@ def validate(dataset: Dataset, *, tokens: bool = True) -> ValidationReport:
     if negative:
         report.add(Issue("negative_grades", "warning",
                          f"{_plural(len(negative), 'judgement has', 'judgements have')} a "
-                         "negative grade; they count as not relevant (gain 0), as in trec_eval",
+                         "negative grade, counted as not relevant (gain 0) as in trec_eval",
                          len(negative), negative[:EXAMPLES]))
     if fractional:
         report.add(Issue("fractional_grades", "info",
@@ -247,17 +249,18 @@ def validate(dataset: Dataset, *, tokens: bool = True) -> ValidationReport:
                          ("none of the judged documents is in the corpus: the ids do not match "
                           "(check the corpus id column)" if every else
                           _plural(unknown_doc_count, "judgement names a document",
-                                  "judgements name documents") + " that "
-                          "are not in the corpus; they can never be retrieved, which caps "
-                          "Recall"), unknown_doc_count, unknown_docs))
+                                  "judgements name documents") + " not in the corpus; "
+                          "such documents can never be retrieved, which caps Recall"),
+                         unknown_doc_count, unknown_docs))
     unknown_queries = [q for q in qrels if q not in query_ids]
     if unknown_queries:
         every = len(unknown_queries) == len(qrels)
         report.add(Issue("qrels_unknown_queries", "error" if every else "warning",
                          ("none of the queries in the qrels is in the queries file: the ids do "
                           "not match (check the query id columns)" if every else
-                          f"{_plural(len(unknown_queries), 'query', 'queries')} in the qrels "
-                          "are not in the queries file; their judgements are ignored"),
+                          _plural(len(unknown_queries), "query in the qrels is",
+                                  "queries in the qrels are") + " not in the queries file; the "
+                          "judgements for them are ignored"),
                          len(unknown_queries), [repr(q) for q in unknown_queries[:EXAMPLES]]))
 
     evaluated = dataset.evaluated_queries()
