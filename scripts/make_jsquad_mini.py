@@ -50,8 +50,9 @@ on a fresh install.
 
 ## Source and license
 
-JSQuAD is part of JGLUE (Japanese General Language Understanding Evaluation), built by Yahoo
-Japan Corporation and the Kawahara Lab at Waseda University: https://github.com/yahoojapan/JGLUE
+JSQuAD is part of JGLUE (Japanese General Language Understanding Evaluation), built by
+Yahoo Japan Corporation and the Kawahara Lab at Waseda University:
+https://github.com/yahoojapan/JGLUE
 
 > Kentaro Kurihara, Daisuke Kawahara, Tomohide Shibata. JGLUE: Japanese General Language
 > Understanding Evaluation. Proceedings of LREC 2022, pages 2957-2966.
