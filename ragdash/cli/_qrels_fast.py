@@ -1,12 +1,12 @@
 """A vectorized reader for the two plain qrels layouts, used by ``score`` for speed.
 
 ``qid iter docno grade`` (TREC) and ``query-id corpus-id score`` (BEIR .tsv, header
-optional), split on ASCII whitespace. It reads the whole file as numpy byte arrays, with no
-Python loop per line. Anything it is not sure about — another layout, a bad line, a
-non-numeric grade, a pair judged twice, undecodable bytes — makes it return ``None``, and the
-caller falls back to :func:`ragdash.loaders.load_qrels`, which reads every format and names
-the file and line of a problem. So this module never decides what an error says, and it
-agrees with the loader on every file it accepts (tested).
+optional), split on any ASCII whitespace as trec_eval does. It reads the whole file as numpy
+byte arrays, with no Python loop per line. Anything it is not sure about — another layout, a
+bad line, a non-numeric grade, a pair judged twice, undecodable bytes — makes it return
+``None``, and the caller falls back to :func:`ragdash.loaders.load_qrels`, which reads every
+format and names the file and line of a problem. So this module never decides what an error
+says, and where both read a file they give the same qrels, in the same order (tested).
 """
 
 from __future__ import annotations
