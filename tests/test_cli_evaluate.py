@@ -1,0 +1,155 @@
+"""``python -m ragdash evaluate``, end to end in a subprocess: the JSON contract, the saved run,
+errors, the API key rules, and an embedding run against the fake OpenAI server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from fake_openai import FakeOpenAI
+from paths import JSQUAD, ROOT
+
+from ragdash.loaders import load_dataset
+from ragdash.metrics import evaluate, metric_names
+from ragdash.ranking import Ranking
+
+DEFAULT_KS = [1, 3, 5, 10, 20, 50, 100]
+
+
+def ragdash(*args, env=None, cwd=None):
+    base = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    base["PYTHONPATH"] = str(ROOT)
+    base.update(env or {})
+    return subprocess.run([sys.executable, "-m", "ragdash", "evaluate", *map(str, args)],
+                          capture_output=True, text=True, env=base, cwd=cwd or ROOT,
+                          timeout=300)
+
+
+@pytest.fixture(scope="module")
+def jsquad():
+    return load_dataset(JSQUAD)
+
+
+def test_json_contract_and_saved_run_rescore(tmp_path, jsquad):
+    run_file = tmp_path / "bm25.run"
+    proc = ragdash(JSQUAD, "--limit-queries", 200, "--format", "json", "--save-run", run_file)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["queries"] == 200
+    assert list(out["metrics"]) == metric_names(DEFAULT_KS)
+    assert out["dataset"]["fingerprint"] == jsquad.fingerprint()
+    assert out["dataset"]["documents"] == 1145 and out["dataset"]["queries"] == 4442
+    assert out["dataset"]["evaluated_queries"] == 200
+    assert out["retriever"]["name"] == "bm25" and out["retriever"]["k1"] == 1.2
+    assert out["usage"] == {"requests": 0, "prompt_tokens": 0, "embedded_texts": 0,
+                            "cached_texts": 0}
+    assert out["seconds"] >= 0 and out["kmax"] == 100
+
+    # The metrics are those of ragdash.metrics on the saved run, over the same 200 queries.
+    qids = [q.id for q in jsquad.evaluated_queries(200)]
+    table = evaluate(Ranking.read_trec(run_file), jsquad.qrels, kmax=100, queries=qids)
+    for name, value in table.summary(DEFAULT_KS).items():
+        assert out["metrics"][name] == pytest.approx(value, abs=1e-12), name
+    assert out["metrics"]["ndcg@10"] > 0.8
+
+    # ... and `score` on the run file agrees (every one of the 200 queries has results).
+    score = subprocess.run(
+        [sys.executable, "-m", "ragdash", "score", JSQUAD / "qrels" / "test.tsv", run_file,
+         "--k", "10,100", "--format", "json"], capture_output=True, text=True, cwd=ROOT)
+    scored = json.loads(score.stdout)
+    assert scored["queries"] == 200
+    assert scored["metrics"]["ndcg@10"] == pytest.approx(out["metrics"]["ndcg@10"], abs=1e-12)
+
+
+def test_table_output_is_readable():
+    proc = ragdash(JSQUAD, "--limit-queries", 30, "--k", "1,10", "--kmax", 10)
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout
+    assert "jsquad-valid" in text and "30 of 4,442 queries" in text
+    assert "retriever: bm25" in text
+    for label in ("Recall", "Precision", "Hit rate", "MRR", "nDCG", "MAP", "@1", "@10"):
+        assert label in text
+    assert proc.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_help_explains_every_option():
+    proc = subprocess.run([sys.executable, "-m", "ragdash", "evaluate", "--help"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0
+    for flag in ("--retriever", "--k ", "--kmax", "--limit-queries", "--save-run", "--format",
+                 "--split", "--relevance-level", "--gain", "--k1", "--b ", "--model",
+                 "--base-url", "--dimensions", "--batch-size", "--concurrency",
+                 "--api-key-env", "--api-key-header", "--api-version", "--encoding-format",
+                 "--query-prefix", "--document-prefix", "--timeout", "OPENAI_API_KEY"):
+        assert flag in proc.stdout, flag
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["/no/such/dataset"], "/no/such/dataset"),
+    ([JSQUAD, "--model", "x"], "--retriever openai"),
+    ([JSQUAD, "--retriever", "openai"], "--model"),
+    ([JSQUAD, "--retriever", "openai", "--model", "m", "--k1", "2"], "--k1"),
+    ([JSQUAD, "--kmax", "5", "--k", "10"], "--kmax"),
+    ([JSQUAD, "--k", "0"], "0"),
+    ([JSQUAD, "--limit-queries", "0"], "--limit-queries"),
+    ([JSQUAD, "--split", "train"], "train"),
+], ids=["missing-path", "dense-option-with-bm25", "no-model", "bm25-option-with-openai",
+        "kmax-below-k", "bad-k", "bad-limit", "missing-split"])
+def test_errors_are_one_line_and_exit_non_zero(args, needle):
+    proc = ragdash(*args)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert needle in lines[0]
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_missing_key_names_the_variable():
+    proc = ragdash(JSQUAD, "--retriever", "openai", "--model", "text-embedding-3-small")
+    assert proc.returncode == 2
+    assert "OPENAI_API_KEY" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    proc = ragdash(JSQUAD, "--retriever", "openai", "--model", "m", "--api-key-env",
+                   "MY_EMBED_KEY", env={"OPENAI_API_KEY": "sk-not-this-one"})
+    assert proc.returncode == 2
+    assert "MY_EMBED_KEY" in proc.stderr and "sk-not-this-one" not in proc.stderr
+
+
+def test_openai_end_to_end_then_fully_cached(tmp_path):
+    secret = "sk-test-SECRET-9f8e7d"
+    with FakeOpenAI(api_key=secret, dim=16) as server:
+        env = {"OPENAI_API_KEY": secret, "RAGDASH_HOME": str(tmp_path / "home")}
+        args = [JSQUAD, "--retriever", "openai", "--model", "fake-embed", "--base-url",
+                server.url, "--limit-queries", 20, "--batch-size", 512, "--format", "json"]
+        first = ragdash(*args, env=env)
+        assert first.returncode == 0, first.stderr
+        out = json.loads(first.stdout)
+        assert out["queries"] == 20
+        assert out["usage"]["requests"] == 3              # ceil((1145 + 20) / 512)
+        assert out["usage"]["embedded_texts"] == 1145 + 20
+        assert out["retriever"]["name"].startswith("openai")
+        second = ragdash(*args, env=env)
+        again = json.loads(second.stdout)
+        assert again["usage"]["requests"] == 0
+        assert again["usage"]["cached_texts"] == 1145 + 20
+        assert again["metrics"] == out["metrics"]
+        for proc in (first, second):
+            assert secret not in proc.stdout + proc.stderr
+
+        # A wrong key: the server's 401 (which echoes the key) must not reach the user.
+        wrong = ragdash(*args, env={**env, "OPENAI_API_KEY": "sk-wrong-KEY-123456",
+                                    "RAGDASH_HOME": str(tmp_path / "other")})
+        assert wrong.returncode == 2
+        assert "sk-wrong-KEY-123456" not in wrong.stdout + wrong.stderr
+        assert "Traceback" not in wrong.stderr
+
+
+def test_loopback_server_needs_no_key(tmp_path):
+    with FakeOpenAI(dim=8) as server:
+        proc = ragdash(JSQUAD, "--retriever", "openai", "--model", "m", "--base-url",
+                       server.url, "--limit-queries", 5, "--format", "json",
+                       env={"RAGDASH_HOME": str(tmp_path)})
+        assert proc.returncode == 0, proc.stderr
+        assert "authorization" not in server.requests[0].headers
