@@ -66,7 +66,8 @@ with left:
 with right:
     st.markdown(f"**{t('cmp.disagree')}**")
     worst = disagreement(aligned[a], aligned[b], metric, n=20, dataset=ds, names=(a, b))
-    st.dataframe(display_frame(worst, ctx.lang), hide_index=True, key="cmp_disagree")
+    st.dataframe(display_frame(worst, ctx.lang).rename(columns={"a": a, "b": b}),
+                 hide_index=True, key="cmp_disagree")
 
 st.subheader(t("res.drill"))
 run_of = dict(zip(names, runs))

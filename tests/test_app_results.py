@@ -103,3 +103,17 @@ def test_changing_k_metric_or_language_does_not_rescore(sample, run_id, monkeypa
 def test_results_without_runs_says_what_to_do():
     at = open_page(new_app(), "results")
     assert "No runs yet" in texts(at)
+
+
+def test_choosing_a_row_in_the_per_query_table_opens_its_drilldown(sample, run_id):
+    at = open_page(new_app(run=run_id), "results")
+    table = frame_with(at, "Query id", "Recall@10")
+    target = table["Query id"].iloc[3]
+    at.session_state["res_pq"] = {"selection": {"rows": [3], "columns": [], "cells": []}}
+    at.run()
+    assert at.selectbox(key="w:rd_drill_query").value == target
+    assert sample.query(target).text[:15] in texts(at)
+    # a later pick in the selectbox wins over the table selection still on screen
+    other = table["Query id"].iloc[7]
+    at.selectbox(key="w:rd_drill_query").set_value(other).run()
+    assert at.selectbox(key="w:rd_drill_query").value == other

@@ -13,6 +13,7 @@ from ..runs import SavedRun, import_trec
 from ..stats import align_tables, compare_tables, curve_bands
 from . import keys, state
 from .page import PageContext
+from .results import apply_selection
 
 #: fewer resamples than a report: the page redraws often; the report uses the full number
 BAND_RESAMPLES = 1000
@@ -102,28 +103,17 @@ def significance_table(ctx: PageContext, comparison) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _select_point(key: str):
-    def callback() -> None:
-        event = st.session_state.get(key) or {}
-        points = (event.get("selection") or {}).get("points") or []
-        for point in points:
-            qid = point.get("customdata")
-            if isinstance(qid, list):
-                qid = qid[0] if qid else None
-            if qid:
-                st.session_state[keys.DRILL_QUERY] = str(qid)
-                return
-    return callback
-
-
 def scatter(ctx: PageContext, comparison, a: str, b: str, dataset, *, key: str) -> None:
     """Run A against run B, one point per query; choosing a point opens its drill-down."""
     qids = comparison.query_ids
     texts = [(dataset.query(q).text if dataset.query(q) else "") for q in qids]
     fig = scatter_figure(comparison.per_query[a], comparison.per_query[b], qids, texts,
                          metric=comparison.metric, names=(a, b), lang=ctx.lang)
-    st.plotly_chart(fig, key=key, on_select=_select_point(key), selection_mode="points",
-                    config=PLOTLY_CONFIG)
+    event = st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points",
+                            config=PLOTLY_CONFIG)
+    points = (event or {}).get("selection", {}).get("points") or []
+    chosen = [p.get("customdata") for p in points]
+    apply_selection(key, [str(q[0] if isinstance(q, list) else q) for q in chosen if q])
 
 
 def chosen_runs(ctx: PageContext, summaries) -> list[SavedRun]:
@@ -132,7 +122,7 @@ def chosen_runs(ctx: PageContext, summaries) -> list[SavedRun]:
     ss = st.session_state
     current = [r for r in (ss.get(keys.COMPARE_IDS) or []) if r in ids]
     if not current:
-        current = ids[:2]
+        current = ids[:2][::-1]  # the two newest, older first: A is the baseline
     ss[keys.COMPARE_IDS] = current
     widget_key = "w:" + keys.COMPARE_IDS
     ss[widget_key] = current

@@ -61,22 +61,25 @@ def per_query_table(ctx: PageContext, run: SavedRun, families: list[str], k: int
     elif show == "no_relevant":
         shown = shown[shown["no_relevant"]]
     st.caption(t("res.rows", shown=len(shown), total=len(frame)))
-    st.session_state[f"{key}:ids"] = list(shown["query_id"])
-    st.dataframe(display_frame(shown, ctx.lang), hide_index=True, key=key,
-                 on_select=_select_row(key), selection_mode="single-row",
-                 column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                for c in display_frame(shown[metrics], ctx.lang).columns})
+    event = st.dataframe(display_frame(shown, ctx.lang), hide_index=True, key=key,
+                         on_select="rerun", selection_mode="single-row",
+                         column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                        for c in display_frame(shown[metrics],
+                                                               ctx.lang).columns})
+    rows = (event or {}).get("selection", {}).get("rows") or []
+    ids = list(shown["query_id"])
+    apply_selection(key, [ids[r] for r in rows if r < len(ids)])
     return frame
 
 
-def _select_row(key: str):
-    def callback() -> None:
-        event = st.session_state.get(key) or {}
-        rows = (event.get("selection") or {}).get("rows") or []
-        ids = st.session_state.get(f"{key}:ids") or []
-        if rows and rows[0] < len(ids):
-            st.session_state[keys.DRILL_QUERY] = ids[rows[0]]
-    return callback
+def apply_selection(key: str, query_ids: list[str]) -> None:
+    """Open the drill-down on a query chosen in a table or chart — once per new choice, so
+    a selection that stays on screen does not override a later pick in the selectbox."""
+    marker = f"{key}:applied"
+    chosen = tuple(query_ids)
+    if chosen and st.session_state.get(marker) != chosen:
+        st.session_state[keys.DRILL_QUERY] = chosen[0]
+    st.session_state[marker] = chosen
 
 
 def histogram(ctx: PageContext, run: SavedRun, metric: str, *, key: str) -> None:
@@ -113,7 +116,8 @@ def drilldown_view(ctx: PageContext, run: SavedRun, qid: str, k: int) -> None:
     elif len(d.misses):
         st.warning(t("res.drill_misses", n=len(d.misses), k=d.k))
     st.markdown(f"**{t('res.drill_relevant')}**")
-    rel = d.relevant.drop(columns=["rank"]).rename(columns={"rank_label": "rank_got"})
+    rel = d.relevant.drop(columns=["rank", "in_top_k"]).rename(columns={"rank_label":
+                                                                         "rank_got"})
     st.dataframe(_highlight(display_frame(rel, ctx.lang), ~d.relevant["in_top_k"], "#fde2e1"),
                  hide_index=True, key=f"drill_rel:{run.id}")
     st.markdown(f"**{t('res.drill_top', k=d.k)}**")

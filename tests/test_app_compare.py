@@ -1,0 +1,115 @@
+"""AppTest: the Compare page — overlaid curves with bands, the significance table and verdict,
+the A/B scatter whose points open a drill-down, disagreements, and TREC runs from elsewhere."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from app_support import array, chart, frame_with, new_app, open_page, save_bm25_run, texts
+
+from ragdash.runs import get_store
+from ragdash.samples import load_sample
+from ragdash.ui import keys
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return load_sample("jsquad-mini")
+
+
+@pytest.fixture
+def two_runs(sample):
+    a = save_bm25_run(sample, name="bm25 default")
+    b = save_bm25_run(sample, name="bm25 k1=0.5 b=0.3", k1=0.5, b=0.3)
+    return a, b
+
+
+def test_curves_with_bands_and_the_significance_table(two_runs):
+    a, b = two_runs
+    at = open_page(new_app(run=a), "compare")
+    store = get_store()
+    ta, tb = store.load(a).table(), store.load(b).table()
+    traces = chart(at, "cmp_curves")["data"]
+    curves = [t for t in traces if t["meta"]["kind"] == "curve"]
+    bands = [t for t in traces if t["meta"]["kind"] == "band"]
+    assert [t["meta"]["run"] for t in curves] == ["bm25 default", "bm25 k1=0.5 b=0.3"]
+    np.testing.assert_allclose(array(curves[0]["y"]), ta.curve("ndcg"))
+    np.testing.assert_allclose(array(curves[1]["y"]), tb.curve("ndcg"))
+    assert len(bands) == 2
+    for curve, band in zip(curves, bands):
+        y = array(curve["y"])
+        low, high = np.array(band["meta"]["low"]), np.array(band["meta"]["high"])
+        assert np.all(low <= y + 1e-12) and np.all(y <= high + 1e-12)
+    table = frame_with(at, "Mean A", "Mean B", "p (Holm)")
+    assert len(table) == 1
+    row = table.iloc[0]
+    assert row["Mean A"] == pytest.approx(ta.mean("ndcg@10"))
+    assert row["Mean B"] == pytest.approx(tb.mean("ndcg@10"))
+    assert row["B − A"] == pytest.approx(tb.mean("ndcg@10") - ta.mean("ndcg@10"))
+    assert 0 <= row["p (Holm)"] <= 1
+    assert row["Verdict"] in texts(at)  # the verdict sentence is written out too
+
+
+def test_scatter_points_are_queries_and_choosing_one_opens_its_drilldown(sample, two_runs):
+    a, _ = two_runs
+    at = open_page(new_app(run=a), "compare")
+    points = chart(at, "cmp_scatter")["data"][0]
+    qids = points["customdata"]
+    assert sorted(qids) == sorted(q.id for q in sample.evaluated_queries())
+    ta = get_store().load(a).table()
+    x = array(points["x"])
+    pos = {q: i for i, q in enumerate(ta.query_ids)}
+    np.testing.assert_allclose(x, ta.value("ndcg@10")[[pos[q] for q in qids]])
+    # the worst disagreement comes first in its table
+    worst = frame_with(at, "Query id", "Better run", "|B − A|")
+    deltas = list(worst["|B − A|"])
+    assert deltas == sorted(deltas, reverse=True) and len(deltas) == 20
+    assert {"bm25 default", "bm25 k1=0.5 b=0.3"} <= set(worst.columns)
+    # select a point (what a click does in the browser)
+    target = qids[17]
+    at.session_state["cmp_scatter"] = {"selection": {"points": [{"customdata": target}],
+                                                     "point_indices": [17], "box": [],
+                                                     "lasso": []}}
+    at.run()
+    assert at.session_state[keys.DRILL_QUERY] == target
+    assert sample.query(target).text[:15] in texts(at)
+
+
+def test_an_uploaded_trec_run_is_scored_and_compared(sample, two_runs):
+    a, _ = two_runs
+    trec = get_store().load(a).ranking.to_trec_string(tag="elastic")
+    at = open_page(new_app(run=a), "compare")
+    at.file_uploader(key="cmp_files").set_value([("elastic.trec", trec.encode(),
+                                                  "text/plain")]).run()
+    at.button(key="cmp_upload").click().run()
+    assert not at.exception
+    names = [s.name for s in get_store().list()]
+    assert "elastic" in names
+    chosen = at.session_state[keys.COMPARE_IDS]
+    assert len(chosen) == 3
+    table = frame_with(at, "Mean A", "Mean B")
+    assert len(table) == 3  # three pairs
+    same = table[(table["A"] == "bm25 default") & (table["B"] == "elastic")]
+    assert same.iloc[0]["B − A"] == pytest.approx(0.0)  # the same ranking scores the same
+
+
+def test_a_bad_trec_file_is_one_message(two_runs):
+    a, _ = two_runs
+    at = open_page(new_app(run=a), "compare")
+    at.file_uploader(key="cmp_files").set_value([("bad.trec", b"q1 Q0 d1 1\n",
+                                                  "text/plain")]).run()
+    at.button(key="cmp_upload").click().run()
+    (error,) = at.error
+    assert "bad.trec" in error.value and "line 1" in error.value
+
+
+def test_compare_needs_two_runs(sample):
+    a = save_bm25_run(sample, name="only one")
+    at = open_page(new_app(run=a), "compare")
+    assert "needs two" in texts(at)

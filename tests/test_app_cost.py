@@ -1,0 +1,92 @@
+"""AppTest: the Cost page — token count and method, providers side by side in USD and JPY,
+the exchange rate and price table saved under RAGDASH_HOME, estimate against actual."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from app_support import array, chart, frame_with, new_app, open_page, save_bm25_run, texts
+
+from ragdash.cost import count_tokens, evaluation_texts, load_catalog, load_settings
+from ragdash.samples import load_sample
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return load_sample("jsquad-mini")
+
+
+def _cost_page(run_id):
+    return open_page(new_app(run=run_id), "cost")
+
+
+def test_tokens_and_providers_side_by_side(sample):
+    at = _cost_page(save_bm25_run(sample, name="bm25"))
+    docs, queries = evaluation_texts(sample)
+    tokens = count_tokens(docs).tokens + count_tokens(queries).tokens
+    assert any(m.value == f"{tokens:,}" for m in at.metric)
+    assert "cl100k" in texts(at)
+    table = frame_with(at, "Provider", "Model", "cost", "cost_jpy")
+    assert len(table) == len(load_catalog().priced_rows())
+    small = table[(table["Provider"] == "OpenAI") & (table["Model"] == "text-embedding-3-small")]
+    assert small.iloc[0]["cost"] == pytest.approx(tokens * 0.02 / 1e6)
+    assert small.iloc[0]["cost_jpy"] == pytest.approx(tokens * 0.02 / 1e6 * 155)
+    usd = array(chart(at, "cost_bars")["data"][0]["x"])
+    at.radio(key="cost_currency").set_value("JPY").run()
+    jpy = array(chart(at, "cost_bars")["data"][0]["x"])
+    np.testing.assert_allclose(jpy, usd * 155)
+
+
+def test_the_exchange_rate_is_saved_under_ragdash_home(sample, home):
+    at = _cost_page(save_bm25_run(sample, name="bm25"))
+    at.number_input(key="cost_rate").set_value(150.0).run()
+    at.button(key="cost_rate_save").click().run()
+    assert (home / "cost_settings.json").exists()
+    assert load_settings().jpy_per_usd == 150.0
+    small = frame_with(at, "Provider", "cost_jpy")
+    assert small.iloc[0]["cost_jpy"] == pytest.approx(small.iloc[0]["cost"] * 150)
+
+
+def test_price_edits_and_a_relay_row_are_saved(sample, home):
+    at = _cost_page(save_bm25_run(sample, name="bm25"))
+    frame = load_catalog().to_frame()
+    row = int(frame.index[(frame["provider"] == "OpenAI")
+                          & (frame["model"] == "text-embedding-3-large")][0])
+    at.session_state["cost_prices"] = {
+        "edited_rows": {row: {"usd_per_1m": 0.1}},
+        "added_rows": [{"provider": "Relay", "model": "text-embedding-3-small",
+                        "usd_per_1m": 0.02, "jpy_per_usd": 1.0}],
+        "deleted_rows": []}
+    at.run()
+    at.button(key="cost_prices_save").click().run()
+    assert not at.error, [e.value for e in at.error]
+    catalog = load_catalog()
+    assert catalog.find("text-embedding-3-large", "OpenAI").usd_per_1m == 0.1
+    relay = catalog.find("text-embedding-3-small", "Relay")
+    assert relay.jpy_per_usd == 1.0 and relay.origin == "user"
+    assert (home / "prices.user.csv").read_text(encoding="utf-8").count("\n") == 3
+    at.button(key="cost_prices_reset").click().run()
+    assert not (home / "prices.user.csv").exists()
+
+
+def test_past_runs_estimate_against_actual_and_cost_against_quality(sample):
+    a = save_bm25_run(sample, name="bm25 a")
+    save_bm25_run(sample, name="bm25 b", k1=0.5)
+    at = _cost_page(a)
+    past = frame_with(at, "name", "estimated", "actual")
+    assert set(past["name"]) == {"bm25 a", "bm25 b"}
+    assert list(past["actual"]) == [0.0, 0.0]  # BM25 is free
+    quality = chart(at, "cost_quality")["data"][0]
+    assert len(array(quality["y"])) == 2
+
+
+def test_without_a_dataset_the_price_table_still_works():
+    at = open_page(new_app(), "cost")
+    assert "Load a dataset" in texts(at)
+    assert frame_with(at, "provider", "model", "usd_per_1m") is not None

@@ -1,0 +1,108 @@
+"""AppTest: the Data page — samples, uploads (several tables, a zip), the column mapping and
+its override, the validation report, and bad files as one message, never a traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import pytest
+from app_support import frame_with, new_app, open_page, texts
+
+from ragdash.ui import keys
+
+CORPUS = ("id,text,summary\nd1,東京は日本の首都です,首都\nd2,大阪は商業の街,商業\n"
+          "d3,京都は古都,古都\n")
+QUERIES = "id,text\nq1,日本の首都は?\nq2,古い都はどこ?\n"
+QRELS = "query_id,doc_id,relevance\nq1,d1,2\nq2,d3,1\n"
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))
+    return tmp_path
+
+
+def _upload(at, files):
+    at.file_uploader(key="data_files").set_value(
+        [(name, data.encode() if isinstance(data, str) else data, "application/octet-stream")
+         for name, data in files]).run()
+    at.button(key="data_load_files").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_sample_loads_with_sizes_tokens_and_previews():
+    at = open_page(new_app(), "data")
+    assert "200 MB" in texts(at)  # the upload limit is stated
+    at.button(key="data_load_sample").click().run()
+    page = texts(at)
+    assert "284" in page and "280" in page and "578" in page  # docs, queries, judgements
+    assert "Tokens one evaluation embeds" in page and "cl100k" in page
+    assert len(frame_with(at, "id", "title", "text")) == 20
+    assert "No errors" in page
+
+
+def test_three_tables_load_and_the_mapping_is_shown():
+    at = _upload(open_page(new_app(), "data"),
+                 [("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", QRELS)])
+    ds = at.session_state[keys.DATASET]
+    assert len(ds.documents) == 3 and ds.qrels == {"q1": {"d1": 2.0}, "q2": {"d3": 1.0}}
+    mapping = frame_with(at, "Table", "Role ← column")
+    assert "text ← text" in mapping.set_index("Table").loc["corpus", "Role ← column"]
+
+
+def test_the_column_mapping_can_be_overridden():
+    at = _upload(open_page(new_app(), "data"),
+                 [("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", QRELS)])
+    at.selectbox(key="data_map:corpus:text").set_value("summary").run()
+    at.button(key="data_map_reload").click().run()
+    assert not at.exception
+    ds = at.session_state[keys.DATASET]
+    assert [d.text for d in ds.documents] == ["首都", "商業", "古都"]
+    assert "text ← summary" in frame_with(at, "Table", "Role ← column").iloc[0, -1]
+
+
+def test_a_beir_zip_loads():
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("mini/corpus.jsonl", "\n".join(json.dumps(
+            {"_id": f"d{i}", "title": "", "text": f"文書{i}"}, ensure_ascii=False)
+            for i in range(4)))
+        zf.writestr("mini/queries.jsonl", json.dumps({"_id": "q1", "text": "文書"},
+                                                      ensure_ascii=False))
+        zf.writestr("mini/qrels/test.tsv", "query-id\tcorpus-id\tscore\nq1\td2\t1\n")
+    at = _upload(open_page(new_app(), "data"), [("mini.zip", buf.getvalue())])
+    ds = at.session_state[keys.DATASET]
+    assert ds.sizes()["documents"] == 4 and ds.qrels == {"q1": {"d2": 1.0}}
+
+
+def test_a_bad_grade_is_one_message_naming_file_and_line():
+    bad = "query_id,doc_id,relevance\nq1,d1,2\nq2,d3,very\n"
+    at = _upload(open_page(new_app(), "data"),
+                 [("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", bad)])
+    (error,) = at.error
+    assert "qrels.csv" in error.value and "line 3" in error.value
+    assert keys.DATASET not in at.session_state
+    assert "Traceback" not in texts(at)
+
+
+def test_validation_errors_stop_the_run_page():
+    qrels = "query_id,doc_id,relevance\nq1,nope,1\nq2,nada,1\n"  # no judged doc exists
+    at = _upload(open_page(new_app(), "data"),
+                 [("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", qrels)])
+    assert at.error, "the validation report shows the error"
+    open_page(at, "run")
+    assert "fix them before running" in texts(at)
+    assert not [b for b in at.button if b.key == "run_start"]
+
+
+def test_validation_speaks_japanese():
+    qrels = "query_id,doc_id,relevance\nq1,d1,0\nq2,d3,1\n"  # q1 has no relevant document
+    at = _upload(open_page(new_app(), "data"),
+                 [("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", qrels)])
+    assert any("no relevant" in w.value for w in at.warning)
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    assert at.title[0].value == "データ"
+    assert any("正解文書がありません" in w.value for w in at.warning)

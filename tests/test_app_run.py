@@ -1,0 +1,162 @@
+"""AppTest: the one-click start, the Run page (settings, cost preview, background job with
+progress and cancel, saved runs), and the API key staying in the session."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from app_support import array, chart, new_app, open_page, texts, wait_for_jobs
+from fake_openai import FakeOpenAI
+
+from ragdash.jobs import get_manager
+from ragdash.runs import export_json, get_store
+
+KEY = "sk-test-0123456789abcdefSECRET"
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    return tmp_path
+
+
+def _load_sample(at, name="jsquad-mini"):
+    open_page(at, "data")
+    at.selectbox(key="data_sample").set_value(name)
+    at.button(key="data_load_sample").click().run()
+    assert not at.exception
+    return at
+
+
+def test_one_click_start_runs_bm25_in_the_background_and_shows_the_curve():
+    at = new_app().run()
+    at.button(key="home_quick").click().run()
+    assert at.title[0].value == "Results"  # switched page
+    jobs = wait_for_jobs(at)
+    assert [j.state for j in jobs] == ["done"]
+    at.run()
+    assert not at.exception
+    runs = get_store().list()
+    assert len(runs) == 1 and runs[0].retriever == "bm25" and runs[0].n_queries == 280
+    table = get_store().load(runs[0].id).table()
+    y = {t["meta"]["family"]: array(t["y"]) for t in chart(at, "res_curve")["data"]}
+    np.testing.assert_allclose(y["ndcg"], table.curve("ndcg"))
+    assert 0.3 < y["recall"][9] <= 1.0  # BM25 on JSQuAD finds most answers in the top 10
+
+
+def test_run_page_estimates_the_cost_then_runs_and_lists_the_saved_run():
+    at = _load_sample(new_app())
+    assert "284" in texts(at)  # documents
+    open_page(at, "run")
+    assert "Cost estimate" in texts(at)
+    assert any(m.label == "USD" and m.value == "$0" for m in at.metric)  # BM25 is free
+    at.text_input(key="w:rd_run_name").set_value("my bm25").run()
+    at.button(key="run_start").click().run()
+    wait_for_jobs(at)
+    at.run()
+    assert "Finished" in texts(at)
+    runs = get_store().list()
+    assert [r.name for r in runs] == ["my bm25"]
+    assert runs[0].cost["estimated_usd"] == 0
+    # rename and delete from the list
+    at.text_input(key=f"run_manage_name:{runs[0].id}").set_value("renamed").run()
+    at.button(key="run_manage_rename").click().run()
+    assert get_store().list()[0].name == "renamed"
+    at.button(key="run_manage_delete").click().run()
+    assert get_store().list() == []
+
+
+def test_bm25_parameters_reach_the_run():
+    at = _load_sample(new_app())
+    open_page(at, "run")
+    at.number_input(key="w:rd_bm25_k1").set_value(0.5)
+    at.number_input(key="w:rd_bm25_b").set_value(0.3).run()
+    at.button(key="run_start").click().run()
+    wait_for_jobs(at)
+    (run,) = get_store().list()
+    config = get_store().load(run.id).config
+    assert (config["k1"], config["b"]) == (0.5, 0.3)
+
+
+def test_settings_survive_a_page_switch():
+    at = _load_sample(new_app())
+    open_page(at, "run")
+    at.radio(key="w:rd_retriever").set_value("openai").run()
+    at.selectbox(key="w:rd_preset").set_value("ollama").run()
+    assert at.text_input(key="w:rd_base_url").value == "http://localhost:11434/v1"
+    at.text_input(key="w:rd_model").set_value("my-model").run()
+    open_page(at, "results")
+    open_page(at, "run")
+    assert at.radio(key="w:rd_retriever").value == "openai"
+    assert at.text_input(key="w:rd_model").value == "my-model"
+    assert at.text_input(key="w:rd_base_url").value == "http://localhost:11434/v1"
+
+
+@pytest.fixture
+def server():
+    with FakeOpenAI(api_key=KEY, latency=0.0) as fake:
+        yield fake
+
+
+def _openai_settings(at, server, key):
+    open_page(at, "run")
+    at.radio(key="w:rd_retriever").set_value("openai").run()
+    at.selectbox(key="w:rd_preset").set_value("custom").run()
+    at.text_input(key="w:rd_base_url").set_value(server.url)
+    at.text_input(key="w:rd_model").set_value("text-embedding-3-small")
+    at.text_input(key="w:rd_api_key").set_value(key)
+    at.number_input(key="w:rd_query_limit").set_value(20).run()
+    return at
+
+
+def test_an_api_run_keeps_the_key_in_the_session_only(server, home):
+    at = _openai_settings(_load_sample(new_app(), "article-ja"), server, KEY)
+    assert at.text_input(key="w:rd_api_key").proto.type == 1  # PASSWORD
+    at.button(key="run_start").click().run()
+    (job,) = wait_for_jobs(at)
+    assert job.state == "done", job.error
+    at.run()
+    assert server.requests and all(r.headers.get("authorization") == f"Bearer {KEY}"
+                                   for r in server.requests)
+    (summary,) = get_store().list()
+    saved = get_store().load(summary.id)
+    assert saved.usage["prompt_tokens"] > 0
+    assert KEY not in json.dumps(saved.config) + export_json(saved).decode()
+    assert KEY not in json.dumps(at.query_params)
+    for path in home.rglob("*"):
+        if path.is_file():
+            assert KEY.encode() not in path.read_bytes(), path
+    open_page(at, "results")
+    assert KEY not in json.dumps(at.query_params)
+
+
+def test_a_wrong_key_fails_in_one_plain_sentence_without_the_key(server):
+    wrong = "sk-wrong-key-0000000000000000"
+    at = _openai_settings(_load_sample(new_app(), "article-ja"), server, wrong)
+    at.button(key="run_start").click().run()
+    (job,) = wait_for_jobs(at)
+    assert job.state == "failed"
+    at.run()
+    (error,) = at.error
+    assert "failed" in error.value and wrong not in error.value
+    assert "Traceback" not in texts(at)
+
+
+def test_a_running_job_shows_progress_and_can_be_cancelled(server):
+    server.latency = 0.3
+    at = _openai_settings(_load_sample(new_app()), server, KEY)
+    at.number_input(key="w:rd_batch_size").set_value(8)
+    at.number_input(key="w:rd_concurrency").set_value(1).run()
+    at.button(key="run_start").click().run()
+    job = get_manager().active(at.session_state["rd_owner"])
+    assert job is not None
+    at.run()
+    assert at.get("progress"), "a progress bar while the job runs"
+    at.button(key=f"cancel:{job.id}").click().run()
+    assert job.wait(30) and job.state == "cancelled"
+    at.run()
+    assert "cancelled" in texts(at)
+    assert get_store().list() == []
