@@ -15,7 +15,6 @@ Contract (scripts rely on it):
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..errors import MetricError
 from ._output import (
@@ -140,9 +139,3 @@ def _load_qrels(path):
     from ..loaders import load_qrels
 
     return load_qrels(path)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    from . import main
-
-    sys.exit(main(["score", *sys.argv[1:]]))
