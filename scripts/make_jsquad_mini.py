@@ -2,8 +2,8 @@
 
     python scripts/make_jsquad_mini.py [SOURCE] [DEST]
 
-SOURCE defaults to ../shared/data/jsquad-valid (or $RAGDASH_JSQUAD), DEST to
-ragdash/data/samples/jsquad-mini. The slice is deterministic (no randomness):
+SOURCE defaults to $RAGDASH_JSQUAD, else the repository's copy tests/data/jsquad-valid, DEST
+to ragdash/data/samples/jsquad-mini. The slice is deterministic (no randomness):
 
 1. Articles are the document-id prefixes before "p" ("a12p3" is paragraph 3 of article a12).
    Walking the corpus in file order, every article of at most MAX_PARAGRAPHS paragraphs is
@@ -44,9 +44,11 @@ on a fresh install.
 - {docs} documents: every paragraph of {articles} Japanese Wikipedia articles
   (ids `a<article>p<paragraph>`, title = article title).
 - {queries} questions, each with its judged paragraphs: grade 2 for the paragraph the question
-  was written from, grade 1 for other paragraphs of the same article that contain the answer.
-- Sliced deterministically from the BEIR conversion of JSQuAD's validation split
-  (1,145 paragraphs, 4,442 questions) by `scripts/make_jsquad_mini.py`, which documents the rule.
+  was written on, grade 1 for another paragraph of the same article that contains one of the
+  question's answers (of four or more characters).
+- Sliced deterministically from a BEIR conversion of JSQuAD v1.3's validation split
+  (1,145 paragraphs, 4,442 questions; `tests/data/jsquad-valid`) by
+  `scripts/make_jsquad_mini.py`, which documents the rule.
 
 ## Source and license
 
@@ -80,7 +82,7 @@ indicate if changes were made, and distribute your contributions under the same 
 
 def default_source() -> Path:
     env = os.environ.get("RAGDASH_JSQUAD")
-    return Path(env) if env else ROOT.parent / "shared" / "data" / "jsquad-valid"
+    return Path(env) if env else ROOT / "tests" / "data" / "jsquad-valid"
 
 
 def article_of(doc_id: str) -> str:

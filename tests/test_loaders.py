@@ -7,12 +7,12 @@ import gzip
 import io
 import json
 import math
-import os
 import shutil
 import zipfile
 from pathlib import Path
 
 import pytest
+from paths import JSQUAD
 
 from ragdash.dataset import Dataset
 from ragdash.errors import DatasetError
@@ -28,11 +28,6 @@ from ragdash.loaders import (
 )
 from ragdash.loaders.article_json import to_article_json
 from ragdash.validation import validate
-
-JSQUAD = Path(os.environ.get("RAGDASH_JSQUAD",
-                             Path(__file__).resolve().parents[2] / "shared/data/jsquad-valid"))
-needs_jsquad = pytest.mark.skipif(not (JSQUAD / "corpus.jsonl").exists(),
-                                  reason=f"jsquad-valid not found at {JSQUAD}")
 
 # The article's generate_sample_dataset(), as the article writes it (int keys).
 ARTICLE = {
@@ -84,7 +79,6 @@ def all_ids_are_str(ds: Dataset) -> bool:
 
 
 # -- the real data ---------------------------------------------------------------------------
-@needs_jsquad
 def test_jsquad_valid_folder():
     ds = load_dataset(JSQUAD)
     assert len(ds.documents) == 1145
@@ -105,7 +99,6 @@ def test_jsquad_valid_folder():
         1 for r in ds.qrels.values() for g in r.values() if g == 2.0) == 4442
 
 
-@needs_jsquad
 @pytest.mark.parametrize("top", [None, "jsquad-valid"], ids=["flat", "top-folder"])
 def test_jsquad_valid_zip(tmp_path: Path, top):
     folder = load_dataset(JSQUAD)
@@ -118,7 +111,6 @@ def test_jsquad_valid_zip(tmp_path: Path, top):
     assert up.fingerprint() == folder.fingerprint()
 
 
-@needs_jsquad
 def test_jsquad_uploaded_as_three_files_named_as_browsers_send_them():
     files = [("corpus.jsonl", (JSQUAD / "corpus.jsonl").read_bytes()),
              ("queries.jsonl", (JSQUAD / "queries.jsonl").read_bytes()),
@@ -502,7 +494,6 @@ def test_folder_with_readme_and_license_is_fine(tmp_path: Path):
     assert load_dataset(tmp_path).doc_ids == ["d1", "d2", "d3"]
 
 
-@needs_jsquad
 def test_copy_of_jsquad_with_dev_split_only_lists_it(tmp_path: Path):
     dest = tmp_path / "js"
     shutil.copytree(JSQUAD, dest)

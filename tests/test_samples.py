@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+from paths import JSQUAD
+from test_loaders import ARTICLE
 
 from ragdash.errors import DatasetError
 from ragdash.loaders import load_dataset, write_beir
@@ -17,7 +19,6 @@ from ragdash.validation import validate
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 ARTICLE_TXT = SHARED / "seed" / "rag-retrieval-metrics-article.txt"
-JSQUAD = SHARED / "data" / "jsquad-valid"
 
 
 def article_generate_sample_dataset() -> dict:
@@ -32,8 +33,12 @@ def article_generate_sample_dataset() -> dict:
 
 
 @pytest.mark.skipif(not ARTICLE_TXT.exists(), reason="the article is not in ../shared/seed")
+def test_our_transcription_is_what_the_article_generates():
+    assert article_generate_sample_dataset() == ARTICLE
+
+
 def test_article_sample_is_what_the_article_generates():
-    original = article_generate_sample_dataset()
+    original = ARTICLE  # the article's generate_sample_dataset(), checked above when present
     assert len(original["corpus"]) == 10 and len(original["queries"]) == 3
     # What the article's script writes to rag_eval_dataset.json, read back:
     expected = json.loads(json.dumps(original, ensure_ascii=False))
@@ -94,7 +99,6 @@ def test_jsquad_mini_is_small_clean_and_licensed():
     assert f"{len(ds.documents)} documents" in readme and f"{len(ds.queries)} questions" in readme
 
 
-@pytest.mark.skipif(not (JSQUAD / "corpus.jsonl").exists(), reason="jsquad-valid not found")
 def test_jsquad_mini_is_a_faithful_reproducible_slice(tmp_path: Path):
     full = load_dataset(JSQUAD)
     mini = load_sample("jsquad-mini")
