@@ -76,15 +76,16 @@ def run(args) -> int:
 
     qrels = _load_qrels(args.qrels)
     ranking = Ranking.read_trec(args.run)
-    in_qrels = sum(1 for q in ranking.query_ids if q in qrels)
+    table = evaluate(ranking, qrels, kmax=max(ks), relevance_level=args.relevance_level,
+                     gain=args.gain)
+    judged = [q for q, docs in qrels.items() if docs]  # trec_eval's qrels queries
+    in_qrels = len(table)  # run ∩ qrels
     if in_qrels == 0:
         raise MetricError(
             f"the run and the qrels have no query id in common (run: {len(ranking)} queries, "
-            f"e.g. {_examples(ranking.query_ids)}; qrels: {len(qrels)} queries, e.g. "
-            f"{_examples(list(qrels))}); check that both files use the same query ids")
-    table = evaluate(ranking, qrels, kmax=max(ks), relevance_level=args.relevance_level,
-                     gain=args.gain)
-    missing = len(qrels) - in_qrels
+            f"e.g. {_examples(ranking.query_ids)}; qrels: {len(judged)} queries, e.g. "
+            f"{_examples(judged)}); check that both files use the same query ids")
+    missing = len(judged) - in_qrels
     names = metric_names(ks)
     summary = table.summary(ks)
     no_relevant = int(table.no_relevant.sum())
@@ -117,7 +118,7 @@ def run(args) -> int:
                                     in table.per_query(names).items()])]
     emit("\n".join(lines))
     if missing:
-        note(f"note: {missing:,} of the {len(qrels):,} qrels queries are not in the run; "
+        note(f"note: {missing:,} of the {len(judged):,} qrels queries are not in the run; "
              f"they are not scored (trec_eval's default)")
     if len(ranking) > in_qrels:
         note(f"note: {len(ranking) - in_qrels:,} run queries have no qrels and are ignored")
