@@ -229,7 +229,7 @@ def _refine(q64, docs, inv64, best_i, best_v, best_k, k, partial):
     near[:, 1:] |= close
     rr, cc = np.nonzero(near)
     if len(rr):
-        v[rr, cc] = _cosine64(q64[rr], docs, inv64, best_i[rr, cc])
+        v[rr, cc] = _cosine64(q64, rr, docs, inv64, best_i[rr, cc])
     order = np.lexsort((-best_k, -v), axis=1)[:, :k]
     idx = np.take_along_axis(best_i, order, axis=1)
     val = np.take_along_axis(v, order, axis=1)
@@ -252,8 +252,8 @@ def _exact_one(q64, docs, inv64, inv32, keys, k, kth32, chunk_rows):
         hit = np.flatnonzero(s32 >= floor) + d0
         if len(hit):
             cand_i.append(hit)
-            cand_v.append(_cosine64(np.broadcast_to(q64, (len(hit), len(q64))), docs, inv64,
-                                    hit))
+            cand_v.append(_cosine64(q64[None, :], np.zeros(len(hit), dtype=np.int64), docs,
+                                    inv64, hit))
         if sum(len(c) for c in cand_i) > 4 * k + 1024:
             cand_i, cand_v = _best(np.concatenate(cand_i), np.concatenate(cand_v), keys, k)
             cand_i, cand_v = [cand_i], [cand_v]
@@ -269,8 +269,9 @@ def _best(idx, vals, keys, k):
     return idx[order], vals[order]
 
 
-def _cosine64(q64_rows, docs, inv64, doc_idx):
-    """Cosine per (query row, document) pair in float64, the same arithmetic for every pair.
+def _cosine64(q64, q_rows, docs, inv64, doc_idx):
+    """Cosine of each pair (``q64[q_rows[i]]``, ``docs[doc_idx[i]]``) in float64, with the
+    same arithmetic for every pair.
 
     Products of float32 inputs are exact in float64 and each row is summed the same way, so
     equal vectors give equal scores wherever they sit in the matrix.
@@ -280,7 +281,7 @@ def _cosine64(q64_rows, docs, inv64, doc_idx):
     for lo in range(0, len(doc_idx), step):
         sel = doc_idx[lo:lo + step]
         rows = np.asarray(docs[sel], dtype=np.float64)
-        rows *= q64_rows[lo:lo + step]
+        rows *= q64[q_rows[lo:lo + step]]
         out[lo:lo + step] = rows.sum(axis=1) * inv64[sel]
     return out
 
