@@ -91,34 +91,69 @@ def judge(ranking, qrels: Mapping, qids: list[str], kmax: int, *,
     """The :class:`Judged` matrices of ``qids`` (in that order), and which were in the run."""
     if gain not in GAINS:
         raise MetricError(f"unknown gain {gain!r}; use one of: {', '.join(GAINS)}")
-    if relevance_level is not None:
-        try:
-            relevance_level = float(relevance_level)
-        except (TypeError, ValueError):
-            raise MetricError(f"relevance level {relevance_level!r} is not a number") from None
-        if not relevance_level > 0 or not math.isfinite(relevance_level):
-            raise MetricError(f"relevance level must be a number > 0 (grade 0 means judged "
-                              f"not relevant), not {relevance_level!r}")
+    level = _check_level(relevance_level)
     nq = len(qids)
-
-    # -- qrels side: codes for judged doc ids, sorted (query row, doc code) keys ------------
     qrow, jdocs, grades = flatten_qrels(qrels, qids)
     code_of = {d: i for i, d in enumerate(dict.fromkeys(jdocs))}
+    ndocs = max(len(code_of), 1)
+    jkeys, jgrades = _judged_keys(qrow, jdocs, grades, code_of, qids)
+    row, col, rcodes, in_run = _retrieved(ranking, qids, kmax, code_of)
+
+    # the join: (query row, doc code) keys of the run looked up among the judged ones
+    grade_matrix = np.zeros((nq, kmax), dtype=np.float64)
+    hit = np.flatnonzero(rcodes >= 0)
+    if len(hit) and len(jkeys):
+        rkeys = row[hit] * ndocs + rcodes[hit]
+        pos = np.searchsorted(jkeys, rkeys)
+        pos_ok = pos < len(jkeys)
+        matched = np.zeros(len(hit), dtype=bool)
+        matched[pos_ok] = jkeys[pos[pos_ok]] == rkeys[pos_ok]
+        m = hit[matched]
+        grade_matrix[row[m], col[m]] = jgrades[pos[matched]]
+
+    if level is None:
+        relevant, judged_relevant = grade_matrix > 0, grades > 0
+    else:
+        relevant, judged_relevant = grade_matrix >= level, grades >= level
+    num_relevant = np.bincount(qrow, weights=judged_relevant, minlength=nq).astype(np.float64)
+    gains = _gain(grade_matrix, gain)
+    ideal = _ideal(qrow, _gain(grades, gain), nq, kmax)
+    return Judged(relevant, gains, ideal, num_relevant), in_run
+
+
+def _check_level(level) -> float | None:
+    if level is None:
+        return None
+    try:
+        value = float(level)
+    except (TypeError, ValueError):
+        raise MetricError(f"relevance level {level!r} is not a number") from None
+    if not value > 0 or not math.isfinite(value):
+        raise MetricError(f"relevance level must be a number > 0 (grade 0 means judged not "
+                          f"relevant), not {level!r}")
+    return value
+
+
+def _judged_keys(qrow, jdocs, grades, code_of, qids):
+    """Sorted int64 keys ``query row * ndocs + doc code`` of the judgements, and grades."""
     ndocs = max(len(code_of), 1)
     jcodes = np.fromiter(map(code_of.__getitem__, jdocs), dtype=np.int64, count=len(jdocs))
     jkeys = qrow * ndocs + jcodes
     order = np.argsort(jkeys, kind="stable")
     jkeys, jgrades = jkeys[order], grades[order]
-    if len(jkeys) > 1:
-        twice = np.flatnonzero(jkeys[1:] == jkeys[:-1])
-        if len(twice):
-            k = int(jkeys[twice[0]])
-            doc = next(d for d, c in code_of.items() if c == k % ndocs)
-            raise MetricError(f"qrels judge document {doc!r} twice for query "
-                              f"{qids[k // ndocs]!r} (keys that differ only in type, like 7 "
-                              f"and '7'); keep one")
+    twice = np.flatnonzero(jkeys[1:] == jkeys[:-1])
+    if len(twice):  # only after str(): a dict cannot hold one key twice
+        k = int(jkeys[twice[0]])
+        doc = next(d for d, c in code_of.items() if c == k % ndocs)
+        raise MetricError(f"qrels judge document {doc!r} twice for query {qids[k // ndocs]!r} "
+                          f"(keys that differ only in type, like 7 and '7'); keep one")
+    return jkeys, jgrades
 
-    # -- run side: the top Kmax of each evaluated query, flattened --------------------------
+
+def _retrieved(ranking, qids, kmax, code_of):
+    """The top Kmax of each query, flattened: row, column (rank - 1), judged doc code (-1 if
+    unjudged); and which queries the run has at all."""
+    nq = len(qids)
     index = ranking.index
     rrow = np.fromiter((index.get(q, -1) for q in qids), dtype=np.int64, count=nq)
     in_run = rrow >= 0
@@ -133,37 +168,13 @@ def judge(ranking, qrels: Mapping, qids: list[str], kmax: int, *,
     whole = total == len(ranking.doc_ids) and np.array_equal(starts, base)
     flat = None if whole else col + np.repeat(starts, lens)
     vocab = getattr(ranking, "_doc_vocab", None)
-    if vocab is not None:  # look each distinct doc id up once
+    if vocab is not None:  # the parser's distinct doc ids: look each up once
         words, codes = vocab
-        word_codes = _codes_of(words.tolist(), code_of)
-        rcodes = word_codes[codes if whole else codes[flat]]
+        rcodes = _codes_of(words.tolist(), code_of)[codes if whole else codes[flat]]
     else:
-        rcodes = _codes_of((ranking.doc_ids if whole else ranking.doc_ids[flat]).tolist(),
-                           code_of)
-
-    # -- the join --------------------------------------------------------------------------
-    grade_matrix = np.zeros((nq, kmax), dtype=np.float64)
-    hit = np.flatnonzero(rcodes >= 0)
-    if len(hit) and len(jkeys):
-        rkeys = row[hit] * ndocs + rcodes[hit]
-        pos = np.searchsorted(jkeys, rkeys)
-        pos_ok = pos < len(jkeys)
-        matched = np.zeros(len(hit), dtype=bool)
-        matched[pos_ok] = jkeys[pos[pos_ok]] == rkeys[pos_ok]
-        m = hit[matched]
-        grade_matrix[row[m], col[m]] = jgrades[pos[matched]]
-
-    # -- relevance, gains, the ideal ranking -----------------------------------------------
-    if relevance_level is None:
-        relevant = grade_matrix > 0
-        judged_relevant = grades > 0
-    else:
-        relevant = grade_matrix >= relevance_level
-        judged_relevant = grades >= relevance_level
-    num_relevant = np.bincount(qrow, weights=judged_relevant, minlength=nq).astype(np.float64)
-    gains = _gain(grade_matrix, gain)
-    ideal = _ideal(qrow, _gain(grades, gain), nq, kmax)
-    return Judged(relevant, gains, ideal, num_relevant), in_run
+        docs = ranking.doc_ids if whole else ranking.doc_ids[flat]
+        rcodes = _codes_of(docs.tolist(), code_of)
+    return row, col, rcodes, in_run
 
 
 def _codes_of(doc_ids: list, code_of: dict[str, int]) -> np.ndarray:
