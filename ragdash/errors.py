@@ -51,7 +51,8 @@ class DatasetError(RagdashError):
         if where:
             text = ", ".join(where) + ": " + text
         if fix:
-            text += " " + fix.rstrip(".") + "."
+            fix = fix.strip().rstrip(".")
+            text += " " + fix[:1].upper() + fix[1:] + "."
         super().__init__(text)
 
 

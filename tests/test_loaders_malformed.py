@@ -104,7 +104,7 @@ CASES = [
     # -- encodings ----------------------------------------------------------------------------
     Case("latin1-bytes", beir(corpus=CORPUS.encode() + '{"_id": "d3", "text": "café"}\n'
                               .encode("latin-1")),
-         "dataset", "", ["corpus.jsonl", "line 3", "not UTF-8", "save the file as UTF-8"]),
+         "dataset", "", ["corpus.jsonl", "line 3", "not UTF-8", "Save the file as UTF-8"]),
     Case("shift-jis-after-utf8-start",
          beir(corpus=(j({"_id": "d1", "text": "x" * 70_000}) + "\n").encode()
               + '{"_id": "d3", "text": "日本語のテキスト"}\n'.encode("cp932")),
