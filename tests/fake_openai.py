@@ -5,8 +5,8 @@ as a process: ``python tests/fake_openai.py --latency 0.05`` prints its base URL
 until killed (the benchmark uses this, so client and server do not share one GIL).
 
 ``POST /v1/embeddings`` (any path ending in ``/embeddings``) answers deterministic,
-un-normalized vectors: :meth:`FakeOpenAI.vector` seeds a generator with sha256(text) and
-scales the row by 1..6, so a client that forgets to normalize ranks differently. The reply
+un-normalized vectors: :meth:`FakeOpenAI.vector` draws them from shake_256(text) and scales
+the row by 1..6, so a client that forgets to normalize ranks differently. The reply
 reports ``usage.prompt_tokens`` = :func:`fake_tokens` summed over the inputs.
 
 Faults are queued with :meth:`FakeOpenAI.fault` and consumed in order by the requests they
@@ -23,9 +23,10 @@ match (all requests, or those with an input containing ``match``). Kinds:
 Standing rules: ``api_key`` (401 unless the key comes in ``auth_header``; the 401 message
 echoes the key it got, as some servers do, so tests see that clients scrub it), ``models``
 (404 for others), ``max_input_tokens`` (400 "maximum context length" for a longer input),
-``latency`` (seconds slept per request), ``report_usage``, ``flat_errors`` (vLLM's
-``{"message", "type", "code"}`` instead of ``{"error": {...}}``), ``ignore_dimensions`` (as
-servers whose models have one size do), ``only_path`` (404 for any other path).
+``latency`` (each reply leaves this many seconds after its request arrived),
+``report_usage``, ``flat_errors`` (vLLM's ``{"message", "type", "code"}`` instead of
+``{"error": {...}}``), ``ignore_dimensions`` (as servers whose models have one size do),
+``only_path`` (404 for any other path).
 
 Every request is recorded (path, query, lower-cased headers, JSON body, client port, start
 time, status) in :attr:`FakeOpenAI.requests`; :attr:`FakeOpenAI.served` lists the texts that
@@ -79,6 +80,7 @@ class Recorded:
     started: float
     status: int = 0
     fault: str | None = None
+    finished: float = 0.0  #: time.monotonic() when the reply was written
 
     @property
     def inputs(self) -> list[str]:
@@ -171,10 +173,11 @@ class FakeOpenAI:
     # -- the model -----------------------------------------------------------------------
     @staticmethod
     def vector(text: str, dim: int) -> np.ndarray:
-        """The un-normalized vector served for ``text`` (float32)."""
-        seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
-        rng = np.random.default_rng(seed)
-        return (rng.standard_normal(dim) * (1 + seed % 6)).astype(np.float32)
+        """The un-normalized vector served for ``text`` (float32): uniform values from
+        shake_256(text), centred on 0, scaled by 1..6."""
+        digest = hashlib.shake_256(text.encode("utf-8")).digest(4 * dim)
+        values = np.frombuffer(digest, dtype="<u4") / 2.0**32 - 0.5
+        return (values * (1 + digest[0] % 6)).astype(np.float32)
 
     @property
     def embedding_requests(self) -> list[Recorded]:
@@ -200,6 +203,9 @@ class FakeOpenAI:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes: without TCP_NODELAY, Nagle's algorithm holds the
+    # body until the client's delayed ACK (~40 ms), as no real server would.
+    disable_nagle_algorithm = True
     fake: FakeOpenAI
 
     def log_message(self, format, *args) -> None:  # quiet
@@ -212,6 +218,9 @@ class _Handler(BaseHTTPRequestHandler):
             data = payload.encode()
         else:
             data = payload or b""
+        wait = self.deadline - time.monotonic()  # ``latency`` is the whole time to answer
+        if wait > 0:
+            time.sleep(wait)
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -219,6 +228,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(k, str(v))
         self.end_headers()
         self.wfile.write(data)
+        self.record.finished = time.monotonic()
 
     def _error(self, status: int, message: str, type_: str, code: str | None) -> None:
         err = {"message": message, "type": type_, "param": None, "code": code}
@@ -227,6 +237,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         fake = self.fake
         started = time.monotonic()
+        self.deadline = started + fake.latency
         parts = urlsplit(self.path)
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
@@ -237,6 +248,7 @@ class _Handler(BaseHTTPRequestHandler):
         rec = Recorded(parts.path, dict(parse_qsl(parts.query)),
                        {k.lower(): v for k, v in self.headers.items()}, body,
                        self.client_address[1], started)
+        self.record = rec
         with fake._lock:
             fake.requests.append(rec)
         # BrokenPipe / ConnectionReset: the client gave up (a read timeout); nothing to answer
@@ -245,8 +257,6 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, rec: Recorded) -> None:
         fake = self.fake
-        if fake.latency:
-            time.sleep(fake.latency)
         if not rec.path.endswith("/embeddings") or fake.only_path not in (None, rec.path):
             rec.status = 404
             return self._error(404, f"Invalid URL (POST {rec.path})", "invalid_request_error",
@@ -261,9 +271,11 @@ class _Handler(BaseHTTPRequestHandler):
                                    "your API key in your account settings.",
                                    "invalid_request_error", "invalid_api_key")
         body = rec.body
+        if isinstance(body, dict) and isinstance(body.get("input"), str):
+            body = {**body, "input": [body["input"]]}  # a single string is allowed too
         if not isinstance(body, dict) or not isinstance(body.get("input"), list):
             rec.status = 400
-            return self._error(400, "'input' must be a list of strings",
+            return self._error(400, "'input' must be a string or a list of strings",
                                "invalid_request_error", None)
         inputs = [str(t) for t in body["input"]]
         if fake.models is not None and body.get("model") not in fake.models:
@@ -338,16 +350,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Serve fake OpenAI embeddings on 127.0.0.1.")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--dim", type=int, default=8)
-    parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
+    parser.add_argument("--latency", type=float, default=0.0,
+                        help="seconds from a request to its reply")
     args = parser.parse_args(argv)
     server = FakeOpenAI(dim=args.dim, latency=args.latency).start(args.port)
     print(server.url, flush=True)
     try:
-        for line in sys.stdin:  # "stats" prints counts; EOF stops
+        for line in sys.stdin:  # "stats" prints counts and request times; EOF stops
             if line.strip() == "stats":
                 print(json.dumps({"requests": len(server.requests),
                                   "connections": server.connections(),
-                                  "served": len(server.served)}), flush=True)
+                                  "served": len(server.served),
+                                  "timeline": [[r.started, r.finished, len(r.inputs)]
+                                               for r in server.requests]}), flush=True)
     finally:
         server.stop()
     return 0

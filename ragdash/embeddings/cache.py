@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -82,36 +83,52 @@ def text_hash(text: str) -> bytes:
 
 
 class EmbeddingCache:
-    """Read and write cached vectors. Every call opens its own short-lived connection, so one
-    cache object is safe to use from several threads, and several processes can share the
-    file."""
+    """Read and write cached vectors.
+
+    One connection per cache object, opened on first use and shared by its threads under a
+    lock (closing SQLite's last connection checkpoints the WAL, too slow to do per batch);
+    other processes open their own, and WAL mode lets them all read and write the file."""
 
     def __init__(self, directory: str | os.PathLike | None = None) -> None:
         self.directory = Path(directory).expanduser() if directory else default_home()
         self.path = self.directory / FILENAME
-        self._ready = False
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
 
     def __repr__(self) -> str:
         return f"EmbeddingCache({str(self.path)!r})"
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            if self._conn is None:
+                self._conn = self._open()
+            try:
+                yield self._conn
+            except sqlite3.Error as exc:
+                raise self._error(exc) from exc
+
+    def _open(self) -> sqlite3.Connection:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None,
+                                   check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
             raise self._error(exc) from exc
         try:
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
-            if not self._ready:
-                _initialize(conn)
-                self._ready = True
+            _initialize(conn)
             conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: survives a killed process
-            yield conn
         except sqlite3.Error as exc:
-            raise self._error(exc) from exc
-        finally:
             conn.close()
+            raise self._error(exc) from exc
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
 
     def _error(self, exc: BaseException) -> CacheError:
         return CacheError(f"Cannot use the embeddings cache {self.path} ({exc}): make the folder "

@@ -287,8 +287,8 @@ class EmbeddingClient:
         results: dict[int, np.ndarray] = {}
         empty = [i for i, t in enumerate(texts) if t == ""]
         todo = [i for i, t in enumerate(texts) if t != ""]
-        batches = [[todo[j] for j in r] for r in plan_batches(
-            [estimate_tokens(texts[i]) for i in todo], self.batch_size, self.max_batch_tokens)]
+        batches = ([todo[j] for j in r] for r in plan_batches(
+            (estimate_tokens(texts[i]) for i in todo), self.batch_size, self.max_batch_tokens))
         done = 0
 
         def report() -> None:
@@ -298,7 +298,7 @@ class EmbeddingClient:
 
         report()
         first_error: BaseException | None = None
-        queue = iter(batches)
+        queue = batches
         inflight: dict[Future, list[int]] = {}
         with ThreadPoolExecutor(max_workers=self.concurrency,
                                 thread_name_prefix="ragdash-embed") as pool:
@@ -315,21 +315,22 @@ class EmbeddingClient:
             fill()
             while inflight:
                 finished, _ = wait(inflight, return_when=FIRST_COMPLETED)
+                arrived = []
                 for fut in finished:
                     batch = inflight.pop(fut)
                     try:
-                        vectors = fut.result()
+                        arrived.append((batch, fut.result()))
                     except BaseException as exc:  # re-raised below, after in-flight batches
                         first_error = first_error or exc
-                        continue
+                if first_error is None:
+                    fill()  # keep the workers busy while this thread caches what arrived
+                for batch, vectors in arrived:
                     for i, v in zip(batch, vectors):
                         results[i] = v
                     if on_batch is not None:
                         on_batch(batch, vectors)
                     done += len(batch)
                     report()
-                if first_error is None:
-                    fill()
         if cancel is not None and cancel.is_set() and done < len(todo):
             raise Cancelled(f"Cancelled after embedding {done} of {n} texts; what was embedded "
                             "is cached, so running again continues from there.")

@@ -187,7 +187,7 @@ class DenseRetriever:
     def rank(self, dataset: Dataset, queries: Sequence[Query], kmax: int, *,
              progress: ProgressFn | None = None,
              cancel: threading.Event | None = None) -> Ranking:
-        from ..retrieval.cosine import top_k_cosine
+        from ..retrieval import top_k_cosine
 
         queries = list(queries)
         if not dataset.documents:
