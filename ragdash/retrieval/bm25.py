@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from itertools import chain
 
 import numpy as np
 
@@ -57,10 +58,17 @@ class BM25Index:
         self.matrix = None  # scipy CSR (terms x documents)
         if not any(doc_tokens):
             return
+        # Token ids in C-speed passes (dict.fromkeys, map), handed to bm25s as (ids, vocab):
+        # bm25s's own string-to-id conversion is a Python loop per token.
+        flat = list(chain.from_iterable(doc_tokens))
+        vocab = {t: i for i, t in enumerate(dict.fromkeys(flat))}
+        ids = list(map(vocab.__getitem__, flat))
+        ends = np.cumsum([len(d) for d in doc_tokens]).tolist()
+        per_doc = [ids[lo:hi] for lo, hi in zip([0, *ends[:-1]], ends)]
         model = bm25s.BM25(k1=k1, b=b, method=method)
-        model.index(doc_tokens, show_progress=False)
+        model.index((per_doc, vocab), create_empty_token=False, show_progress=False)
         self.model = model
-        self.vocab = {t: i for t, i in model.vocab_dict.items() if t != ""}
+        self.vocab = vocab
         scores = model.scores
         n_terms = len(scores["indptr"]) - 1
         from scipy.sparse import csr_matrix
