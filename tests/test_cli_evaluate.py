@@ -153,3 +153,35 @@ def test_loopback_server_needs_no_key(tmp_path):
                        env={"RAGDASH_HOME": str(tmp_path)})
         assert proc.returncode == 0, proc.stderr
         assert "authorization" not in server.requests[0].headers
+
+
+def test_progress_bar_only_on_a_terminal():
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ragdash", "evaluate", str(JSQUAD), "--limit-queries", "50",
+         "--format", "json"], stdout=subprocess.PIPE, stderr=slave, env=env, cwd=ROOT)
+    os.close(slave)
+    chunks = []
+    while True:
+        ready, _, _ = select.select([master], [], [], 60)
+        if not ready:
+            break
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    out = proc.stdout.read()
+    proc.wait(timeout=60)
+    os.close(master)
+    shown = b"".join(chunks).decode("utf-8", "replace")
+    assert proc.returncode == 0
+    assert "indexing documents" in shown and "ranking" in shown and "[#" in shown
+    assert json.loads(out)["queries"] == 50   # stdout stays clean JSON
