@@ -226,8 +226,9 @@ def test_long_runs_of_equal_scores_take_the_exact_path(backend, monkeypatch):
     # 60 identical documents and k=5: the tie reaches past what pass 1 keeps, so the query
     # is finished by the exact pass; most documents being zero vectors does the same at 0.
     calls = []
-    real = cosine._exact_one
-    monkeypatch.setattr(cosine, "_exact_one", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    real = cosine._exact_many
+    monkeypatch.setattr(cosine, "_exact_many",
+                        lambda *a, **kw: calls.append(1) or real(*a, **kw))
     rng = np.random.default_rng(3)
     same = np.tile(np.array([[0.6, 0.8, 0.0]], dtype=np.float32), (60, 1))
     others = rng.standard_normal((40, 3)).astype(np.float32)

@@ -193,10 +193,11 @@ def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",
             best = part if best is None else merge_topk(*best, *part, keep)
         best_i, best_v, best_k = best
         idx, val, overflow = _refine(q64b, docs, inv64, best_i, best_v, best_k, kk, keep < n)
-        for j in np.flatnonzero(overflow):
-            _check_cancel(cancel)
-            idx[j], val[j] = _exact_one(q64b[j], docs, inv64, inv32, keys, kk,
-                                        float(best_v[j, kk - 1]), min(nc, row_cap))
+        redo = np.flatnonzero(overflow)
+        if len(redo):
+            floors = best_v[redo, kk - 1].astype(np.float64) - TIE_MARGIN
+            idx[redo], val[redo] = _exact_many(q64b[redo], docs, inv64, inv32, keys, kk,
+                                               floors, row_cap, cancel)
         out_idx[rows, :kk] = idx
         out_val[rows, :kk] = val
     return out_idx, out_val
@@ -253,40 +254,50 @@ def _refine(q64, docs, inv64, best_i, best_v, best_k, k, partial):
     return idx, val, overflow
 
 
-def _exact_one(q64, docs, inv64, inv32, keys, k, kth32, chunk_rows):
-    """One query, every document: all scores within the margin of the k-th, in float64."""
+def _exact_many(q64, docs, inv64, inv32, keys, k, floors, row_cap, cancel):
+    """Queries whose cut pass 1 could not settle, against every document.
+
+    Every document whose float32 score reaches the query's floor (its k-th float32 score minus
+    the margin) is rescored in float64; the top k by (score, tie key) are kept as the
+    documents stream by, so memory stays bounded however many documents tie.
+    """
+    m, n = len(q64), len(docs)
     q32 = q64.astype(np.float32)
-    floor = kth32 - TIE_MARGIN
-    cand_i, cand_v = [], []
-    for d0 in range(0, len(docs), chunk_rows):
-        d1 = min(len(docs), d0 + chunk_rows)
-        s32 = (_f32_rows(docs, d0, d1) @ q32) * inv32[d0:d1]
-        hit = np.flatnonzero(s32 >= floor) + d0
-        if len(hit):
-            cand_i.append(hit)
-            cand_v.append(_cosine64(q64[None, :], np.zeros(len(hit), dtype=np.int64), docs,
-                                    inv64, hit))
-        if sum(len(c) for c in cand_i) > 4 * k + 1024:
-            cand_i, cand_v = _best(np.concatenate(cand_i), np.concatenate(cand_v), keys, k)
-            cand_i, cand_v = [cand_i], [cand_v]
-    i, v = _best(np.concatenate(cand_i), np.concatenate(cand_v), keys, k)
-    out_i = np.full(k, -1, dtype=np.int64)
-    out_v = np.full(k, -np.inf)
-    out_i[: len(i)], out_v[: len(v)] = i, v
-    return out_i, out_v
-
-
-def _best(idx, vals, keys, k):
-    order = np.lexsort((-keys[idx], -vals))[:k]
-    return idx[order], vals[order]
+    best_i = np.full((m, k), -1, dtype=np.int64)
+    best_v = np.full((m, k), -np.inf)
+    best_k = np.full((m, k), -1, dtype=np.int64)
+    step = max(1, min(row_cap, _BLOCK_ELEMENTS // m))
+    width = np.arange(k)
+    for d0 in range(0, n, step):
+        _check_cancel(cancel)
+        d1 = min(n, d0 + step)
+        s32 = (q32 @ _f32_rows(docs, d0, d1).T) * inv32[d0:d1]
+        rows, cols = np.nonzero(s32 >= floors[:, None])
+        if not len(rows):
+            continue
+        cols = cols + d0
+        vals = _cosine64(q64, rows, docs, inv64, cols)
+        order = np.lexsort((-keys[cols], -vals, rows))
+        rows, cols, vals = rows[order], cols[order], vals[order]
+        starts = np.searchsorted(rows, np.arange(m))
+        ends = np.searchsorted(rows, np.arange(m), side="right")
+        take = starts[:, None] + width
+        ok = take < ends[:, None]
+        take = np.where(ok, take, 0)
+        part_i = np.where(ok, cols[take], -1)
+        part_v = np.where(ok, vals[take], -np.inf)
+        part_k = np.where(ok, keys[np.maximum(part_i, 0)], -1)
+        best_i, best_v, best_k = merge_topk(best_i, best_v, best_k, part_i, part_v, part_k, k)
+    return best_i, best_v
 
 
 def _cosine64(q64, q_rows, docs, inv64, doc_idx):
     """Cosine of each pair (``q64[q_rows[i]]``, ``docs[doc_idx[i]]``) in float64, with the
     same arithmetic for every pair.
 
-    Products of float32 inputs are exact in float64 and each row is summed the same way, so
-    equal vectors give equal scores wherever they sit in the matrix.
+    Every pair goes through the same operations in the same order (elementwise products, then
+    numpy's pairwise sum over a row of the same length), so equal vectors give equal scores
+    wherever they sit in the matrix, unlike a BLAS product whose kernels depend on position.
     """
     out = np.empty(len(doc_idx))
     step = max(1, (1 << 21) // max(1, docs.shape[1]))
