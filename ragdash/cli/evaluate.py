@@ -31,7 +31,6 @@ from ._output import (
     add_k_option,
     emit,
     format_metrics,
-    format_number,
     note,
     parse_ks,
     to_json,
@@ -341,4 +340,4 @@ class ProgressBar:
             sys.stderr.flush()
 
 
-__all__ = ["DEFAULT_KEY_ENV", "format_number", "register", "run"]
+__all__ = ["DEFAULT_KEY_ENV", "ProgressBar", "register", "run"]
