@@ -81,9 +81,9 @@ def make_data(folder: Path, queries: int, depth: int, seed: int = 0) -> tuple[Pa
     return qrels_path, run_path
 
 
-def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, str]:
+def timed(cmd: list[str], env: dict[str, str], cwd: str) -> tuple[float, str]:
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd, check=False)
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"command failed ({proc.returncode}): {' '.join(cmd[:4])} ...\n{proc.stderr}")
@@ -137,11 +137,12 @@ def main(argv: list[str] | None = None) -> int:
         ours_times, theirs_times, startup_times = [], [], []
         ours_out = theirs_out = ""
         for _ in range(args.repeat):
-            t, ours_out = timed(ours_cmd, env)
+            t, ours_out = timed(ours_cmd, env, args.root)
             ours_times.append(t)
-            t, theirs_out = timed(theirs_cmd, env)
+            t, theirs_out = timed(theirs_cmd, env, args.root)
             theirs_times.append(t)
-            startup_times.append(timed([sys.executable, "-m", "ragdash", "--version"], env)[0])
+            startup_times.append(
+                timed([sys.executable, "-m", "ragdash", "--version"], env, args.root)[0])
         worst = compare(json.loads(ours_out), json.loads(theirs_out), args.depth)
         best_ours, best_theirs = min(ours_times), min(theirs_times)
         print(f"ragdash score: best {best_ours:.3f} s   (runs: "
