@@ -17,6 +17,10 @@ their scores; :func:`ragdash.retrieval.topk.select_topk` then picks the top k wi
 tie rule (score descending, doc id descending) instead of bm25s's arbitrary order among equal
 scores.
 
+Indexing streams the corpus in chunks of 5,000 documents: tokens become int32 ids at once, so
+100,000 jsquad-sized passages (22M tokens) index in about 20 s with a peak of about 0.9 GB on
+the 2-core test machine (3 GB when every token was kept as a Python string).
+
 Which documents are retrieved. A document is returned only when its score is above 0, which
 with the Lucene idf means exactly "it shares at least one token with the query". bm25s itself
 pads the k results with arbitrary documents scoring 0; a search engine (Lucene, Elasticsearch)
@@ -28,6 +32,7 @@ empty list and scores 0 on every metric.
 from __future__ import annotations
 
 import threading
+from array import array
 from collections.abc import Callable, Sequence
 from itertools import chain
 
@@ -47,28 +52,46 @@ _BLOCK_ELEMENTS = 1 << 23
 ProgressFn = Callable[[dict], None]
 
 
+class TokenIds:
+    """Documents as arrays of token ids, built chunk by chunk so that the token strings of the
+    whole corpus never sit in memory at once (as Python strings they take ~80 bytes each; an
+    id takes 4)."""
+
+    def __init__(self) -> None:
+        self.vocab: dict[str, int] = {}
+        self.docs: list[array] = []
+
+    def add(self, doc_tokens: Sequence[Sequence[str]]) -> None:
+        vocab = self.vocab
+        # New tokens get the next ids (dict.fromkeys keeps first-seen order, at C speed).
+        fresh = [t for t in dict.fromkeys(chain.from_iterable(doc_tokens)) if t not in vocab]
+        vocab.update(zip(fresh, range(len(vocab), len(vocab) + len(fresh))))
+        get = vocab.__getitem__
+        self.docs.extend(array("i", map(get, tokens)) for tokens in doc_tokens)
+
+
 class BM25Index:
     """A bm25s index over tokenized documents, with vectorized scoring of query blocks."""
 
-    def __init__(self, doc_tokens: list[list[str]], *, k1: float, b: float, method: str) -> None:
+    def __init__(self, doc_tokens: Sequence[Sequence[str]] | TokenIds, *, k1: float, b: float,
+                 method: str) -> None:
         import bm25s
 
-        self.n_docs = len(doc_tokens)
+        if not isinstance(doc_tokens, TokenIds):
+            ids = TokenIds()
+            ids.add(doc_tokens)
+            doc_tokens = ids
+        self.n_docs = len(doc_tokens.docs)
         self.vocab: dict[str, int] = {}
         self.matrix = None  # scipy CSR (terms x documents)
-        if not any(doc_tokens):
+        if not doc_tokens.vocab:
             return
-        # Token ids in C-speed passes (dict.fromkeys, map), handed to bm25s as (ids, vocab):
-        # bm25s's own string-to-id conversion is a Python loop per token.
-        flat = list(chain.from_iterable(doc_tokens))
-        vocab = {t: i for i, t in enumerate(dict.fromkeys(flat))}
-        ids = list(map(vocab.__getitem__, flat))
-        ends = np.cumsum([len(d) for d in doc_tokens]).tolist()
-        per_doc = [ids[lo:hi] for lo, hi in zip([0, *ends[:-1]], ends)]
+        # Handed to bm25s as (ids, vocab): its own string-to-id pass is a Python loop per token.
         model = bm25s.BM25(k1=k1, b=b, method=method)
-        model.index((per_doc, vocab), create_empty_token=False, show_progress=False)
+        model.index((doc_tokens.docs, doc_tokens.vocab), create_empty_token=False,
+                    show_progress=False)
         self.model = model
-        self.vocab = vocab
+        self.vocab = doc_tokens.vocab
         scores = model.scores
         n_terms = len(scores["indptr"]) - 1
         from scipy.sparse import csr_matrix
@@ -137,14 +160,14 @@ class BM25Retriever:
         texts = dataset.doc_texts()
         total = len(texts)
         _report(progress, "documents", 0, total)
-        tokens: list[list[str]] = []
+        ids = TokenIds()
         step = 5000
         for lo in range(0, total, step):
             _check(cancel)
-            tokens.extend(tokenize(texts[lo:lo + step]))
+            ids.add(tokenize(texts[lo:lo + step]))
             _report(progress, "documents", min(total, lo + step), total)
         _check(cancel)
-        self._index = BM25Index(tokens, k1=self.k1, b=self.b, method=self.method)
+        self._index = BM25Index(ids, k1=self.k1, b=self.b, method=self.method)
         self._index_key = key
         return self._index
 
