@@ -99,14 +99,16 @@ def test_damaged_file_is_a_plain_error(tmp_path):
 
 
 WRITER = textwrap.dedent("""
-    import sys
-    import time
+    import os, sys, time
     import numpy as np
     from ragdash.embeddings.cache import EmbeddingCache, Namespace, text_hash
-    folder, who, batches = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    folder, who, batches, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     cache = EmbeddingCache(folder)
     ns = Namespace("http://x/v1", "m", None, "")
     rng = np.random.default_rng(len(who))
+    print("ready", flush=True)
+    while not os.path.exists(go):   # both start writing at the same moment
+        time.sleep(0.001)
     print(time.time())
     for b in range(batches):
         texts = [f"{who}-{b}-{i}" for i in range(50)]
@@ -121,10 +123,15 @@ WRITER = textwrap.dedent("""
 def test_two_processes_writing_at_once(tmp_path):
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
+    go = tmp_path / "go"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    procs = [subprocess.Popen([sys.executable, str(script), str(tmp_path / "home"), who, "40"],
+    procs = [subprocess.Popen([sys.executable, str(script), str(tmp_path / "home"), who, "100",
+                               str(go)],
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for who in ("first", "second")]
+    for p in procs:
+        assert p.stdout.readline().strip() == "ready", p.communicate()
+    go.touch()
     spans = []
     for p in procs:
         out, err = p.communicate(timeout=120)
@@ -133,8 +140,8 @@ def test_two_processes_writing_at_once(tmp_path):
     (a0, a1), (b0, b1) = spans
     assert a0 < b1 and b0 < a1, "the two writers did not overlap in time"
     cache = EmbeddingCache(tmp_path / "home")
-    assert cache.info()["rows"] == 2 * 40 * 50 + 40 * 10
+    assert cache.info()["rows"] == 2 * 100 * 50 + 100 * 10
     ns = Namespace("http://x/v1", "m", None, "")
-    hashes = [text_hash(f"{w}-{b}-{i}") for w in ("first", "second") for b in range(40)
+    hashes = [text_hash(f"{w}-{b}-{i}") for w in ("first", "second") for b in range(100)
               for i in range(50)]
     assert len(cache.get_many(ns, hashes)) == len(hashes)

@@ -43,9 +43,12 @@ CREATE TABLE IF NOT EXISTS embeddings (
     prefix      TEXT    NOT NULL,   -- the query or document prefix put before the text
     text_sha256 BLOB    NOT NULL,
     dim         INTEGER NOT NULL,   -- length of the stored vector
-    vector      BLOB    NOT NULL,   -- float32 little-endian, L2-normalized
-    PRIMARY KEY (base_url, model, dimensions, prefix, text_sha256)
-) WITHOUT ROWID;
+    vector      BLOB    NOT NULL    -- float32 little-endian, L2-normalized
+);
+-- A rowid table with a separate key index: vectors are kilobytes, and a WITHOUT ROWID table
+-- keyed on them writes about twice as slowly.
+CREATE UNIQUE INDEX IF NOT EXISTS embeddings_key
+    ON embeddings (base_url, model, dimensions, prefix, text_sha256);
 """
 
 
@@ -169,8 +172,9 @@ class EmbeddingCache:
         with self._connect() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.executemany("INSERT OR REPLACE INTO embeddings VALUES (?,?,?,?,?,?,?)",
-                                 rows)
+                conn.executemany(
+                    "INSERT OR REPLACE INTO embeddings (base_url, model, dimensions, prefix, "
+                    "text_sha256, dim, vector) VALUES (?,?,?,?,?,?,?)", rows)
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
