@@ -1,7 +1,7 @@
 """Embedding a real dataset through a server with 50 ms latency: calls and wall time.
 
     python bench/bench_embeddings.py [--data ../shared/data/jsquad-valid] [--latency 0.05]
-        [--batch-size 256] [--concurrency 4] [--dim 256] [--encoding-format float]
+        [--batch-size 256] [--concurrency 4] [--dim 8] [--encoding-format float]
         [--slice-queries 2 --slice-docs 20] [--json]
 
 The fake OpenAI server of the tests (tests/fake_openai.py) runs in its own process, so client
@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--concurrency", type=int, default=4)
-    parser.add_argument("--dim", type=int, default=256)
+    parser.add_argument("--dim", type=int, default=8,
+                        help="vector size; small keeps JSON out of the way of the latency")
     parser.add_argument("--encoding-format", choices=("float", "base64"), default="float")
     parser.add_argument("--slice-queries", type=int, default=2)
     parser.add_argument("--slice-docs", type=int, default=20)
