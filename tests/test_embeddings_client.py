@@ -271,7 +271,7 @@ def test_401_is_not_retried_and_never_shows_the_key(fake_server, caplog):
     with pytest.raises(AuthenticationError) as err:
         client(fake_server).embed(["a"])
     message = str(err.value)
-    assert "rejected the API key (HTTP 401: Incorrect API key provided: [key]" in message
+    assert "rejected the API key (HTTP 401: Incorrect API key provided: ***." in message
     assert KEY not in message and KEY not in caplog.text
     assert len(fake_server.requests) == 1
 

@@ -50,6 +50,7 @@ from ..errors import (
     RetrievalError,
     ServerUnreachableError,
 )
+from ..runs.store import scrub_secrets
 from .batching import (
     DEFAULT_MAX_BATCH_TOKENS,
     MAX_BATCH_SIZE,
@@ -84,7 +85,6 @@ _TOO_LONG_TEXT = re.compile(
 _TOKEN_LIMIT = re.compile(r"(\d[\d,]*)\s*tokens", re.IGNORECASE)
 _QUOTA_TEXT = re.compile(r"exceeded your current quota|insufficient (quota|credit|balance)"
                          r"|out of credits?|credits? (are |is )?exhausted", re.IGNORECASE)
-_KEYLIKE = re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_\-*.]{6,}|(?i:bearer)\s+\S+")
 
 
 @dataclass(frozen=True)
@@ -298,7 +298,6 @@ class EmbeddingClient:
 
         report()
         first_error: BaseException | None = None
-        queue = batches
         inflight: dict[Future, list[int]] = {}
         with ThreadPoolExecutor(max_workers=self.concurrency,
                                 thread_name_prefix="ragdash-embed") as pool:
@@ -306,7 +305,7 @@ class EmbeddingClient:
                 while len(inflight) < self.concurrency:
                     if cancel is not None and cancel.is_set():
                         return
-                    batch = next(queue, None)
+                    batch = next(batches, None)
                     if batch is None:
                         return
                     inflight[pool.submit(self._embed_batch, [texts[i] for i in batch],
@@ -525,9 +524,9 @@ class EmbeddingClient:
 
     # -- messages ------------------------------------------------------------------------
     def _scrub(self, text: str) -> str:
-        if self._api_key and len(self._api_key) >= 4:
-            text = text.replace(self._api_key, "[key]")
-        return _KEYLIKE.sub("[key]", text)
+        """``text`` without the key, nor anything shaped like a key or a Bearer token."""
+        key = self._api_key if self._api_key and len(self._api_key) >= 4 else None
+        return scrub_secrets(text, [key] if key else [])
 
     def _final_error(self, f: _Failure, code: str | None, attempts: int) -> EmbeddingError:
         url = self.endpoint.url
