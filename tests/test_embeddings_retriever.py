@@ -10,7 +10,7 @@ from fake_openai import FakeOpenAI, fake_server_fixture  # noqa: F401
 
 from ragdash import Dataset, Document, Query
 from ragdash.embeddings import make_dense_retriever, retry
-from ragdash.embeddings.cache import EmbeddingCache
+from ragdash.embeddings.cache import EmbeddingCache, text_hash
 from ragdash.errors import (
     AuthenticationError,
     Cancelled,
@@ -238,3 +238,15 @@ def test_factory_checks_its_arguments(tmp_path):
     cfg = r.config()
     assert cfg["base_url"] == "https://api.openai.com/v1" and cfg["dimensions"] == 256
     assert cfg["retriever"] == "openai" and KEY not in json.dumps(cfg)
+
+
+def test_cache_with_vectors_of_two_sizes_stops_before_any_call(fake_server, tmp_path):
+    ds = dataset(n_docs=4, n_queries=1)
+    r = retriever(fake_server, tmp_path)
+    ns = r._namespace("")
+    cache = EmbeddingCache(tmp_path)
+    cache.put_many(ns, [text_hash(ds.documents[0].embed_text)], np.ones((1, 8), np.float32))
+    cache.put_many(ns, [text_hash(ds.documents[1].embed_text)], np.ones((1, 5), np.float32))
+    with pytest.raises(EmbeddingError, match=r"2 different sizes \(5, 8\).*cache clear --model"):
+        r.rank(ds, ds.queries, 3)
+    assert fake_server.requests == []

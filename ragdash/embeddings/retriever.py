@@ -69,6 +69,17 @@ class DenseRetriever:
                 "cache": str(self.cache.path) if self.cache is not None else None}
 
     # -- embedding through the cache -----------------------------------------------------
+    def _namespace(self, prefix: str) -> Namespace:
+        e = self.embedder
+        return Namespace(e.cache_base, e.model, e.dimensions, prefix)
+
+    def _sizes_error(self, dims: set[int]) -> EmbeddingError:
+        model = self.embedder.model
+        return EmbeddingError(
+            f"Vectors of {len(dims)} different sizes ({', '.join(map(str, sorted(dims)))}) "
+            f"for {model!r} between the cache and the model: run `python -m ragdash cache "
+            f"clear --model {model}` and run again.")
+
     def embed_groups(self, groups: Sequence[tuple[str, str, Sequence[str]]], *,
                      progress: ProgressFn | None = None,
                      cancel: threading.Event | None = None) -> list[np.ndarray]:
@@ -79,10 +90,8 @@ class DenseRetriever:
         embedder = self.embedder
         slots: dict[tuple[str, bytes], int] = {}   # unique (prefix, text hash) -> slot
         slot_text: list[str] = []
-        slot_ns: list[Namespace] = []
         group_slots: list[np.ndarray] = []
         for _, prefix, texts in groups:
-            ns = Namespace(embedder.cache_base, embedder.model, embedder.dimensions, prefix)
             idx = np.empty(len(texts), dtype=np.int64)
             for j, text in enumerate(texts):
                 key = (prefix, text_hash(text))
@@ -90,18 +99,14 @@ class DenseRetriever:
                 if slot is None:
                     slot = slots[key] = len(slot_text)
                     slot_text.append(prefix + text)
-                    slot_ns.append(ns)
                 idx[j] = slot
             group_slots.append(idx)
         keys = list(slots)
         vectors: list[np.ndarray | None] = [None] * len(keys)
 
         if self.cache is not None:
-            by_ns: dict[Namespace, list[int]] = {}
-            for s, ns in enumerate(slot_ns):
-                by_ns.setdefault(ns, []).append(s)
-            for ns, ss in by_ns.items():
-                found = self.cache.get_many(ns, [keys[s][1] for s in ss])
+            for prefix, ss in _by_prefix(keys, range(len(keys))).items():
+                found = self.cache.get_many(self._namespace(prefix), [keys[s][1] for s in ss])
                 for s in ss:
                     vectors[s] = found.get(keys[s][1])
         missing = [s for s, v in enumerate(vectors) if v is None]
@@ -110,12 +115,9 @@ class DenseRetriever:
         if hits:
             dims = {len(v) for v in vectors if v is not None}
             if len(dims) > 1:
-                raise EmbeddingError(
-                    f"The cache holds vectors of {len(dims)} different sizes for "
-                    f"{embedder.model!r}: run `python -m ragdash cache clear --model "
-                    f"{embedder.model}` and run again.")
-            if embedder.dimension is None:
-                embedder.dimension = dims.pop()
+                raise self._sizes_error(dims)
+            if embedder.dimension is None:  # the client then stops at the first reply that
+                embedder.dimension = dims.pop()  # disagrees, before paying for the rest
                 embedder.dimension_source = "the cache"
 
         # Progress: per stage, how many of its unique texts have a vector.
@@ -148,11 +150,10 @@ class DenseRetriever:
         def on_batch(batch: Sequence[int], batch_vectors: np.ndarray) -> None:
             slots_done = [missing[i] for i in batch]
             if self.cache is not None:
-                by_ns: dict[Namespace, list[int]] = {}
-                for pos, s in enumerate(slots_done):
-                    by_ns.setdefault(slot_ns[s], []).append(pos)
-                for ns, positions in by_ns.items():
-                    self.cache.put_many(ns, [keys[slots_done[p]][1] for p in positions],
+                by_prefix = _by_prefix([keys[s] for s in slots_done], range(len(slots_done)))
+                for prefix, positions in by_prefix.items():
+                    self.cache.put_many(self._namespace(prefix),
+                                        [keys[slots_done[p]][1] for p in positions],
                                         batch_vectors[positions])
             finished = set()
             for s, v in zip(slots_done, batch_vectors):
@@ -174,10 +175,7 @@ class DenseRetriever:
                     vectors[s] = result[i]
         dims = {len(v) for v in vectors}
         if len(dims) > 1:
-            raise EmbeddingError(
-                f"Vectors of different sizes {sorted(dims)} came back for {embedder.model!r} "
-                f"(cache and server disagree): run `python -m ragdash cache clear --model "
-                f"{embedder.model}` and run again.")
+            raise self._sizes_error(dims)
         d = dims.pop() if dims else (embedder.dimension or 0)
         table = np.stack(vectors) if vectors else np.zeros((0, d), dtype=np.float32)
         return [table[idx] if len(idx) else np.zeros((0, d), dtype=np.float32)
@@ -211,6 +209,14 @@ class DenseRetriever:
                       "tokens": self.embedder.usage["prompt_tokens"]})
         return Ranking.from_topk([q.id for q in queries], dataset.doc_ids, indices, scores,
                                  name=self.name)
+
+
+def _by_prefix(keys: Sequence[tuple[str, bytes]], positions) -> dict[str, list[int]]:
+    """Positions grouped by the prefix of their key (one cache namespace per prefix)."""
+    out: dict[str, list[int]] = {}
+    for pos in positions:
+        out.setdefault(keys[pos][0], []).append(pos)
+    return out
 
 
 _KNOWN_OPTIONS = frozenset({"max_batch_tokens", "session", "device", "seed"})
