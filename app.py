@@ -3,24 +3,25 @@
 import streamlit as st
 
 from ragdash.errors import RagdashError
-from ragdash.ui import page_setup, runner
-from ragdash.views import display_frame, runs_frame
+from ragdash.ui import home, page_setup, runner
+from ragdash.ui.tables import runs_table
 
 ctx = page_setup("home")
 t = ctx.t
+home.warm_up()
 
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
 
-with st.container(border=True):
+start, guide = st.columns([1, 1])
+with start.container(border=True):
     st.subheader(t("home.quick_title"))
     st.markdown(t("home.quick_body"))
-    left, right = st.columns(2)
     sample = None
-    if left.button(t("home.quick_button"), type="primary", key="home_quick",
-                   icon=":material/rocket_launch:"):
+    if st.button(t("home.quick_button"), type="primary", key="home_quick",
+                 icon=":material/rocket_launch:"):
         sample = "jsquad-mini"
-    if right.button(t("home.article_button"), key="home_article"):
+    if st.button(t("home.article_button"), key="home_article"):
         sample = "article-ja"
     if sample:
         try:
@@ -29,6 +30,8 @@ with st.container(border=True):
             st.error(str(exc))
         else:
             st.switch_page("pages/3_Results.py")
+with guide:
+    home.reading_guide(ctx)
 
 st.subheader(t("home.steps_title"))
 for path, label_key, help_key in (
@@ -53,8 +56,7 @@ st.subheader(t("home.recent_title"))
 if not recent:
     st.caption(t("home.no_runs"))
 else:
-    frame = runs_frame(recent).drop(columns=["id", "dataset_fingerprint"], errors="ignore")
-    st.dataframe(display_frame(frame, ctx.lang), hide_index=True, key="home_runs")
+    runs_table(recent, t, key="home_runs")
     for summary in recent:
         st.page_link("pages/3_Results.py", label=t("home.open_run", name=summary.name),
                      query_params={"run": summary.id}, icon=":material/open_in_new:")

@@ -12,7 +12,7 @@ ctx = page_setup("results")
 t = ctx.t
 st.title(t("res.title"))
 
-job = runner.active_job(ctx)
+job = runner.active_job(ctx, settle=1.5)
 if job is not None:
     runner.job_panel(ctx, job)
 runner.last_job_outcome(ctx)
@@ -25,7 +25,7 @@ if not summaries:
 ids = [s.id for s in summaries]
 names = {s.id: f"{s.name} · {s.created_at[:16].replace('T', ' ')}" for s in summaries}
 run_id = st.selectbox(t("res.run"), ids, format_func=names.get,
-                      **bind_choice(keys.RUN_ID, ids, ctx.run_id or ids[0]))
+                      **bind_choice(keys.RUN_ID, ids, state.run_id() or ids[0]))
 run = state.load_run(run_id)
 table = run.table()
 # The address bar always holds a link to the run on screen.

@@ -3,7 +3,6 @@ table and exchange rate, estimate against actual, and cost against quality."""
 
 import streamlit as st
 
-from ragdash.charts import PLOTLY_CONFIG, cost_bar_figure, cost_quality_figure
 from ragdash.ui import cost, page_setup
 
 ctx = page_setup("cost")
@@ -23,20 +22,7 @@ else:
     st.caption(t("cost.method", method=method, name=ds.name))
 
     st.subheader(t("cost.providers"))
-    frame = cost.providers_frame(ctx, tokens)
-    currency = st.radio(t("cost.currency"), ["USD", "JPY"], horizontal=True, key="cost_currency")
-    bars = frame.rename(columns={t("cost.col_provider"): "provider",
-                                 t("cost.col_model"): "model"})
-    if currency == "JPY":
-        bars = bars.assign(cost=bars["cost_jpy"])
-    st.plotly_chart(cost_bar_figure(bars, currency=currency, lang=ctx.lang), key="cost_bars",
-                    config=PLOTLY_CONFIG)
-    st.dataframe(frame, hide_index=True, key="cost_table", column_config={
-        "cost": st.column_config.NumberColumn("USD", format="$%.4f"),
-        "cost_jpy": st.column_config.NumberColumn("JPY", format="¥%.2f"),
-        "batch_usd": st.column_config.NumberColumn(t("cost.col_batch"), format="$%.4f"),
-        "source": st.column_config.LinkColumn(t("cost.col_source")),
-    })
+    cost.providers_view(ctx, tokens)
 
 st.subheader(t("cost.rate_title"))
 cost.rate_editor(ctx)
@@ -47,14 +33,4 @@ cost.price_editor(ctx)
 summaries = ctx.store.list()
 if summaries:
     st.subheader(t("cost.past"))
-    past = cost.past_runs_frame(ctx, summaries)
-    st.dataframe(past.drop(columns=["id", "value", "metric"]), hide_index=True, key="cost_past")
-    st.plotly_chart(cost_bar_figure(past, value_key="estimated", actual_key="actual",
-                                    label_keys=("name",), lang=ctx.lang),
-                    key="cost_past_bars", config=PLOTLY_CONFIG)
-    if len(past) >= 2:
-        st.subheader(t("cost.quality"))
-        quality = past.assign(cost=past["actual"].fillna(past["estimated"]))
-        st.plotly_chart(cost_quality_figure(quality, metric=past["metric"].iloc[0],
-                                            lang=ctx.lang),
-                        key="cost_quality", config=PLOTLY_CONFIG)
+    cost.past_view(ctx, summaries)

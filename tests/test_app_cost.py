@@ -32,9 +32,9 @@ def test_tokens_and_providers_side_by_side(sample):
     tokens = count_tokens(docs).tokens + count_tokens(queries).tokens
     assert any(m.value == f"{tokens:,}" for m in at.metric)
     assert "cl100k" in texts(at)
-    table = frame_with(at, "Provider", "Model", "cost", "cost_jpy")
+    table = frame_with(at, "provider", "model", "cost", "cost_jpy")
     assert len(table) == len(load_catalog().priced_rows())
-    small = table[(table["Provider"] == "OpenAI") & (table["Model"] == "text-embedding-3-small")]
+    small = table[(table["provider"] == "OpenAI") & (table["model"] == "text-embedding-3-small")]
     assert small.iloc[0]["cost"] == pytest.approx(tokens * 0.02 / 1e6)
     assert small.iloc[0]["cost_jpy"] == pytest.approx(tokens * 0.02 / 1e6 * 155)
     usd = array(chart(at, "cost_bars")["data"][0]["x"])
@@ -49,7 +49,7 @@ def test_the_exchange_rate_is_saved_under_ragdash_home(sample, home):
     at.button(key="cost_rate_save").click().run()
     assert (home / "cost_settings.json").exists()
     assert load_settings().jpy_per_usd == 150.0
-    small = frame_with(at, "Provider", "cost_jpy")
+    small = frame_with(at, "provider", "cost_jpy")
     assert small.iloc[0]["cost_jpy"] == pytest.approx(small.iloc[0]["cost"] * 150)
 
 

@@ -54,6 +54,25 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "home.quick_button": {"en": "Try it on the sample (BM25)", "ja": "サンプルで試す(BM25)"},
     "home.article_button": {"en": "The article's 10-document example", "ja": "記事の 10 文書の例"},
+    "home.demo_title": {
+        "en": "How to read a curve: Recall@K of one query",
+        "ja": "曲線の読み方: 1 クエリの Recall@K",
+    },
+    "home.demo_early": {"en": "relevant documents at ranks 1, 2, 4", "ja": "正解文書が 1・2・4 位"},
+    "home.demo_late": {
+        "en": "relevant documents at ranks 3, 8, 15",
+        "ja": "正解文書が 3・8・15 位",
+    },
+    "home.demo_caption": {
+        "en": "Recall@K is the share of a query's relevant documents found in the top K. Both "
+              "retrievers find all three by K = 15, but the upper one finds them early — that is "
+              "what RAG needs, since only the top few reach the model. The app shows such curves "
+              "averaged over all queries, for every metric.",
+        "ja": "Recall@K は、クエリの正解文書のうち上位 K 件に入った割合です。どちらも K = 15 "
+              "までに 3 件すべてを見つけますが、上の検索器は早い順位で見つけます。RAG "
+              "ではモデルに渡るのは上位の数件だけなので、これが重要です。アプリでは、"
+              "このような曲線を全クエリで平均し、指標ごとに表示します。",
+    },
     "home.steps_title": {"en": "The journey", "ja": "使い方の流れ"},
     "home.step_data": {
         "en": "load a sample or upload your corpus, queries and judgements",
@@ -158,9 +177,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "res.drill_pick": {"en": "Query", "ja": "クエリ"},
     "res.drill_query": {"en": "Query", "ja": "クエリ"},
     "res.drill_stats": {
-        "en": "{n} relevant documents; {found} of them in the top {k}; first relevant at rank "
-              "{first}",
-        "ja": "正解文書 {n} 件、うち上位 {k} 件に {found} 件。最初の正解の順位: {first}",
+        "en": "Relevant documents: {n} · in the top {k}: {found} · first relevant at rank {first}",
+        "ja": "正解文書: {n} 件 · 上位 {k} 件内: {found} 件 · 最初の正解の順位: {first}",
     },
     "res.drill_no_relevant": {
         "en": "This query has no relevant document in the judgements, so it scores 0 on every "
@@ -168,8 +186,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "このクエリには正解文書がないため、すべての指標で 0 になります。",
     },
     "res.drill_misses": {
-        "en": "{n} relevant documents are not in the top {k} (highlighted).",
-        "ja": "正解文書のうち {n} 件が上位 {k} 件に入っていません(色付き)。",
+        "en": "Missed in the top {k}: {n} of the relevant documents (highlighted).",
+        "ja": "上位 {k} 件に入らなかった正解文書: {n} 件(色付き)。",
     },
     "res.drill_relevant": {
         "en": "Relevant documents and the rank each got",
@@ -629,4 +647,25 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cost.prices_failed": {"en": "Not saved: {error}", "ja": "保存できませんでした: {error}"},
     "cost.past": {"en": "Estimate against actual, past runs", "ja": "過去の実行: 見積もりと実際"},
     "cost.quality": {"en": "Cost against quality", "ja": "費用と品質"},
+    # -- run tables ---------------------------------------------------------------------
+    "tbl.name": {"en": "Name", "ja": "名前"},
+    "tbl.created_at": {"en": "Created (UTC)", "ja": "作成日時(UTC)"},
+    "tbl.dataset": {"en": "Dataset", "ja": "データセット"},
+    "tbl.retriever": {"en": "Retriever", "ja": "検索器"},
+    "tbl.model": {"en": "Model", "ja": "モデル"},
+    "tbl.n_queries": {"en": "Queries", "ja": "クエリ数"},
+    "tbl.kmax": {"en": "Kmax", "ja": "Kmax"},
+    "tbl.seconds": {"en": "Time", "ja": "所要時間"},
+    "tbl.tokens": {"en": "Tokens", "ja": "トークン数"},
+    "tbl.cost_usd": {"en": "Cost (USD)", "ja": "費用(USD)"},
+    "tbl.estimated": {"en": "Estimated (USD)", "ja": "見積もり(USD)"},
+    "tbl.actual": {"en": "Actual (USD)", "ja": "実際(USD)"},
+    "tbl.actual_jpy": {"en": "Actual (JPY)", "ja": "実際(円)"},
+    "tbl.provider": {"en": "Provider", "ja": "プロバイダ"},
+    "tbl.usd": {"en": "USD", "ja": "USD"},
+    "tbl.jpy": {"en": "JPY", "ja": "円"},
+    "tbl.usd_per_1m": {"en": "USD / 1M tokens", "ja": "USD / 100 万トークン"},
+    "tbl.jpy_per_usd": {"en": "JPY per USD used", "ja": "適用した円/ドル"},
+    "tbl.as_of": {"en": "Price as of", "ja": "価格の時点"},
+    "tbl.notes": {"en": "Notes", "ja": "備考"},
 }

@@ -8,6 +8,7 @@ import math
 import pandas as pd
 import streamlit as st
 
+from ..charts import PLOTLY_CONFIG, cost_bar_figure, cost_quality_figure
 from ..cost import (
     PriceRow,
     actual_cost,
@@ -40,16 +41,32 @@ def dataset_tokens(ds) -> tuple[int, str, int, int]:
     return cache[key]
 
 
-def providers_frame(ctx: PageContext, tokens: int) -> pd.DataFrame:
+def providers_view(ctx: PageContext, tokens: int) -> None:
+    """Every priced model for the same token count: a bar chart and a table, USD or JPY."""
     t = ctx.t
     rows = per_provider_costs(tokens, load_catalog(), load_settings())
-    return pd.DataFrame([{
+    if not rows:
+        return
+    frame = pd.DataFrame([{
         "provider": r.provider, "model": r.model, "cost": r.usd, "cost_jpy": r.jpy,
         "batch_usd": r.batch_usd, "usd_per_1m": r.usd_per_1m, "jpy_per_usd": r.jpy_per_usd,
-        "as_of": r.as_of, "source": r.source_url,
-    } for r in rows]).rename(columns={
-        "provider": t("cost.col_provider"), "model": t("cost.col_model")
-    }) if rows else pd.DataFrame()
+        "as_of": r.as_of, "source": r.source_url} for r in rows])
+    currency = st.radio(t("cost.currency"), ["USD", "JPY"], horizontal=True,
+                        key="cost_currency")
+    bars = frame.assign(cost=frame["cost_jpy"]) if currency == "JPY" else frame
+    st.plotly_chart(cost_bar_figure(bars, currency=currency, lang=ctx.lang), key="cost_bars",
+                    config=PLOTLY_CONFIG)
+    st.dataframe(frame, hide_index=True, key="cost_table", column_config={
+        "provider": st.column_config.Column(t("tbl.provider")),
+        "model": st.column_config.Column(t("tbl.model")),
+        "cost": st.column_config.NumberColumn(t("tbl.usd"), format="$%.5f"),
+        "cost_jpy": st.column_config.NumberColumn(t("tbl.jpy"), format="¥%.3f"),
+        "batch_usd": st.column_config.NumberColumn(t("cost.col_batch"), format="$%.5f"),
+        "usd_per_1m": st.column_config.NumberColumn(t("tbl.usd_per_1m"), format="%.3f"),
+        "jpy_per_usd": st.column_config.NumberColumn(t("tbl.jpy_per_usd"), format="%.0f"),
+        "as_of": st.column_config.Column(t("tbl.as_of")),
+        "source": st.column_config.LinkColumn(t("cost.col_source")),
+    })
 
 
 def rate_editor(ctx: PageContext) -> None:
@@ -156,3 +173,30 @@ def past_runs_frame(ctx: PageContext, summaries) -> pd.DataFrame:
                      "value": s.headline.get(next(iter(s.headline), ""), None),
                      "metric": next(iter(s.headline), "")})
     return pd.DataFrame(rows)
+
+
+def past_view(ctx: PageContext, summaries) -> None:
+    """Estimate against actual for each saved run; cost against quality for two or more."""
+    t = ctx.t
+    past = past_runs_frame(ctx, summaries)
+    st.dataframe(past.drop(columns=["id", "value", "metric"]), hide_index=True,
+                 key="cost_past", column_config={
+                     "name": st.column_config.Column(t("tbl.name")),
+                     "model": st.column_config.Column(t("tbl.model")),
+                     "provider": st.column_config.Column(t("tbl.provider")),
+                     "estimated": st.column_config.NumberColumn(t("tbl.estimated"),
+                                                                format="$%.5f"),
+                     "actual": st.column_config.NumberColumn(t("tbl.actual"), format="$%.5f"),
+                     "actual_jpy": st.column_config.NumberColumn(t("tbl.actual_jpy"),
+                                                                 format="¥%.3f"),
+                     "tokens": st.column_config.NumberColumn(t("tbl.tokens"), format="%d"),
+                 })
+    st.plotly_chart(cost_bar_figure(past, value_key="estimated", actual_key="actual",
+                                    label_keys=("name",), lang=ctx.lang),
+                    key="cost_past_bars", config=PLOTLY_CONFIG)
+    if len(past) >= 2:
+        st.subheader(t("cost.quality"))
+        quality = past.assign(cost=past["actual"].fillna(past["estimated"]))
+        st.plotly_chart(cost_quality_figure(quality, metric=past["metric"].iloc[0],
+                                            lang=ctx.lang),
+                        key="cost_quality", config=PLOTLY_CONFIG)

@@ -63,7 +63,7 @@ def page_setup(page: str) -> PageContext:
     owner = state.owner()
     st.session_state.setdefault(keys.API_KEY, state.default_api_key())
     _open_run_link(t)
-    _collect_finished_jobs(owner)
+    collect_finished_jobs(owner)
     ctx = PageContext(page=page, lang=lang, t=t, dataset=state.dataset(),
                       run_id=state.run_id(), store=state.store(), jobs=state.jobs(),
                       owner=owner)
@@ -88,7 +88,7 @@ def _open_run_link(t: Callable[..., str]) -> None:
         state.set_dataset(run.dataset, source=f"run:{run.id}")
 
 
-def _collect_finished_jobs(owner: str) -> None:
+def collect_finished_jobs(owner: str) -> None:
     """A run that finished in the background becomes the current run (once per job)."""
     seen: set[str] = st.session_state.setdefault(keys.SEEN_JOBS, set())
     newest = None

@@ -61,6 +61,10 @@ def per_query_table(ctx: PageContext, run: SavedRun, families: list[str], k: int
     elif show == "no_relevant":
         shown = shown[shown["no_relevant"]]
     st.caption(t("res.rows", shown=len(shown), total=len(frame)))
+    # metrics next to the id, the text after them: the numbers are what people scan
+    order = ["query_id", *dict.fromkeys(metrics), *[c for c in shown.columns
+                                                    if c not in ("query_id", *metrics)]]
+    shown = shown[order].reset_index(drop=True)
     event = st.dataframe(display_frame(shown, ctx.lang), hide_index=True, key=key,
                          on_select="rerun", selection_mode="single-row",
                          column_config={c: st.column_config.NumberColumn(format="%.3f")
@@ -105,7 +109,9 @@ def drilldown_view(ctx: PageContext, run: SavedRun, qid: str, k: int) -> None:
     table = run.table()
     d = drilldown(run.dataset, run.ranking, None, qid, k, relevance_level=table.relevance_level,
                   lang=ctx.lang)
-    st.markdown(f"**{t('res.drill_query')}** `{d.query_id}`")
+    # the container key names it in the page (CSS class st-key-drill-<run>) for the browser
+    # tests and for anyone styling the app
+    st.container(key=f"drill-{run.id}").markdown(f"**{t('res.drill_query')}** `{d.query_id}`")
     if d.query_text:
         st.markdown(f"> {_md_escape(d.query_text)}")
     first = d.first_relevant_rank if d.first_relevant_rank is not None else "—"
@@ -143,22 +149,24 @@ def downloads(ctx: PageContext, run: SavedRun, per_query: pd.DataFrame) -> None:
     """Per-query CSV, run JSON, TREC run, and the standalone HTML report."""
     t = ctx.t
     stem = _file_stem(run.name)
-    cols = st.columns(4)
-    cols[0].download_button(t("res.dl_csv"), safe_csv(per_query), f"{stem}-per-query.csv",
-                            "text/csv", key="dl_csv", icon=":material/table:")
-    cols[1].download_button(t("res.dl_json"), export_json(run), f"{stem}.json",
+    report_button(ctx, [run], key="dl_report")
+    # Callables: a file is built when its button is clicked, not on every redraw.
+    cols = st.columns(3)
+    cols[0].download_button(t("res.dl_csv"), lambda: safe_csv(per_query),
+                            f"{stem}-per-query.csv", "text/csv", key="dl_csv",
+                            icon=":material/table:")
+    cols[1].download_button(t("res.dl_json"), lambda: export_json(run), f"{stem}.json",
                             "application/json", key="dl_json", icon=":material/data_object:")
-    cols[2].download_button(t("res.dl_trec"), export_trec(run), f"{stem}.trec.txt",
+    cols[2].download_button(t("res.dl_trec"), lambda: export_trec(run), f"{stem}.trec.txt",
                             "text/plain", key="dl_trec", icon=":material/list:")
-    with cols[3]:
-        report_button(ctx, [run], key="dl_report")
 
 
 def report_button(ctx: PageContext, runs: list[SavedRun], *, key: str) -> None:
     """The standalone HTML report (plotly inline, opens offline), built only when clicked."""
     t = ctx.t
-    include = st.checkbox(t("res.report_texts"), value=True, key=f"{key}:texts",
-                          help=t("res.report_texts_help"))
+    left, right = st.columns([1, 2])
+    include = right.checkbox(t("res.report_texts"), value=True, key=f"{key}:texts",
+                             help=t("res.report_texts_help"))
     lang = ctx.lang
 
     def build() -> bytes:
@@ -168,8 +176,8 @@ def report_button(ctx: PageContext, runs: list[SavedRun], *, key: str) -> None:
         return html.encode("utf-8") if isinstance(html, str) else html
 
     stem = _file_stem(runs[0].name if len(runs) == 1 else "comparison")
-    st.download_button(t("res.dl_report"), build, f"{stem}-report.html", "text/html",
-                       key=key, type="primary", icon=":material/description:")
+    left.download_button(t("res.dl_report"), build, f"{stem}-report.html", "text/html",
+                         key=key, type="primary", icon=":material/description:")
 
 
 def _file_stem(name: str) -> str:
@@ -181,7 +189,6 @@ def share_link(ctx: PageContext, run: SavedRun) -> str:
     """``?run=<id>`` on this page's URL: opens the run in a fresh session."""
     base = st.context.url or ""
     link = f"{base}?run={run.id}" if base else f"?run={run.id}"
-    st.markdown(f"**{ctx.t('res.share')}**")
-    st.code(link, language=None)
+    st.markdown(f"**{ctx.t('res.share')}**: [{link}]({link})")
     st.caption(ctx.t("res.share_help"))
     return link

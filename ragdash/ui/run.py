@@ -9,9 +9,9 @@ import streamlit as st
 
 from ..dataset import Dataset
 from ..errors import RagdashError
-from ..views import display_frame, runs_frame
 from . import keys, state
 from .page import PageContext
+from .tables import runs_table
 from .widgets import bind, bind_choice
 
 
@@ -155,8 +155,7 @@ def saved_runs(ctx: PageContext) -> None:
     if not summaries:
         st.caption(t("run.no_saved"))
         return
-    frame = runs_frame(summaries).drop(columns=["id"], errors="ignore")
-    st.dataframe(display_frame(frame, ctx.lang), hide_index=True, key="run_list")
+    runs_table(summaries, t, key="run_list")
     names = {s.id: s.name for s in summaries}
     ids = list(names)
     cols = st.columns([2, 2, 1, 1])

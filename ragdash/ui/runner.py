@@ -15,10 +15,10 @@ import streamlit as st
 from ..dataset import Dataset
 from ..jobs import EvaluationOutcome, Job
 from . import keys, state
-from .page import PageContext
+from .page import PageContext, collect_finished_jobs
 
 #: How often the progress panel refreshes itself (seconds).
-POLL_SECONDS = 0.5
+POLL_SECONDS = 0.3
 
 
 def start_evaluation(ctx: PageContext, dataset: Dataset, retriever_name: str,
@@ -103,8 +103,15 @@ def last_job_outcome(ctx: PageContext, *, show_done: bool = False) -> None:
         st.warning(ctx.t("run.cancelled", label=job.label))
 
 
-def active_job(ctx: PageContext) -> Job | None:
-    return ctx.jobs.active(ctx.owner, kind="evaluation")
+def active_job(ctx: PageContext, *, settle: float = 0.0) -> Job | None:
+    """This session's running evaluation, if any. With ``settle``, first wait up to that many
+    seconds for it: a short job (BM25 on a sample) then shows its results at once instead
+    of a progress bar that is replaced a moment later."""
+    job = ctx.jobs.active(ctx.owner, kind="evaluation")
+    if job is not None and settle > 0 and job.wait(settle):
+        collect_finished_jobs(ctx.owner)
+        return None
+    return job
 
 
 def quick_start(ctx: PageContext, sample: str = "jsquad-mini") -> Job:

@@ -1,0 +1,31 @@
+"""Tables shown on several pages, with reader-facing column names."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pandas as pd
+import streamlit as st
+
+from ..views import metric_label, runs_frame
+
+_RUN_COLUMNS = ("name", "created_at", "dataset", "retriever", "model", "n_queries", "kmax")
+_AFTER = ("seconds", "tokens", "cost_usd")
+
+
+def runs_table(summaries: Sequence, t: Callable[..., str], *, key: str) -> None:
+    """The saved runs: name, when, dataset, retriever, model, queries, Kmax, headline means,
+    time, tokens, cost."""
+    frame = runs_frame(summaries)
+    frame["created_at"] = frame["created_at"].str.replace("T", " ").str.slice(0, 16)
+    headline = [c for c in frame.columns if "@" in c]
+    frame = frame[[*_RUN_COLUMNS, *headline, *_AFTER]]
+    labels = {c: t(f"tbl.{c}") for c in (*_RUN_COLUMNS, *_AFTER)}
+    labels.update({c: metric_label(c) for c in headline})
+    config = {c: st.column_config.NumberColumn(metric_label(c), format="%.4f")
+              for c in headline}
+    config["seconds"] = st.column_config.NumberColumn(labels["seconds"], format="%.1f s")
+    config["cost_usd"] = st.column_config.NumberColumn(labels["cost_usd"], format="$%.4f")
+    for c in (*_RUN_COLUMNS, "tokens"):
+        config[c] = st.column_config.Column(labels[c])
+    st.dataframe(pd.DataFrame(frame), hide_index=True, key=key, column_config=config)
