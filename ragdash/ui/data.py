@@ -3,6 +3,8 @@ previews and sizes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import streamlit as st
 
@@ -63,7 +65,7 @@ def mapping_editor(ctx: PageContext, ds: Dataset) -> dict | None:
         return None
     t = ctx.t
     st.subheader(t("data.columns"))
-    rows = [{t("data.map_table"): kind, t("data.map_file"): m.file,
+    rows = [{t("data.map_table"): kind, t("data.map_file"): _shown_path(m.file),
              t("data.map_format"): m.format,
              t("data.map_chosen"): ", ".join(f"{role} ← {col if col is not None else NONE}"
                                              for role, col in m.chosen.items())}
@@ -89,6 +91,12 @@ def mapping_editor(ctx: PageContext, ds: Dataset) -> dict | None:
                 merged.setdefault(kind, {}).update(roles)
             return merged
     return None
+
+
+def _shown_path(path: str) -> str:
+    """A file as the user knows it: no server folders (a zip member keeps its folder)."""
+    text = str(path)
+    return Path(text).name if Path(text).is_absolute() else text
 
 
 def issue_text(ctx: PageContext, issue) -> str:

@@ -32,7 +32,9 @@ def reading_guide(ctx: PageContext) -> None:
     t = ctx.t
     curves = {t("home.demo_early"): _toy_curve(_EARLY), t("home.demo_late"): _toy_curve(_LATE)}
     fig = curve_figure(curves, "recall", lang=ctx.lang, title=t("home.demo_title"))
-    fig.update_layout(height=300, margin={"t": 50, "b": 40, "l": 40, "r": 10})
+    fig.update_layout(height=360, margin={"t": 40, "b": 40, "l": 40, "r": 10},
+                      legend={"orientation": "h", "x": 0, "y": -0.28, "yanchor": "top"})
+    fig.update_yaxes(title={"text": "Recall@K"})
     st.plotly_chart(fig, key="home_demo", config=PLOTLY_CONFIG)
     st.caption(t("home.demo_caption"))
 
