@@ -29,6 +29,7 @@ with tab_upload:
     if st.button(t("data.load_files"), key="data_load_files", type="primary",
                  disabled=not files):
         data.load_files(ctx, [(f.name, f.getvalue()) for f in files], split)
+data.load_outcome(ctx)
 
 ds = state.dataset()
 if ds is None:
@@ -43,8 +44,8 @@ report = state.validation()
 data.sizes_view(ctx, ds, report)
 
 override = data.mapping_editor(ctx, ds)
-if override is not None and data.load_files(ctx, st.session_state[keys.UPLOADS], split,
-                                            override):
+if override is not None:
+    data.load_files(ctx, st.session_state[keys.UPLOADS], split, override)
     st.rerun()
 if ds.notes:
     with st.expander(t("data.notes", n=len(ds.notes))):

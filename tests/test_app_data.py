@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 import zipfile
 
 import pytest
-from app_support import frame_with, new_app, open_page, texts
+from app_support import frame_with, new_app, open_page, texts, wait_for_jobs
 
-from ragdash.ui import keys
+from ragdash.ui import data, keys
 
 CORPUS = ("id,text,summary\nd1,東京は日本の首都です,首都\nd2,大阪は商業の街,商業\n"
           "d3,京都は古都,古都\n")
@@ -29,6 +30,9 @@ def _upload(at, files):
         [(name, data.encode() if isinstance(data, str) else data, "application/octet-stream")
          for name, data in files]).run()
     at.button(key="data_load_files").click().run()
+    if keys.LOAD_JOB in at.session_state:  # still reading (a slow machine): wait, redraw
+        wait_for_jobs(at)
+        at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -106,3 +110,27 @@ def test_validation_speaks_japanese():
     at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
     assert at.title[0].value == "データ"
     assert any("正解文書がありません" in w.value for w in at.warning)
+
+
+def test_a_slow_upload_is_read_in_the_background(monkeypatch):
+    release = threading.Event()
+    real = data.load_uploads
+
+    def slow(*args, **kwargs):
+        release.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(data, "load_uploads", slow)
+    monkeypatch.setattr(data, "LOAD_SETTLE", 0.05)
+    at = open_page(new_app(), "data")
+    at.file_uploader(key="data_files").set_value(
+        [(n, v.encode(), "text/csv") for n, v in
+         (("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", QRELS))]).run()
+    at.button(key="data_load_files").click().run()
+    assert any("Reading corpus.csv" in i.value for i in at.info)  # the page is not held
+    assert keys.DATASET not in at.session_state
+    release.set()
+    wait_for_jobs(at)
+    at.run()
+    assert at.session_state[keys.DATASET].sizes()["documents"] == 3
+    assert keys.LOAD_JOB not in at.session_state

@@ -248,11 +248,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "data.limit": {
         "en": "Up to {mb} MB per file (Streamlit's default upload limit; raise it with `streamlit "
-              "run app.py --server.maxUploadSize 1000`). Big files are read while a spinner "
-              "shows; the page stays usable afterwards.",
+              "run app.py --server.maxUploadSize 1000`). Big files are read in the background; "
+              "the page stays usable.",
         "ja": "1 ファイル {mb} MB まで(Streamlit の既定の上限。`streamlit run app.py "
               "--server.maxUploadSize 1000` で引き上げ可能)。"
-              "大きなファイルはスピナー表示中に読み込みます。",
+              "大きなファイルはバックグラウンドで読み込み、その間もページを使えます。",
     },
     "data.split": {"en": "BEIR split", "ja": "BEIR の分割"},
     "data.split_help": {
@@ -261,6 +261,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "data.load_files": {"en": "Load the files", "ja": "ファイルを読み込む"},
     "data.loading": {"en": "Reading the data…", "ja": "データを読み込んでいます…"},
+    "data.loading_for": {
+        "en": "Reading {label}… ({time} s so far; you can use other pages meanwhile)",
+        "ja": "{label} を読み込み中…(経過 {time} 秒。その間に他のページを使えます)",
+    },
     "data.load_failed": {
         "en": "The data could not be loaded: {error}",
         "ja": "データを読み込めませんでした: {error}",

@@ -42,19 +42,62 @@ def load_sample(ctx: PageContext, name: str) -> None:
         st.error(str(exc))
 
 
+#: how long the page waits for a load before showing a progress panel instead (seconds)
+LOAD_SETTLE = 2.0
+
+
 def load_files(ctx: PageContext, files: list[tuple[str, bytes]], split: str,
-               mapping: dict | None = None) -> bool:
-    """Load uploaded files; a bad file shows one message naming the file, line and fix."""
-    try:
-        with st.spinner(ctx.t("data.loading")):
-            ds = load_uploads(files, split=split.strip() or "test", mapping=mapping or None)
-            state.set_dataset(ds, source="upload")
-    except RagdashError as exc:
-        st.error(ctx.t("data.load_failed", error=str(exc)))
-        return False
-    st.session_state[keys.UPLOADS] = files
-    st.session_state[keys.MAPPING] = mapping or {}
-    return True
+               mapping: dict | None = None) -> None:
+    """Read and validate uploaded files in a background job, so a big upload does not hold
+    the page; small ones are done before the page is drawn (see :func:`load_outcome`)."""
+    from ..validation import validate
+
+    split = split.strip() or "test"
+
+    def task(*, progress, cancel) -> tuple:
+        ds = load_uploads(files, split=split, mapping=mapping or None)
+        return ds, validate(ds)
+
+    label = ", ".join(name for name, _ in files[:3]) + (" …" if len(files) > 3 else "")
+    job = ctx.jobs.submit(ctx.owner, task, kind="load", label=label)
+    st.session_state[keys.LOAD_JOB] = (job.id, files, mapping or {})
+    job.wait(LOAD_SETTLE)
+
+
+def load_outcome(ctx: PageContext) -> None:
+    """Take in the upload job's result: the new dataset, or one message naming the file, the
+    line and the fix. While it runs, a panel with the time taken refreshes itself."""
+    pending = st.session_state.get(keys.LOAD_JOB)
+    if not pending:
+        return
+    job_id, files, mapping = pending
+    job = ctx.jobs.get(job_id, ctx.owner)
+    if job is None:
+        st.session_state.pop(keys.LOAD_JOB, None)
+        return
+    if not job.finished:
+        _load_panel(ctx, job_id)
+        return
+    st.session_state.pop(keys.LOAD_JOB, None)
+    if job.state == "done":
+        ds, report = job.result
+        state.set_dataset(ds, source="upload", report=report)
+        st.session_state[keys.UPLOADS] = files
+        st.session_state[keys.MAPPING] = mapping
+    elif job.state == "failed":
+        st.error(ctx.t("data.load_failed", error=job.error_text(ctx.lang)))
+
+
+def _load_panel(ctx: PageContext, job_id: str) -> None:
+    @st.fragment(run_every=0.5)
+    def panel() -> None:
+        job = ctx.jobs.get(job_id, ctx.owner)
+        if job is None or job.finished:
+            st.rerun()
+        st.info(ctx.t("data.loading_for", label=job.label, time=f"{job.elapsed:.0f}"),
+                icon=":material/hourglass_top:")
+
+    panel()
 
 
 def mapping_editor(ctx: PageContext, ds: Dataset) -> dict | None:

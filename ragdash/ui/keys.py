@@ -41,4 +41,5 @@ K_VIEW = "rd_k_view"
 DROP_NO_RELEVANT = "rd_drop_no_relevant"
 UPLOADS = "rd_uploads"            # the last uploaded files [(name, bytes)], to reload with a
 #                                   different column mapping after leaving the page
+LOAD_JOB = "rd_load_job"          # (job id, files, mapping) of an upload being read
 MAPPING = "rd_mapping"            # column overrides {kind: {role: column | None}}

@@ -170,9 +170,17 @@ def report_button(ctx: PageContext, runs: list[SavedRun], *, key: str) -> None:
     lang = ctx.lang
 
     def build() -> bytes:
-        from ..report import build_report
+        from ..cost import estimate_evaluation
+        from ..errors import RagdashError
+        from ..report import ReportCost, build_report
 
-        html = build_report(runs, lang=lang, include_text=include)
+        try:  # providers side by side for this dataset's tokens (the model is irrelevant)
+            cost = ReportCost.from_estimate(estimate_evaluation(runs[0].dataset, "bm25",
+                                                                "local"),
+                                            currency="JPY" if lang == "ja" else "USD")
+        except RagdashError:
+            cost = None
+        html = build_report(runs, lang=lang, include_text=include, cost=cost)
         return html.encode("utf-8") if isinstance(html, str) else html
 
     stem = _file_stem(runs[0].name if len(runs) == 1 else "comparison")

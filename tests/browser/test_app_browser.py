@@ -101,6 +101,7 @@ def test_sample_to_curve_drilldown_japanese_report_and_link(browser, app_url, ho
     assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", markup)
     assert not re.search(r"@import|url\(\s*[\"']?https?:", markup)
     assert run.dataset.name in html and "クエリ" in html
+    assert t("report.cost", "ja") in html and "text-embedding-3-small" in html
     offline = browser.new_context(offline=True)
     report_page = offline.new_page()
     report_page.goto(report.as_uri())
