@@ -185,3 +185,53 @@ def test_two_sessions_keep_their_own_keys_uploads_and_jobs(browser, app_url, tmp
     assert a.get_by_label(t("run.api_key", "en"), exact=True).input_value() == secret
     a_context.close()
     b_context.close()
+
+
+def test_clicking_a_scatter_point_on_compare_opens_that_query(browser, app_url, home):
+    from ragdash.pipeline import run_evaluation
+    from ragdash.retrieval import make_retriever
+    from ragdash.samples import load_sample
+
+    store = RunStore(home)
+    dataset = load_sample("jsquad-mini")
+    first = store.save(run_evaluation(dataset, make_retriever("bm25")), dataset=dataset,
+                       name="bm25 default")
+    store.save(run_evaluation(dataset, make_retriever("bm25", k1=0.5, b=0.3)),
+               dataset=dataset, name="bm25 k1=0.5 b=0.3")
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(f"{app_url}/?run={first}")  # the link restores the dataset in this session
+    page.locator('[data-testid="stSidebar"]').wait_for(timeout=60_000)
+    wait_idle(page)
+    nav(page, t("nav.compare", "en"))
+    page.get_by_text(t("cmp.pair", "en")).wait_for(timeout=30_000)
+    scatter = page.locator('.js-plotly-plot:has-text("Per query")').first
+    scatter.scroll_into_view_if_needed()
+    points = scatter.locator(".scatterlayer .trace").first.locator("path.point")
+    points.first.wait_for(timeout=30_000)
+    # the point farthest from any other, so the click cannot land on a neighbour
+    index = scatter.evaluate("""gd => {
+        const x = Array.from(gd._fullData[0].x), y = Array.from(gd._fullData[0].y);
+        let best = 0, bestGap = -1;
+        for (let i = 0; i < x.length; i++) {
+            let gap = Infinity;
+            for (let j = 0; j < x.length; j++) {
+                if (i !== j) gap = Math.min(gap, Math.hypot(x[i] - x[j], y[i] - y[j]));
+            }
+            if (gap > bestGap) { bestGap = gap; best = i; }
+        }
+        return best;
+    }""")
+    qid = scatter.evaluate("(gd, i) => gd._fullData[0].customdata[i]", index)
+    assert _drill_query(page) != qid
+    box = points.nth(index).bounding_box()  # plotly listens on its drag layer, not the point
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_timeout(300)  # hover first, as a person would
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    wait_idle(page)
+    page.wait_for_function(
+        "q => [...document.querySelectorAll('[class*=\"st-key-drill-\"] code')]"
+        ".every(c => c.textContent === q)", arg=qid, timeout=15_000)
+    assert page.locator('[class*="st-key-drill-"] code').count() == 2  # both runs
+    assert dataset.query(qid).text[:10] in page.inner_text("body")
+    context.close()
