@@ -344,3 +344,11 @@ def test_import_is_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_an_empty_run_scores_every_asked_query_zero():
+    table = evaluate(Ranking.from_dict({}), {"q1": {"d": 1}, "q2": {"e": 2}},
+                     queries=["q1", "q2"], kmax=5)
+    assert table.query_ids == ["q1", "q2"]
+    for name in ("recall", "precision", "hit_rate", "mrr", "ndcg", "map"):
+        assert (table.values[name] == 0).all()

@@ -159,8 +159,11 @@ def _retrieved(ranking, qids, kmax, code_of):
     in_run = rrow >= 0
     offsets = ranking.offsets
     safe = np.where(in_run, rrow, 0)
-    starts = offsets[safe]
-    lens = np.where(in_run, np.minimum(offsets[safe + 1] - starts, kmax), 0)
+    if len(ranking.query_ids):
+        starts, ends = offsets[safe], offsets[safe + 1]
+    else:  # an empty run: every query is absent (offsets is just [0])
+        starts = ends = np.zeros(nq, dtype=np.int64)
+    lens = np.where(in_run, np.minimum(ends - starts, kmax), 0)
     total = int(lens.sum())
     base = np.cumsum(lens) - lens
     col = np.arange(total, dtype=np.int64) - np.repeat(base, lens)
