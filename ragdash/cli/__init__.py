@@ -18,7 +18,9 @@ from ..errors import RagdashError
 COMMANDS = ["score", "evaluate", "compare", "cost", "cache"]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``only``, just that command's (start-up matters: ``compare`` pulls in
+    scipy and ``cache`` requests, which ``score`` has no use for)."""
     parser = argparse.ArgumentParser(
         prog="python -m ragdash",
         description="Evaluate retrieval for RAG: load a dataset, retrieve, score Recall / MRR / "
@@ -28,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ragdash {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMANDS:
+    for name in [only] if only in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(f".{name}", __name__)
         except ModuleNotFoundError as exc:
@@ -40,7 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    first = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(only=first)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
