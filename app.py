@@ -5,6 +5,7 @@ import streamlit as st
 from ragdash.errors import RagdashError
 from ragdash.ui import home, page_setup, runner
 from ragdash.ui.tables import runs_table
+from ragdash.ui.widgets import md
 
 ctx = page_setup("home")
 t = ctx.t
@@ -27,7 +28,7 @@ with start.container(border=True):
         try:
             runner.quick_start(ctx, sample)
         except RagdashError as exc:
-            st.error(str(exc))
+            st.error(md(exc))
         else:
             st.switch_page("pages/3_Results.py")
 with guide:
@@ -48,7 +49,7 @@ if ctx.dataset is None:
     st.info(t("home.no_dataset"))
 else:
     sizes = ctx.dataset.sizes()
-    st.markdown(t("home.dataset_line", name=ctx.dataset.name, docs=f"{sizes['documents']:,}",
+    st.markdown(t("home.dataset_line", name=md(ctx.dataset.name), docs=f"{sizes['documents']:,}",
                   queries=f"{sizes['queries_with_qrels']:,}"))
 
 recent = ctx.store.list(limit=5)

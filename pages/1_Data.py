@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ragdash.ui import data, keys, page_setup, state
+from ragdash.ui.widgets import md
 
 ctx = page_setup("data")
 t = ctx.t
@@ -37,9 +38,9 @@ if ds is None:
     st.stop()
 
 st.divider()
-st.subheader(t("data.current", name=ds.name))
+st.subheader(t("data.current", name=md(ds.name)))
 if ds.source:
-    st.caption(t("data.source", source=ds.source))
+    st.caption(t("data.source", source=md(ds.source)))
 report = state.validation()
 data.sizes_view(ctx, ds, report)
 
@@ -50,7 +51,7 @@ if override is not None:
 if ds.notes:
     with st.expander(t("data.notes", n=len(ds.notes))):
         for note in ds.notes:
-            st.markdown(f"- {note}")
+            st.markdown(f"- {md(note)}")
 
 st.subheader(t("data.validation"))
 if report is not None:

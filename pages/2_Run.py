@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ragdash.ui import keys, page_setup, run, runner, state
-from ragdash.ui.widgets import bind
+from ragdash.ui.widgets import bind, md
 
 ctx = page_setup("run")
 t = ctx.t
@@ -20,7 +20,7 @@ if ds is None:
     st.page_link("pages/1_Data.py", label=t("nav.data"), icon=":material/database:")
 else:
     report = state.validation()
-    st.markdown(t("run.on_dataset", name=ds.name, queries=f"{len(ds.evaluated_queries()):,}",
+    st.markdown(t("run.on_dataset", name=md(ds.name), queries=f"{len(ds.evaluated_queries()):,}",
                   docs=f"{len(ds.documents):,}"))
     if report is not None and not report.ok:
         st.error(t("run.dataset_errors"))

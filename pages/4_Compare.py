@@ -6,6 +6,7 @@ import streamlit as st
 from ragdash.charts import PLOTLY_CONFIG, curve_figure
 from ragdash.metrics import FAMILIES, FAMILY_NAMES
 from ragdash.ui import compare, page_setup, results, state
+from ragdash.ui.widgets import md
 from ragdash.views import disagreement, display_frame, metric_label
 
 ctx = page_setup("compare")
@@ -16,7 +17,7 @@ if ds is None:
     st.info(t("cmp.no_dataset"))
     st.stop()
 
-st.caption(t("cmp.intro", name=ds.name))
+st.caption(t("cmp.intro", name=md(ds.name)))
 compare.upload_trec_runs(ctx, ds)
 summaries = ctx.store.list(dataset_fingerprint=state.dataset_fingerprint())
 if len(summaries) < 2:
@@ -50,7 +51,7 @@ st.subheader(t("cmp.significance", metric=metric_label(metric)))
 comparison = compare.comparison_for(runs, names, metric, drop)
 st.dataframe(compare.significance_table(ctx, comparison), hide_index=True, key="cmp_table")
 for sentence in comparison.verdicts(ctx.lang):
-    st.markdown(f"- {sentence}")
+    st.markdown(f"- {md(sentence)}")
 st.caption(t("cmp.significance_help", n=comparison.n_queries))
 
 st.subheader(t("cmp.pair"))
@@ -77,7 +78,7 @@ qid = results.drill_query_picker(ctx, order, ds, key="cmp_drill")
 left, right = st.columns(2)
 for column, name in ((left, a), (right, b)):
     with column:
-        st.markdown(f"#### {name}")
+        st.markdown(f"#### {md(name)}")
         results.drilldown_view(ctx, run_of[name], qid, k)
 
 st.subheader(t("res.downloads"))

@@ -4,6 +4,7 @@ table and exchange rate, estimate against actual, and cost against quality."""
 import streamlit as st
 
 from ragdash.ui import cost, page_setup
+from ragdash.ui.widgets import md
 
 ctx = page_setup("cost")
 t = ctx.t
@@ -19,7 +20,7 @@ else:
     cols[0].metric(t("cost.tokens"), f"{tokens:,}", help=t("cost.tokens_help"))
     cols[1].metric(t("cost.tokens_docs"), f"{doc_tokens:,}")
     cols[2].metric(t("cost.tokens_queries"), f"{query_tokens:,}")
-    st.caption(t("cost.method", method=method, name=ds.name))
+    st.caption(t("cost.method", method=method, name=md(ds.name)))
 
     st.subheader(t("cost.providers"))
     cost.providers_view(ctx, tokens)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 
 import numpy as np
 from paths import ROOT
@@ -71,6 +72,11 @@ def array(value) -> np.ndarray:
     return np.asarray(value, dtype=float)
 
 
+def plain(markdown: str) -> str:
+    """Markdown source as read on screen: backslash escapes removed."""
+    return re.sub(r"\\(.)", r"\1", str(markdown))
+
+
 def texts(at: AppTest) -> str:
     """Everything written on the page (main and sidebar), for "does it say X" checks."""
     parts = []
@@ -79,7 +85,7 @@ def texts(at: AppTest) -> str:
         parts.extend(str(e.value) for e in getattr(at, kind))
     parts.extend(str(m.label) for m in at.metric)
     parts.extend(str(m.value) for m in at.metric)
-    return "\n".join(parts)
+    return plain("\n".join(parts))
 
 
 def wait_for_jobs(at: AppTest, timeout: float = 60) -> list:

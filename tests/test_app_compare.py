@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from app_support import array, chart, frame_with, new_app, open_page, save_bm25_run, texts
+from app_support import (
+    array,
+    chart,
+    frame_with,
+    new_app,
+    open_page,
+    plain,
+    save_bm25_run,
+    texts,
+)
 
 from ragdash.runs import get_store
 from ragdash.samples import load_sample
@@ -106,7 +115,7 @@ def test_a_bad_trec_file_is_one_message(two_runs):
                                                   "text/plain")]).run()
     at.button(key="cmp_upload").click().run()
     (error,) = at.error
-    assert "bad.trec" in error.value and "line 1" in error.value
+    assert "bad.trec" in plain(error.value) and "line 1" in plain(error.value)
 
 
 def test_compare_needs_two_runs(sample):

@@ -9,7 +9,7 @@ import threading
 import zipfile
 
 import pytest
-from app_support import frame_with, new_app, open_page, texts, wait_for_jobs
+from app_support import frame_with, new_app, open_page, plain, texts, wait_for_jobs
 
 from ragdash.ui import data, keys
 
@@ -87,7 +87,7 @@ def test_a_bad_grade_is_one_message_naming_file_and_line():
     at = _upload(open_page(new_app(), "data"),
                  [("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", bad)])
     (error,) = at.error
-    assert "qrels.csv" in error.value and "line 3" in error.value
+    assert "qrels.csv" in plain(error.value) and "line 3" in plain(error.value)
     assert keys.DATASET not in at.session_state
     assert "Traceback" not in texts(at)
 
@@ -127,7 +127,7 @@ def test_a_slow_upload_is_read_in_the_background(monkeypatch):
         [(n, v.encode(), "text/csv") for n, v in
          (("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", QRELS))]).run()
     at.button(key="data_load_files").click().run()
-    assert any("Reading corpus.csv" in i.value for i in at.info)  # the page is not held
+    assert any("Reading corpus.csv" in plain(i.value) for i in at.info)  # the page is not held
     assert keys.DATASET not in at.session_state
     release.set()
     wait_for_jobs(at)

@@ -14,6 +14,7 @@ from ..stats import align_tables, compare_tables, curve_bands
 from . import keys, state
 from .page import PageContext
 from .results import apply_selection
+from .widgets import md
 
 #: fewer resamples than a report: the page redraws often; the report uses the full number
 BAND_RESAMPLES = 1000
@@ -34,7 +35,7 @@ def upload_trec_runs(ctx: PageContext, dataset) -> None:
                     added.append(import_trec(ctx.store, f.getvalue(), dataset=dataset,
                                              filename=f.name))
                 except RagdashError as exc:
-                    st.error(t("cmp.upload_failed", name=f.name, error=str(exc)))
+                    st.error(t("cmp.upload_failed", name=md(f.name), error=md(exc)))
             if added:
                 chosen = st.session_state.get(keys.COMPARE_IDS) or []
                 st.session_state[keys.COMPARE_IDS] = [*chosen, *added]

@@ -25,6 +25,7 @@ from ..cost.catalog import load_default_rows
 from ..errors import RagdashError
 from . import state
 from .page import PageContext
+from .widgets import md
 
 EDIT_COLUMNS = ["provider", "model", "usd_per_1m", "batch_usd_per_1m", "jpy_per_usd", "as_of",
                 "source_url", "notes"]
@@ -81,7 +82,7 @@ def rate_editor(ctx: PageContext) -> None:
         try:
             set_jpy_per_usd(rate)
         except RagdashError as exc:
-            st.error(str(exc))
+            st.error(md(exc))
         else:
             st.rerun()
 
@@ -135,9 +136,9 @@ def price_editor(ctx: PageContext) -> None:
             user = [r for r in rows if _differs(r, defaults.get(r.key))]
             path = save_user_rows(user)
         except RagdashError as exc:
-            st.error(t("cost.prices_failed", error=str(exc)))
+            st.error(t("cost.prices_failed", error=md(exc)))
         else:
-            st.success(t("cost.prices_saved", n=len(user), path=str(path)))
+            st.success(t("cost.prices_saved", n=len(user), path=md(path)))
     if cols[1].button(t("cost.prices_reset"), key="cost_prices_reset"):
         reset_user_catalog()
         st.rerun()

@@ -15,6 +15,7 @@ from ..loaders import column_mappings, load_uploads
 from ..views import snippet
 from . import keys, state
 from .page import PageContext
+from .widgets import md
 
 #: Streamlit's default per-file upload limit (``server.maxUploadSize``), in MB.
 UPLOAD_LIMIT_MB = 200
@@ -39,7 +40,7 @@ def load_sample(ctx: PageContext, name: str) -> None:
         with st.spinner(ctx.t("data.loading")):
             state.set_dataset(_load(name), source=f"sample:{name}")
     except RagdashError as exc:
-        st.error(str(exc))
+        st.error(md(exc))
 
 
 #: how long the page waits for a load before showing a progress panel instead (seconds)
@@ -85,7 +86,7 @@ def load_outcome(ctx: PageContext) -> None:
         st.session_state[keys.UPLOADS] = files
         st.session_state[keys.MAPPING] = mapping
     elif job.state == "failed":
-        st.error(ctx.t("data.load_failed", error=job.error_text(ctx.lang)))
+        st.error(ctx.t("data.load_failed", error=md(job.error_text(ctx.lang))))
 
 
 def _load_panel(ctx: PageContext, job_id: str) -> None:
@@ -94,7 +95,7 @@ def _load_panel(ctx: PageContext, job_id: str) -> None:
         job = ctx.jobs.get(job_id, ctx.owner)
         if job is None or job.finished:
             st.rerun()
-        st.info(ctx.t("data.loading_for", label=job.label, time=f"{job.elapsed:.0f}"),
+        st.info(ctx.t("data.loading_for", label=md(job.label), time=f"{job.elapsed:.0f}"),
                 icon=":material/hourglass_top:")
 
     panel()
@@ -119,7 +120,7 @@ def mapping_editor(ctx: PageContext, ds: Dataset) -> dict | None:
     with st.expander(t("data.map_change")):
         overrides: dict[str, dict[str, str | None]] = {}
         for kind, m in mappings.items():
-            st.markdown(f"**{kind}** — `{m.file}`")
+            st.markdown(f"**{kind}** — {md(_shown_path(m.file))}")
             cols = st.columns(len(m.chosen))
             for col, (role, chosen) in zip(cols, m.chosen.items()):
                 options = [NONE, *m.columns]
@@ -161,11 +162,11 @@ def validation_view(ctx: PageContext, report) -> None:
     else:
         st.error(t("data.valid_errors", n=len(report.errors)))
     for issue in report.errors:
-        st.error(issue_text(ctx, issue), icon=":material/error:")
+        st.error(md(issue_text(ctx, issue)), icon=":material/error:")
     for issue in report.warnings:
-        st.warning(issue_text(ctx, issue), icon=":material/warning:")
+        st.warning(md(issue_text(ctx, issue)), icon=":material/warning:")
     for issue in report.info:
-        st.info(issue_text(ctx, issue), icon=":material/info:")
+        st.info(md(issue_text(ctx, issue)), icon=":material/info:")
 
 
 def sizes_view(ctx: PageContext, ds: Dataset, report) -> None:

@@ -22,7 +22,7 @@ from ..i18n import t as _t
 from ..jobs import JobManager
 from ..runs import RunStore
 from . import keys, state
-from .widgets import bind_choice
+from .widgets import bind_choice, md
 
 #: (page id, script path relative to app.py, i18n key of its label, icon)
 PAGES: tuple[tuple[str, str, str, str], ...] = (
@@ -81,7 +81,7 @@ def _open_run_link(t: Callable[..., str]) -> None:
     try:
         run = state.load_run(wanted)
     except RagdashError as exc:
-        st.error(t("link.bad_run", error=str(exc)))
+        st.error(t("link.bad_run", error=md(exc)))
         return
     state.set_run(run.id)
     if state.dataset_fingerprint() != run.dataset_fingerprint:
@@ -115,17 +115,17 @@ def _sidebar(ctx: PageContext) -> None:
             st.caption(t("side.no_dataset"))
         else:
             sizes = ds.sizes()
-            st.caption(t("side.dataset", name=ds.name, docs=f"{sizes['documents']:,}",
+            st.caption(t("side.dataset", name=md(ds.name), docs=f"{sizes['documents']:,}",
                          queries=f"{sizes['queries_with_qrels']:,}"))
         if ctx.run_id:
             try:
                 summary = ctx.store.summary(ctx.run_id)
-                st.caption(t("side.run", name=summary.name))
+                st.caption(t("side.run", name=md(summary.name)))
             except RagdashError:
                 state.set_run(None)
         active = ctx.jobs.active(ctx.owner, kind="evaluation")
         if active is not None:
-            st.caption(t("side.job_running", label=active.label))
+            st.caption(t("side.job_running", label=md(active.label)))
         st.divider()
         st.radio(t("side.language"), list(LANGUAGES), horizontal=True,
                  format_func=lambda code: LANGUAGE_NAMES[code],

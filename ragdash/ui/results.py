@@ -13,7 +13,7 @@ from ..runs import SavedRun, export_json, export_trec
 from ..views import display_frame, drilldown, per_query_frame, safe_csv
 from . import keys
 from .page import PageContext
-from .widgets import bind_choice, bind_multi
+from .widgets import bind_choice, bind_multi, md
 
 DEFAULT_FAMILIES = ["recall", "ndcg", "mrr"]
 
@@ -113,7 +113,7 @@ def drilldown_view(ctx: PageContext, run: SavedRun, qid: str, k: int) -> None:
     # tests and for anyone styling the app
     st.container(key=f"drill-{run.id}").markdown(f"**{t('res.drill_query')}** `{d.query_id}`")
     if d.query_text:
-        st.markdown(f"> {_md_escape(d.query_text)}")
+        st.markdown(f"> {md(d.query_text)}")
     first = d.first_relevant_rank if d.first_relevant_rank is not None else "—"
     st.caption(t("res.drill_stats", n=d.n_relevant, found=d.found_in_top_k, k=d.k,
                  first=first))
@@ -139,10 +139,6 @@ def _highlight(frame: pd.DataFrame, mask, color: str):
     return frame.style.apply(
         lambda row: [f"background-color: {color}" if mask[row.name] else "" for _ in row],
         axis=1)
-
-
-def _md_escape(text: str) -> str:
-    return "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>" else ch for ch in text)
 
 
 def downloads(ctx: PageContext, run: SavedRun, per_query: pd.DataFrame) -> None:

@@ -12,7 +12,7 @@ from ..errors import RagdashError
 from . import keys, state
 from .page import PageContext
 from .tables import runs_table
-from .widgets import bind, bind_choice
+from .widgets import bind, bind_choice, md
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
                                              limit_queries=limit)
         est = cache[key]
     except RagdashError as exc:
-        st.info(t("run.cost_unknown", error=str(exc)))
+        st.info(t("run.cost_unknown", error=md(exc)))
         return None
     with st.container(border=True):
         st.markdown(t("run.cost_title"))
@@ -143,7 +143,7 @@ def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
                      queries=f"{est.n_queries:,}", method=est.token_method,
                      model=f"{est.provider} / {est.model}"))
         for note in est.notes:
-            st.caption(note)
+            st.caption(md(note))
     return {"estimated_usd": est.usd, "estimated_jpy": est.jpy, "tokens": est.tokens,
             "token_method": est.token_method, "provider": est.provider, "model": est.model}
 
@@ -167,12 +167,12 @@ def saved_runs(ctx: PageContext) -> None:
         try:
             ctx.store.rename(picked, new_name)
         except RagdashError as exc:
-            st.error(str(exc))
+            st.error(md(exc))
         else:
             state.drop_cached_run(picked)
             st.rerun()
     with cols[3].popover(t("run.delete"), icon=":material/delete:"):
-        st.markdown(t("run.delete_confirm", name=names[picked]))
+        st.markdown(t("run.delete_confirm", name=md(names[picked])))
         if st.button(t("run.delete_yes"), key="run_manage_delete", type="primary"):
             ctx.store.delete(picked)
             state.forget_run(picked)

@@ -16,6 +16,7 @@ from ..dataset import Dataset
 from ..jobs import EvaluationOutcome, Job
 from . import keys, state
 from .page import PageContext, collect_finished_jobs
+from .widgets import md
 
 #: How often the progress panel refreshes itself (seconds).
 POLL_SECONDS = 0.3
@@ -82,7 +83,7 @@ def job_panel(ctx: PageContext, job: Job) -> None:
                   disabled=current.cancel_requested, icon=":material/stop:")
 
     with st.container(border=True):
-        st.markdown(f"**{job.label}**")
+        st.markdown(f"**{md(job.label)}**")
         panel()
 
 
@@ -94,13 +95,13 @@ def last_job_outcome(ctx: PageContext, *, show_done: bool = False) -> None:
         return
     job = jobs[0]
     if job.state == "done" and show_done:
-        st.success(ctx.t("run.done", label=job.label))
+        st.success(ctx.t("run.done", label=md(job.label)))
         st.page_link("pages/3_Results.py", label=ctx.t("run.see_results"),
                      icon=":material/monitoring:")
     elif job.state == "failed":
-        st.error(ctx.t("run.failed", label=job.label, error=job.error_text(ctx.lang)))
+        st.error(ctx.t("run.failed", label=md(job.label), error=md(job.error_text(ctx.lang))))
     elif job.state == "cancelled":
-        st.warning(ctx.t("run.cancelled", label=job.label))
+        st.warning(ctx.t("run.cancelled", label=md(job.label)))
 
 
 def active_job(ctx: PageContext, *, settle: float = 0.0) -> Job | None:

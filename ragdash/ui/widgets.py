@@ -17,6 +17,15 @@ def _copy_back(widget_key: str, state_key: str, after: Callable[[], None] | None
         after()
 
 
+def md(text: object) -> str:
+    """``text`` with Markdown's punctuation escaped: names, file names, messages and query
+    texts come from users and files, and must show as written (no links, no emphasis)."""
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text))
+
+
+_MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$")
+
+
 def bind(state_key: str, default: Any = None, *,
          after: Callable[[], None] | None = None) -> dict[str, Any]:
     """Keyword arguments that tie a widget to a plain session-state key.
