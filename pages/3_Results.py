@@ -28,6 +28,10 @@ run_id = st.selectbox(t("res.run"), ids, format_func=names.get,
                       **bind_choice(keys.RUN_ID, ids, state.run_id() or ids[0]))
 run = state.load_run(run_id)
 table = run.table()
+if state.dataset_fingerprint() != run.dataset_fingerprint:
+    # the run on screen names the dataset the other pages work on (as a ?run= link does)
+    state.set_dataset(run.dataset, source=f"run:{run.id}")
+    st.rerun()  # so the sidebar shows it too
 # The address bar always holds a link to the run on screen.
 st.query_params["run"] = run.id
 st.session_state[keys.RUN_PARAM] = run.id

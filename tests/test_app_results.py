@@ -7,7 +7,16 @@ import re
 
 import numpy as np
 import pytest
-from app_support import array, chart, frame_with, new_app, open_page, save_bm25_run, texts
+from app_support import (
+    array,
+    chart,
+    frame_with,
+    new_app,
+    open_page,
+    plain,
+    save_bm25_run,
+    texts,
+)
 
 import ragdash.metrics
 from ragdash.runs import get_store
@@ -117,3 +126,16 @@ def test_choosing_a_row_in_the_per_query_table_opens_its_drilldown(sample, run_i
     other = table["Query id"].iloc[7]
     at.selectbox(key="w:rd_drill_query").set_value(other).run()
     assert at.selectbox(key="w:rd_drill_query").value == other
+
+
+def test_choosing_a_run_of_another_dataset_makes_it_current(sample, run_id):
+    from ragdash.samples import load_sample as load
+
+    article = load("article-ja")
+    other = save_bm25_run(article, name="article run", kmax=10)
+    at = open_page(new_app(run=run_id), "results")
+    at.selectbox(key="w:rd_run_id").set_value(other).run()
+    assert not at.exception
+    assert at.session_state["rd_dataset"].fingerprint() == article.fingerprint()
+    assert "article run" in texts(at)
+    assert article.name in plain("\n".join(c.value for c in at.sidebar.caption))
