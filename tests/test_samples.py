@@ -17,8 +17,11 @@ from ragdash.samples import DEFAULT_SAMPLE, SAMPLES_DIR, list_samples, load_samp
 from ragdash.validation import validate
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-ARTICLE_TXT = SHARED / "seed" / "rag-retrieval-metrics-article.txt"
+#: the article ships beside the project, not in it (it promotes a vendor); look where it lives
+ARTICLE_TXT = next(
+    (p for p in (base / "seed" / "rag-retrieval-metrics-article.txt"
+                 for base in (ROOT.parent / "shared", Path("/work/shared"))) if p.exists()),
+    ROOT.parent / "shared" / "seed" / "rag-retrieval-metrics-article.txt")
 
 
 def article_generate_sample_dataset() -> dict:
