@@ -46,3 +46,30 @@ def test_truncate_subset_and_topk():
     assert r.truncate(1).to_dict() == {"q1": {"c": 0.9}, "q2": {"b": 0.5}}
     assert r.subset(["q2", "zz"]).to_dict() == {"q2": {"b": 0.5}, "zz": {}}
     assert Ranking.from_json_obj(r.to_json_obj()).to_dict() == r.to_dict()
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_canonical_order_whatever_the_input_order(seed):
+    """Shuffled, already sorted, or sorted but for one tie: the result is always the
+    trec_eval order (the fast path that skips sorting must never accept a wrong order)."""
+    rng = np.random.default_rng(seed)
+    run = {}
+    for q in range(rng.integers(1, 6)):
+        n = int(rng.integers(0, 12))
+        docs = rng.choice(50, size=n, replace=False)
+        run[f"q{q}"] = {f"d{d}": float(rng.integers(0, 4)) for d in docs}
+    # doc id descending first, then a stable sort by score descending
+    expected = {q: sorted(sorted(r.items(), reverse=True), key=lambda kv: -kv[1])
+                for q, r in run.items()}
+    for variant in ("as given", "sorted", "sorted, one tie swapped"):
+        items = {q: list(r.items()) for q, r in run.items()}
+        if variant != "as given":
+            items = {q: list(e) for q, e in expected.items()}
+        if variant.endswith("swapped"):
+            for e in items.values():
+                i = next((i for i in range(len(e) - 1) if e[i][1] == e[i + 1][1]), None)
+                if i is not None:
+                    e[i], e[i + 1] = e[i + 1], e[i]
+        r = Ranking.from_dict({q: dict(e) for q, e in items.items()})
+        got = {q: list(zip(r.get(q)[0], r.get(q)[1].tolist())) for q in run}
+        assert got == expected, variant
