@@ -17,19 +17,7 @@ from app_support import (
 )
 
 from ragdash.runs import get_store
-from ragdash.samples import load_sample
 from ragdash.ui import keys
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))
-    return tmp_path
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_sample("jsquad-mini")
 
 
 @pytest.fixture

@@ -8,18 +8,6 @@ import pytest
 from app_support import array, chart, frame_with, new_app, open_page, save_bm25_run, texts
 
 from ragdash.cost import count_tokens, evaluation_texts, load_catalog, load_settings
-from ragdash.samples import load_sample
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))
-    return tmp_path
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_sample("jsquad-mini")
 
 
 def _cost_page(run_id):

@@ -8,7 +8,6 @@ import json
 import threading
 import zipfile
 
-import pytest
 from app_support import frame_with, new_app, open_page, plain, texts, wait_for_jobs
 
 from ragdash.ui import data, keys
@@ -17,12 +16,6 @@ CORPUS = ("id,text,summary\nd1,東京は日本の首都です,首都\nd2,大阪�
           "d3,京都は古都,古都\n")
 QUERIES = "id,text\nq1,日本の首都は?\nq2,古い都はどこ?\n"
 QRELS = "query_id,doc_id,relevance\nq1,d1,2\nq2,d3,1\n"
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))
-    return tmp_path
 
 
 def _upload(at, files):

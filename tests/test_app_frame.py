@@ -8,21 +8,7 @@ from app_support import PAGES, new_app, open_page, save_bm25_run, texts, wait_fo
 
 from ragdash.i18n import t
 from ragdash.jobs import get_manager
-from ragdash.samples import load_sample
 from ragdash.ui import keys
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    return tmp_path
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_sample("jsquad-mini")
-
 
 NAV = ["nav.home", "nav.data", "nav.run", "nav.results", "nav.compare", "nav.cost"]
 

@@ -20,19 +20,6 @@ from app_support import (
 
 import ragdash.metrics
 from ragdash.runs import get_store
-from ragdash.samples import load_sample
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    return tmp_path
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_sample("jsquad-mini")
 
 
 @pytest.fixture

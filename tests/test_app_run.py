@@ -16,13 +16,6 @@ from ragdash.runs import export_json, get_store
 KEY = "sk-test-0123456789abcdefSECRET"
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    return tmp_path
-
-
 def _load_sample(at, name="jsquad-mini"):
     open_page(at, "data")
     at.selectbox(key="data_sample").set_value(name)

@@ -20,12 +20,6 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTICLE = ROOT / "ragdash" / "data" / "samples" / "article_ja.json"
 
 
-@pytest.fixture(autouse=True)
-def _home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 def jsquad_dir() -> Path:
     return JSQUAD
 
@@ -55,10 +49,10 @@ def exact(texts: list[str]) -> int:
     return sum(len(t) for t in load_cl100k().encode_ordinary_batch(texts))
 
 
-def test_json_contract_on_jsquad(_home):
+def test_json_contract_on_jsquad(home):
     docs, queries = jsquad_texts()
     proc = run_cli(str(jsquad_dir()), "--model", "text-embedding-3-small", "--format", "json",
-                   home=_home)
+                   home=home)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert list(out)[:5] == ["tokens", "token_method", "usd", "jpy", "per_provider"]
@@ -101,9 +95,9 @@ def test_table_on_the_bundled_sample(capsys):
     assert "cheapest first" in text and "voyage-3-large" in text
 
 
-def test_user_rows_and_rate(capsys, _home):
-    _home.mkdir(parents=True)
-    (_home / "prices.user.csv").write_text(
+def test_user_rows_and_rate(capsys, home):
+    home.mkdir(parents=True)
+    (home / "prices.user.csv").write_text(
         "provider,model,usd_per_1m,jpy_per_usd\nMy relay,text-embedding-3-small,0.02,1\n",
         encoding="utf-8")
     assert main(["cost", str(ARTICLE), "--model", "text-embedding-3-small",
@@ -127,8 +121,8 @@ def test_errors_are_one_line(capsys, args, message):
     assert err.count("\n") == 1
 
 
-def test_missing_dataset_is_one_line(_home):
-    proc = run_cli("no/such/folder", "--model", "text-embedding-3-small", home=_home)
+def test_missing_dataset_is_one_line(home):
+    proc = run_cli("no/such/folder", "--model", "text-embedding-3-small", home=home)
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1
     assert "Traceback" not in proc.stderr

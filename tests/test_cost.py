@@ -33,13 +33,6 @@ from ragdash.dataset import Dataset, Document, Query
 from ragdash.errors import CostError
 
 
-@pytest.fixture(autouse=True)
-def _home(tmp_path, monkeypatch):
-    """Every test gets its own RAGDASH_HOME: user rows and settings never leak."""
-    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 @pytest.fixture
 def catalog():
     return load_catalog()
@@ -253,14 +246,14 @@ def test_shipped_file_passes_its_own_checks():
 
 # -- user rows under RAGDASH_HOME -----------------------------------------------------------
 
-def test_user_overrides_are_saved_under_home_and_reloaded(_home):
+def test_user_overrides_are_saved_under_home_and_reloaded(home):
     package_hash = hashlib.sha256(DEFAULT_PRICES.read_bytes()).hexdigest()
     edited = replace(row("text-embedding-3-small"), usd_per_1m=0.025, as_of="2027-01-01")
     relay = PriceRow("Some relay", "text-embedding-3-small", 0.02, jpy_per_usd=1.0,
                      notes="bills ¥1 per $1 of list price")
     upsert_user_row(edited)
     path = upsert_user_row(relay)
-    assert path == _home / "prices.user.csv" and path.exists()
+    assert path == home / "prices.user.csv" and path.exists()
 
     cat = load_catalog()  # a fresh load reads the file back
     mine = cat.find("text-embedding-3-small", "OpenAI")
@@ -283,32 +276,32 @@ def test_user_overrides_are_saved_under_home_and_reloaded(_home):
         load_catalog().find("text-embedding-3-small", "some relay")
 
 
-def test_save_user_rows_refuses_duplicates_and_bad_values(_home):
+def test_save_user_rows_refuses_duplicates_and_bad_values(home):
     r = PriceRow("Relay", "m", 0.01)
     with pytest.raises(CostError, match="given twice"):
         save_user_rows([r, replace(r, model="M")])
     with pytest.raises(CostError, match="cannot be negative"):
         PriceRow("Relay", "m", -1.0)
-    assert not (_home / "prices.user.csv").exists()
+    assert not (home / "prices.user.csv").exists()
 
 
-def test_a_broken_user_file_names_itself(_home):
-    _home.mkdir(parents=True)
-    (_home / "prices.user.csv").write_text(HEADER + "OpenAI,x,free,,,,,\n", encoding="utf-8")
+def test_a_broken_user_file_names_itself(home):
+    home.mkdir(parents=True)
+    (home / "prices.user.csv").write_text(HEADER + "OpenAI,x,free,,,,,\n", encoding="utf-8")
     with pytest.raises(CostError, match=r"prices\.user\.csv, line 2: usd_per_1m \"free\""):
         load_catalog()
 
 
-def test_exchange_rate_is_saved_and_reloaded(_home):
+def test_exchange_rate_is_saved_and_reloaded(home):
     assert load_settings().jpy_per_usd == 155.0
     set_jpy_per_usd(148.5)
-    assert (_home / "cost_settings.json").exists()
+    assert (home / "cost_settings.json").exists()
     assert load_settings().jpy_per_usd == 148.5
     assert reset_settings() and load_settings().jpy_per_usd == 155.0
-    (_home / "cost_settings.json").write_text("{not json", encoding="utf-8")
+    (home / "cost_settings.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(CostError, match=r"cost_settings\.json"):
         load_settings()
-    (_home / "cost_settings.json").write_text('{"jpy_per_usd": -1}', encoding="utf-8")
+    (home / "cost_settings.json").write_text('{"jpy_per_usd": -1}', encoding="utf-8")
     with pytest.raises(CostError, match="positive"):
         load_settings()
 

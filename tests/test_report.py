@@ -257,8 +257,8 @@ def test_the_report_renders_offline_in_chromium(tmp_path, report_ja):
             browser.close()
 
 
-def test_cost_section_from_an_estimate_and_usage(tmp_path, monkeypatch, ds):
-    monkeypatch.setenv("RAGDASH_HOME", str(tmp_path))  # the shipped price list only
+def test_cost_section_from_an_estimate_and_usage(ds):
+    # RAGDASH_HOME is empty (tests/conftest.py): the shipped price list only
     from ragdash.cost import actual_cost, estimate_evaluation, format_money
 
     est = estimate_evaluation(ds, "text-embedding-3-small")
