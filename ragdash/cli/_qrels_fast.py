@@ -15,6 +15,7 @@ import os
 
 import numpy as np
 
+from .._textio import ascii_space, records_on_own_lines, word_bounds
 from ..ranking import _gather_field
 
 #: header words of a BEIR qrels .tsv (first column), in lower case
@@ -37,27 +38,16 @@ def read_qrels_fast(path: str | os.PathLike) -> dict[str, dict[str, float]] | No
             data.decode("utf-8")
         except UnicodeDecodeError:
             return None
-    space = buf <= 0x20
-    if np.count_nonzero(space) != (np.count_nonzero(buf == 0x20)
-                                   + np.count_nonzero((buf >= 0x09) & (buf <= 0x0D))):
+    space = ascii_space(buf)
+    if space is None:
         return None
-    edges = np.flatnonzero(space[1:] != space[:-1]) + 1
-    if not space[0]:
-        edges = np.concatenate([[0], edges])
-    if not space[-1]:
-        edges = np.append(edges, len(buf))
-    starts, ends = edges[0::2], edges[1::2]
+    starts, ends = word_bounds(space)
     if not len(starts):
         return None
-    newlines = np.flatnonzero(buf == 0x0A)
-    line_of = np.searchsorted(newlines, starts)
     # Column count from the first line; every non-empty line must have exactly that many.
-    ncols = int(np.count_nonzero(line_of == line_of[0]))
-    if ncols not in (3, 4) or len(starts) % ncols:
-        return None
-    first = line_of[0::ncols]
-    if not np.array_equal(first, line_of[ncols - 1::ncols]) or \
-            not np.all(first[1:] > first[:-1]):
+    line_end = data.find(b"\n", int(starts[0]))
+    ncols = len(starts) if line_end < 0 else int(np.searchsorted(starts, line_end))
+    if ncols not in (3, 4) or not records_on_own_lines(buf, starts, ncols):
         return None
     fields = [_gather_field(buf, starts[j::ncols], ends[j::ncols])
               for j in (0, ncols - 2, ncols - 1)]
