@@ -2,6 +2,7 @@
 
 - :func:`add_k_option` / :func:`parse_ks`: ``--k 1,5,10`` (ranges allowed: ``1-10``, so
   ``--k 1-100`` asks for the whole curve), with one-line errors.
+- :func:`add_judging_options`: ``--relevance-level`` and ``--gain``.
 - :func:`add_format_option`: ``--format table|json``.
 - :func:`format_metrics`: ``{"ndcg@10": 0.81, ...}`` as an aligned table, one row per metric
   family (registry order), one column per K, wrapped into blocks when too wide.
@@ -67,6 +68,20 @@ def add_k_option(parser: argparse.ArgumentParser, default: str = DEFAULT_K_TEXT)
         "--k", default=default, metavar="LIST",
         help=f"cutoffs K to report, comma separated, ranges allowed (e.g. 1,5,10 or 1-100); "
              f"default {default}")
+
+
+def add_judging_options(parser: argparse.ArgumentParser) -> None:
+    """``--relevance-level N`` and ``--gain linear|exponential``: how the grades are read
+    (``evaluate`` and ``score``; passed on to :func:`ragdash.metrics.evaluate`)."""
+    parser.add_argument(
+        "--relevance-level", type=float, default=None, metavar="N",
+        help="a document is relevant for Recall, Precision, Hit rate, MRR and MAP when its "
+             "grade is >= N (default: grade > 0); nDCG always uses the grades themselves as "
+             "gains")
+    parser.add_argument(
+        "--gain", choices=("linear", "exponential"), default="linear",
+        help="nDCG gain: the grade (linear, trec_eval's ndcg_cut; default) or 2^grade - 1 "
+             "(exponential)")
 
 
 def add_format_option(parser: argparse.ArgumentParser) -> None:

@@ -28,6 +28,7 @@ from ..errors import AuthenticationError, MetricError, RetrievalError
 from ._output import (
     DEFAULT_K_TEXT,
     add_format_option,
+    add_judging_options,
     add_k_option,
     emit,
     format_metrics,
@@ -98,13 +99,7 @@ def register(subparsers) -> None:
     p.add_argument("--save-run", default=None, metavar="FILE",
                    help="also write the ranking to FILE as a TREC run "
                         "(qid Q0 docno rank score tag)")
-    p.add_argument("--relevance-level", type=float, default=None, metavar="N",
-                   help="a document is relevant for Recall, Precision, Hit rate, MRR and MAP "
-                        "when its grade is >= N (default: grade > 0); nDCG always uses the "
-                        "grades as gains")
-    p.add_argument("--gain", choices=("linear", "exponential"), default="linear",
-                   help="nDCG gain: the grade (linear, trec_eval's ndcg_cut; default) or "
-                        "2^grade - 1 (exponential)")
+    add_judging_options(p)
     add_format_option(p)
 
     bm25 = p.add_argument_group("BM25 options (--retriever bm25)")

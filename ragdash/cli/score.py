@@ -20,6 +20,7 @@ from ..errors import MetricError
 from ._output import (
     DEFAULT_K_TEXT,
     add_format_option,
+    add_judging_options,
     add_k_option,
     emit,
     format_metrics,
@@ -56,13 +57,7 @@ def register(subparsers) -> None:
     p.add_argument("run", metavar="RUN",
                    help="the ranking to score: a TREC run file (qid Q0 docno rank score tag)")
     add_k_option(p, DEFAULT_K_TEXT)
-    p.add_argument("--relevance-level", type=float, default=None, metavar="N",
-                   help="a document is relevant for Recall, Precision, Hit rate, MRR and MAP "
-                        "when its grade is >= N (default: grade > 0). nDCG always uses the "
-                        "grades themselves as gains.")
-    p.add_argument("--gain", choices=("linear", "exponential"), default="linear",
-                   help="nDCG gain: the grade (linear, trec_eval's ndcg_cut; default) or "
-                        "2^grade - 1 (exponential)")
+    add_judging_options(p)
     p.add_argument("--per-query", action="store_true",
                    help="also report every metric for every query")
     add_format_option(p)
