@@ -48,27 +48,27 @@ def _pair(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def paired_ttest(a: np.ndarray, b: np.ndarray) -> float:
-    """Two-sided paired t-test p-value (``scipy.stats.ttest_rel(b, a)``); 1.0 when b == a."""
+def _scipy_p(test, a: np.ndarray, b: np.ndarray, *quiet: type[Warning]) -> float:
+    """The p-value of the scipy paired test ``test(b, a)``: 1.0 when b == a or when scipy
+    gives NaN; warnings of the ``quiet`` categories (degenerate data) are not shown."""
     a, b = _pair(a, b)
     if np.array_equal(a, b):
         return 1.0
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        p = float(sps.ttest_rel(b, a).pvalue)
+        for category in quiet:
+            warnings.simplefilter("ignore", category)
+        p = float(test(b, a).pvalue)
     return 1.0 if np.isnan(p) else p
+
+
+def paired_ttest(a: np.ndarray, b: np.ndarray) -> float:
+    """Two-sided paired t-test p-value (``scipy.stats.ttest_rel(b, a)``); 1.0 when b == a."""
+    return _scipy_p(sps.ttest_rel, a, b, RuntimeWarning)
 
 
 def wilcoxon_test(a: np.ndarray, b: np.ndarray) -> float:
     """Two-sided Wilcoxon signed-rank p-value (scipy defaults); 1.0 when b == a."""
-    a, b = _pair(a, b)
-    if np.array_equal(a, b):
-        return 1.0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        warnings.simplefilter("ignore", UserWarning)
-        p = float(sps.wilcoxon(b, a).pvalue)
-    return 1.0 if np.isnan(p) else p
+    return _scipy_p(sps.wilcoxon, a, b, RuntimeWarning, UserWarning)
 
 
 def randomization_tests(differences: np.ndarray, *, n_permutations: int = DEFAULT_PERMUTATIONS,
