@@ -31,7 +31,7 @@ import secrets as _secrets
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -348,21 +348,42 @@ class EvaluationOutcome:
 
 
 def evaluation_task(dataset, retriever, *, store=None, run_name: str | None = None,
+                    secrets: Iterable[str] = (), cost: Mapping[str, Any] | None = None,
                     **options: Any) -> Task:
     """A task for :meth:`JobManager.submit` that evaluates ``retriever`` on ``dataset`` with
     :func:`ragdash.pipeline.run_evaluation` (``options``: kmax, limit_queries, relevance_level,
     gain) and, when ``store`` (a :class:`ragdash.runs.RunStore`) is given, saves the run.
-    The job's result is an :class:`EvaluationOutcome`."""
+    The job's result is an :class:`EvaluationOutcome`.
+
+    ``retriever`` is a retriever, or a function of no arguments that makes one: it is then
+    called in the job thread (loading a local model may take a while). ``secrets`` (an API
+    key) are masked in the saved run. ``cost`` (the cost estimate made before the run) is saved
+    beside it, with the run's actual prompt tokens added as ``actual_tokens``.
+    """
+    secrets = tuple(s for s in secrets if s)
 
     def task(*, progress: ProgressCallback, cancel: threading.Event) -> EvaluationOutcome:
         from .pipeline import run_evaluation
 
-        result = run_evaluation(dataset, retriever, progress=progress, cancel=cancel, **options)
+        chosen = retriever
+        if callable(chosen) and not hasattr(chosen, "rank"):
+            chosen = chosen()
+        result = run_evaluation(dataset, chosen, progress=progress, cancel=cancel, **options)
         # Finished despite a late cancel: keep what was paid for.
         run_id = None
         if store is not None:
             progress({"stage": "saving", "done": 0, "total": 1})
-            run_id = store.save(result, dataset=dataset, name=run_name)
+            run_id = store.save(result, dataset=dataset, name=run_name,
+                                cost=_cost_record(cost, result), secrets=secrets)
         return EvaluationOutcome(result=result, run_id=run_id)
 
     return task
+
+
+def _cost_record(estimate: Mapping[str, Any] | None, result) -> dict | None:
+    """The estimate with the actual prompt tokens of ``result`` added; ``None`` if empty."""
+    usage = dict(getattr(result, "usage", None) or {})
+    record = dict(estimate or {})
+    if usage.get("prompt_tokens") is not None:
+        record["actual_tokens"] = int(usage.get("prompt_tokens") or 0)
+    return record or None

@@ -218,8 +218,9 @@ def test_evaluation_task_saves_through_the_store(manager, monkeypatch):
         return "RESULT"
 
     class Store:
-        def save(self, result, *, dataset, name=None):
+        def save(self, result, *, dataset, name=None, cost=None, secrets=()):
             calls["saved"] = (result, dataset, name)
+            calls["cost"], calls["secrets"] = cost, secrets
             return "run123"
 
     fake = types.ModuleType("ragdash.pipeline")
@@ -231,6 +232,7 @@ def test_evaluation_task_saves_through_the_store(manager, monkeypatch):
     assert job.result.result == "RESULT" and job.result.run_id == "run123"
     assert calls["options"] == {"kmax": 10}
     assert calls["saved"] == ("RESULT", "DATA", "mine")
+    assert calls["cost"] is None and calls["secrets"] == ()  # no estimate, no usage, no key
 
 
 def test_a_real_evaluation_job_saves_its_run(manager, tmp_path):
@@ -255,3 +257,36 @@ def test_a_real_evaluation_job_saves_its_run(manager, tmp_path):
     assert outcome.run_id and store.load(outcome.run_id).name == "job run"
     assert outcome.result.table.mean("hit_rate@2") == 1.0
     assert events and events[-1]["stage"] == "saving"
+
+
+def test_the_app_s_job_builds_its_retriever_in_the_job_thread_and_saves_cost_and_no_key(
+        manager, tmp_path):
+    from ragdash.dataset import Dataset, Document, Query
+    from ragdash.retrieval import make_retriever
+    from ragdash.runs import RunStore
+
+    ds = Dataset([Document("d1", "東京は日本の首都です"), Document("d2", "富士山は高い山です")],
+                 [Query("q1", "日本の首都"), Query("q2", "高い山")],
+                 {"q1": {"d1": 1.0}, "q2": {"d2": 1.0}}, name="tiny")
+    key = "azure0123456789abcdefSECRET"  # not shaped like sk-...: masked as a secret only
+    built_in = []
+
+    def make():
+        built_in.append(threading.current_thread())
+        retriever = make_retriever("bm25")
+        retriever.name = f"bm25 {key}"  # a key that slipped into a name is masked on save
+        return retriever
+
+    store = RunStore(tmp_path)
+    task = evaluation_task(ds, make, store=store, run_name="app run", secrets=(key, ""),
+                           cost={"estimated_usd": 0.0, "tokens": 21}, kmax=2)
+    job = manager.submit("owner", task, kind="evaluation", secrets=(key,))
+    assert job.wait(10) and job.state == "done", job.error
+    assert built_in and built_in[0] is not threading.main_thread()
+    saved = store.load(job.result.run_id)
+    assert saved.name == "app run"
+    assert saved.cost == {"estimated_usd": 0.0, "tokens": 21, "actual_tokens": 0}
+    assert saved.retriever.startswith("bm25") and key not in saved.retriever
+    assert [f for f in tmp_path.rglob("*") if f.is_file()]
+    for f in tmp_path.rglob("*"):
+        assert not f.is_file() or key.encode() not in f.read_bytes(), f

@@ -6,14 +6,13 @@ switches; a page only looks at it, from a fragment that refreshes itself every h
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
 
 from ..dataset import Dataset
-from ..jobs import EvaluationOutcome, Job
+from ..jobs import Job, evaluation_task
 from . import keys, state
 from .page import PageContext, collect_finished_jobs
 from .widgets import md
@@ -33,34 +32,20 @@ def start_evaluation(ctx: PageContext, dataset: Dataset, retriever_name: str,
     the run store drops it from the saved configuration. ``estimate`` (the cost preview) is
     saved beside the run so the Cost page can show estimate against actual.
     """
-    store = ctx.store
     secrets = (api_key,) if api_key else ()
 
-    def task(*, progress, cancel: threading.Event) -> EvaluationOutcome:
-        from ..pipeline import run_evaluation
+    def make() -> Any:
         from ..retrieval import make_retriever
 
         kwargs = dict(options)
         if api_key:
             kwargs["api_key"] = api_key
-        retriever = make_retriever(retriever_name, **kwargs)
-        result = run_evaluation(dataset, retriever, kmax=kmax, limit_queries=limit_queries,
-                                progress=progress, cancel=cancel)
-        progress({"stage": "saving", "done": 0, "total": 1})
-        run_id = store.save(result, dataset=dataset, name=run_name,
-                            cost=_cost_record(estimate, result), secrets=secrets)
-        return EvaluationOutcome(result=result, run_id=run_id)
+        return make_retriever(retriever_name, **kwargs)
 
+    task = evaluation_task(dataset, make, store=ctx.store, run_name=run_name, secrets=secrets,
+                           cost=estimate, kmax=kmax, limit_queries=limit_queries)
     label = f"{retriever_name} · {dataset.name}"
     return ctx.jobs.submit(ctx.owner, task, kind="evaluation", label=label, secrets=secrets)
-
-
-def _cost_record(estimate: Mapping[str, Any] | None, result) -> dict | None:
-    usage = dict(getattr(result, "usage", None) or {})
-    record = dict(estimate or {})
-    if usage.get("prompt_tokens") is not None:
-        record["actual_tokens"] = int(usage.get("prompt_tokens") or 0)
-    return record or None
 
 
 def job_panel(ctx: PageContext, job: Job) -> None:
