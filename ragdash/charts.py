@@ -231,7 +231,8 @@ def scatter_figure(a_values: Sequence[float], b_values: Sequence[float],
     """Run A (x) against run B (y), one point per query, with the diagonal y = x.
 
     ``fig.data[0]`` holds the points; its ``customdata`` is the query ids, so a click in
-    Streamlit (``st.plotly_chart(..., on_select="rerun")``) tells which query to open.
+    Streamlit (``st.plotly_chart(..., on_select="rerun", selection_mode="points")``) tells
+    which query to open.
     ``texts`` (query texts) appear in the hover label, escaped.
     """
     a = np.asarray(a_values, dtype=float)
@@ -257,7 +258,10 @@ def scatter_figure(a_values: Sequence[float], b_values: Sequence[float],
         line={"color": "#999999", "dash": "dash", "width": 1}, hoverinfo="skip"))
     _layout(fig, lang, title if title is not None else t("chart.scatter_title", lang,
                                                           a=names[0], b=names[1]),
-            showlegend=False, clickmode="event+select", dragmode="lasso")
+            # zoom, not lasso: in lasso mode a click starts a lasso and selects nothing
+            # (Streamlit 1.67); in zoom mode a click selects the point under it, and dragging
+            # still zooms into dense corners.
+            showlegend=False, clickmode="event+select", dragmode="zoom")
     fig.update_layout(margin={"b": 95})
     x_title = t("chart.scatter_axis", lang, run=names[0], metric=label)
     y_title = t("chart.scatter_axis", lang, run=names[1], metric=label)
@@ -334,7 +338,9 @@ def cost_bar_figure(rows: Any, *, currency: str = "USD", value_key: str = "cost"
             height=max(260, 60 + 34 * len(items) * len(fig.data)))
     fig.update_xaxes(title={"text": _esc(t("chart.cost_y", lang, currency=currency.upper()))},
                      rangemode="tozero")
-    fig.update_yaxes(title={"text": _esc(t("chart.cost_x", lang))}, automargin=True)
+    # plotly draws the first category at the bottom: reversed, the cheapest row is on top
+    fig.update_yaxes(title={"text": _esc(t("chart.cost_x", lang))}, automargin=True,
+                     autorange="reversed")
     return fig
 
 

@@ -139,8 +139,27 @@ def test_scatter_points_carry_query_ids(tables):
     assert "<b>" not in fig.layout.yaxis.title.text and "&lt;b&gt;" in fig.layout.yaxis.title.text
     assert list(fig.data[1].x) == [0, 1] and list(fig.data[1].y) == [0, 1]  # the diagonal
     assert fig.layout.xaxis.title.text == "BM25：MRR@10"
+    # A click must select a point (it opens the query): lasso mode turns a click into a lasso
+    assert fig.layout.dragmode == "zoom" and "select" in fig.layout.clickmode
     with pytest.raises(ValueError):
         scatter_figure([0.1], [0.2, 0.3], ["q"])
+
+
+def _categories_top_to_bottom(fig) -> list[str]:
+    """The y categories of a horizontal bar chart in the order plotly draws them, top first.
+
+    Categories are placed bottom up, in order of first appearance in the traces (or as
+    ``categoryorder`` / ``categoryarray`` say); ``autorange="reversed"`` turns the axis."""
+    axis = fig.layout.yaxis
+    seen = list(dict.fromkeys(y for trace in fig.data for y in trace.y))
+    order = axis.categoryorder or "trace"
+    if order == "array":
+        seen = [c for c in axis.categoryarray if c in seen]
+    elif order in ("category ascending", "category descending"):
+        seen = sorted(seen, reverse=order == "category descending")
+    else:
+        assert order == "trace", order  # a value-based order is not modelled here
+    return seen if axis.autorange == "reversed" else seen[::-1]
 
 
 def test_cost_bars_are_sorted_and_labelled():
@@ -153,6 +172,7 @@ def test_cost_bars_are_sorted_and_labelled():
     assert list(fig.data[0].y) == ["Local · bm25", "OpenAI · text-embedding-3-small",
                                    "OpenAI · text-embedding-3-large"]
     assert list(fig.data[0].text) == ["¥0", "¥0.02", "¥0.13"]
+    assert _categories_top_to_bottom(fig) == list(fig.data[0].y)  # the cheapest on top
     assert len(fig.data) == 2 and fig.data[1].x[2] == 0.12 and fig.data[1].x[0] is None
     assert fig.layout.xaxis.title.text == "費用（JPY）"
     only = cost_bar_figure(rows[:2])

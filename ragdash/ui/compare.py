@@ -110,9 +110,6 @@ def scatter(ctx: PageContext, comparison, a: str, b: str, dataset, *, key: str) 
     texts = [(dataset.query(q).text if dataset.query(q) else "") for q in qids]
     fig = scatter_figure(comparison.per_query[a], comparison.per_query[b], qids, texts,
                          metric=comparison.metric, names=(a, b), lang=ctx.lang)
-    # In lasso mode a click starts a lasso and selects nothing (Streamlit 1.67); in zoom
-    # mode a click on a point selects it, and dragging still zooms into dense corners.
-    fig.update_layout(dragmode="zoom")
     event = st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points",
                             config=PLOTLY_CONFIG)
     points = (event or {}).get("selection", {}).get("points") or []
