@@ -43,3 +43,13 @@ def records_on_own_lines(buf: np.ndarray, starts: np.ndarray, ncols: int) -> boo
     first = np.searchsorted(newlines, starts[0::ncols])
     return bool(np.array_equal(first, np.searchsorted(newlines, starts[ncols - 1::ncols]))
                 and np.all(first[1:] > first[:-1]))
+
+
+def finite_numbers(words: np.ndarray) -> np.ndarray | None:
+    """A column of words (a numpy ``S`` array) as float64, or ``None`` when one of them is not
+    a number or not finite (``nan``, ``inf``)."""
+    try:
+        values = words.astype(np.float64)
+    except ValueError:
+        return None
+    return values if np.isfinite(values).all() else None

@@ -15,7 +15,7 @@ import os
 
 import numpy as np
 
-from .._textio import ascii_space, records_on_own_lines, word_bounds
+from .._textio import ascii_space, finite_numbers, records_on_own_lines, word_bounds
 from ..ranking import _gather_field
 
 #: header words of a BEIR qrels .tsv (first column), in lower case
@@ -58,11 +58,8 @@ def read_qrels_fast(path: str | os.PathLike) -> dict[str, dict[str, float]] | No
         qcol, dcol, gcol = qcol[1:], dcol[1:], gcol[1:]
         if not len(qcol):
             return None
-    try:
-        grades = gcol.astype(np.float64)
-    except ValueError:
-        return None
-    if not np.isfinite(grades).all():
+    grades = finite_numbers(gcol)
+    if grades is None:
         return None
     uq, qfirst, qinv = np.unique(qcol, return_index=True, return_inverse=True)
     ud, dinv = np.unique(dcol, return_inverse=True)
