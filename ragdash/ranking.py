@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._textio import ascii_space, finite_numbers, records_on_own_lines, word_bounds
 from .errors import DatasetError
 
 
@@ -328,9 +329,8 @@ def _parse_trec_chunks(chunks, source: str):
 
 def _trec_columns_fast(buf: np.ndarray):
     """(qids, docnos, scores) from the raw bytes, vectorized; None if unsure."""
-    space = buf <= 0x20
-    if np.count_nonzero(space) != (np.count_nonzero(buf == 0x20)
-                                   + np.count_nonzero((buf >= 0x09) & (buf <= 0x0D))):
+    space = ascii_space(buf)
+    if space is None:
         return None  # NUL or another control byte: let the line parser decide
     gaps = np.flatnonzero(space)
     if len(gaps) and not space[0] and np.all(np.diff(gaps) > 1):
@@ -348,33 +348,19 @@ def _trec_columns_fast(buf: np.ndarray):
         if not np.array_equal(newline_after, expected):
             return None
     else:
-        # Word boundaries: every place the byte class flips: start, end, start, ...
-        edges = np.flatnonzero(space[1:] != space[:-1]) + 1
-        if not space[0]:
-            edges = np.concatenate([[0], edges])
-        if not space[-1]:
-            edges = np.append(edges, len(buf))
-        starts, ends = edges[0::2], edges[1::2]
+        starts, ends = word_bounds(space)
         if len(starts) % 6:
             return None
         if not len(starts):
             return np.empty(0, dtype="S1"), np.empty(0, dtype="S1"), np.empty(0)
-        # Six words per line: the 1st and 6th word of a record share a line, and the next
-        # record starts on a later line.
-        newlines = np.flatnonzero(buf == 0x0A)
-        first = np.searchsorted(newlines, starts[0::6])
-        if not np.array_equal(first, np.searchsorted(newlines, starts[5::6])) or \
-                not np.all(first[1:] > first[:-1]):
+        if not records_on_own_lines(buf, starts, 6):
             return None
     fields = [_gather_field(buf, starts[j::6], ends[j::6]) for j in (0, 2, 4)]
     if any(f is None for f in fields):
         return None
     qcol, dcol, score_text = fields
-    try:
-        scores = score_text.astype(np.float64)
-    except ValueError:
-        return None
-    if not np.isfinite(scores).all():
+    scores = finite_numbers(score_text)
+    if scores is None:
         return None
     return qcol, dcol, scores
 
