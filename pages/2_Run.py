@@ -47,6 +47,7 @@ else:
                                       kmax=int(kmax), limit_queries=limit,
                                       run_name=name.strip() or None,
                                       api_key=settings.api_key, estimate=estimate)
+        st.session_state[keys.RUN_NAME] = ""  # a name is for one run, not for the next ones
         st.rerun()
     if job is not None:
         st.caption(t("run.one_at_a_time"))

@@ -8,17 +8,18 @@ from ragdash.ui import keys, page_setup, results, runner, state
 from ragdash.ui.widgets import bind_choice
 from ragdash.views import metric_label, summary_grid
 
-ctx = page_setup("results")
+ctx = page_setup("results", settle=2.0)
 t = ctx.t
 st.title(t("res.title"))
 
-job = runner.active_job(ctx, settle=1.5)
+job = runner.active_job(ctx)
 if job is not None:
     runner.job_panel(ctx, job)
 runner.last_job_outcome(ctx)
 
 summaries = ctx.store.list()
-if not summaries:
+if not summaries or (job is not None and state.run_id() is None):
+    # this session's first run is still going: show nothing rather than someone else's run
     st.info(t("res.waiting") if job is not None else t("res.no_runs"))
     st.stop()
 

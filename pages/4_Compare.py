@@ -7,7 +7,7 @@ from ragdash.charts import PLOTLY_CONFIG, curve_figure
 from ragdash.metrics import FAMILIES, FAMILY_NAMES
 from ragdash.ui import compare, page_setup, results, state
 from ragdash.ui.widgets import md
-from ragdash.views import disagreement, display_frame, metric_label
+from ragdash.views import metric_label
 
 ctx = page_setup("compare")
 t = ctx.t
@@ -65,10 +65,7 @@ left, right = st.columns([3, 2])
 with left:
     compare.scatter(ctx, comparison, a, b, ds, key="cmp_scatter")
 with right:
-    st.markdown(f"**{t('cmp.disagree')}**")
-    worst = disagreement(aligned[a], aligned[b], metric, n=20, dataset=ds, names=(a, b))
-    st.dataframe(display_frame(worst, ctx.lang).rename(columns={"a": a, "b": b}),
-                 hide_index=True, key="cmp_disagree")
+    worst = compare.disagreement_view(ctx, aligned, a, b, metric, ds, key="cmp_disagree")
 
 st.subheader(t("res.drill"))
 run_of = dict(zip(names, runs))

@@ -64,10 +64,14 @@ def test_scatter_points_are_queries_and_choosing_one_opens_its_drilldown(sample,
     pos = {q: i for i, q in enumerate(ta.query_ids)}
     np.testing.assert_allclose(x, ta.value("ndcg@10")[[pos[q] for q in qids]])
     # the worst disagreement comes first in its table
-    worst = frame_with(at, "Query id", "Better run", "|B − A|")
-    deltas = list(worst["|B − A|"])
+    worst = frame_with(at, "Query id", "B − A")
+    deltas = list(worst["B − A"].abs())
     assert deltas == sorted(deltas, reverse=True) and len(deltas) == 20
-    assert {"bm25 default", "bm25 k1=0.5 b=0.3"} <= set(worst.columns)
+    # the numbers come before the query text, which is the widest column
+    assert list(worst.columns) == ["Query id", "B − A", "bm25 default", "bm25 k1=0.5 b=0.3",
+                                   "Query"]
+    np.testing.assert_allclose(worst["B − A"],
+                               worst["bm25 k1=0.5 b=0.3"] - worst["bm25 default"])
     # select a point (what a click does in the browser)
     target = qids[17]
     at.session_state["cmp_scatter"] = {"selection": {"points": [{"customdata": target}],
@@ -104,6 +108,25 @@ def test_a_bad_trec_file_is_one_message(two_runs):
     at.button(key="cmp_upload").click().run()
     (error,) = at.error
     assert "bad.trec" in plain(error.value) and "line 1" in plain(error.value)
+
+
+def test_two_runs_that_never_disagree_say_so(sample):
+    a = save_bm25_run(sample, name="first")
+    save_bm25_run(sample, name="again")
+    at = open_page(new_app(run=a), "compare")
+    assert "every query the same nDCG@10" in texts(at)
+    assert not [d for d in at.dataframe if "Query id" in d.value.columns
+                and "B − A" in d.value.columns]
+
+
+def test_the_current_run_is_compared_by_default(sample):
+    first = save_bm25_run(sample, name="first")
+    mine = save_bm25_run(sample, name="mine", k1=0.5)
+    save_bm25_run(sample, name="newest", k1=2.0)
+    at = open_page(new_app(run=mine), "compare")
+    # the run opened (by link, or last on the Results page) and the newest other one
+    assert at.session_state[keys.COMPARE_IDS] == [mine, get_store().list()[0].id]
+    assert first not in at.session_state[keys.COMPARE_IDS]
 
 
 def test_compare_needs_two_runs(sample):

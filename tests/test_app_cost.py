@@ -3,11 +3,14 @@ the exchange rate and price table saved under RAGDASH_HOME, estimate against act
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from app_support import array, chart, frame_with, new_app, open_page, save_bm25_run, texts
 
 from ragdash.cost import count_tokens, evaluation_texts, load_catalog, load_settings
+from ragdash.runs import get_store
 
 
 def _cost_page(run_id):
@@ -26,9 +29,14 @@ def test_tokens_and_providers_side_by_side(sample):
     assert small.iloc[0]["cost"] == pytest.approx(tokens * 0.02 / 1e6)
     assert small.iloc[0]["cost_jpy"] == pytest.approx(tokens * 0.02 / 1e6 * 155)
     usd = array(chart(at, "cost_bars")["data"][0]["x"])
-    at.radio(key="cost_currency").set_value("JPY").run()
+    at.radio(key="w:rd_currency").set_value("JPY").run()
     jpy = array(chart(at, "cost_bars")["data"][0]["x"])
     np.testing.assert_allclose(jpy, usd * 155)
+    assert chart(at, "cost_bars")["data"][0]["textangle"] == 0  # labels level, not on end
+    # the choice outlives a visit to another page
+    open_page(at, "results")
+    open_page(at, "cost")
+    assert at.radio(key="w:rd_currency").value == "JPY"
 
 
 def test_the_exchange_rate_is_saved_under_ragdash_home(sample, home):
@@ -70,11 +78,34 @@ def test_past_runs_estimate_against_actual_and_cost_against_quality(sample):
     past = frame_with(at, "name", "estimated", "actual")
     assert set(past["name"]) == {"bm25 a", "bm25 b"}
     assert list(past["actual"]) == [0.0, 0.0]  # BM25 is free
+    assert list(past["estimated"]) == [0.0, 0.0]
+    # nothing was paid: no chart of zeros, a sentence instead
+    assert [c.key for c in at.get("plotly_chart")] == ["cost_bars"]
+    assert "These runs cost nothing" in texts(at)
+    # a run with an embeddings API: estimate and actual (priced from the API's usage)
+    store = get_store()
+    store.save(dataset=sample, ranking=store.load(a).ranking, name="api run",
+               retriever="openai", model="text-embedding-3-small",
+               usage={"prompt_tokens": 50_000, "requests": 3},
+               cost={"estimated_usd": 0.0012, "provider": "OpenAI",
+                     "model": "text-embedding-3-small"})
+    at.run()
+    past = frame_with(at, "name", "estimated", "actual").set_index("name")
+    assert past.loc["api run", "actual"] == pytest.approx(50_000 * 0.02 / 1e6)
+    bars = chart(at, "cost_past_bars")["data"]
+    assert [array(b["x"]).tolist() for b in bars] == [[0.0012], [pytest.approx(0.001)]]
     quality = chart(at, "cost_quality")["data"][0]
-    assert len(array(quality["y"])) == 2
+    assert len(array(quality["y"])) == 3
 
 
 def test_without_a_dataset_the_price_table_still_works():
     at = open_page(new_app(), "cost")
     assert "Load a dataset" in texts(at)
     assert frame_with(at, "provider", "model", "usd_per_1m") is not None
+    # every column of the editable table has a reader-facing label, in Japanese too
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    editor = next(d for d in at.dataframe if "usd_per_1m" in d.value.columns)
+    labels = {k: v.get("label") for k, v in json.loads(editor.proto.columns).items()}
+    assert set(editor.value.columns) <= {k for k, v in labels.items() if v}
+    assert labels["provider"] == "プロバイダ" and labels["as_of"] == "価格の時点"
+    assert labels["notes"] == "備考"

@@ -37,8 +37,10 @@ def test_the_sample_loads_with_sizes_tokens_and_previews():
     page = texts(at)
     assert "284" in page and "280" in page and "578" in page  # docs, queries, judgements
     assert "Tokens one evaluation embeds" in page and "cl100k" in page
-    assert len(frame_with(at, "id", "title", "text")) == 20
+    assert len(frame_with(at, "Document id", "Title", "Text")) == 20
     assert "No errors" in page
+    # the sidebar (drawn before the button) names the dataset too
+    assert "jsquad-mini" in plain(" ".join(c.value for c in at.sidebar.caption))
 
 
 def test_three_tables_load_and_the_mapping_is_shown():
@@ -47,7 +49,9 @@ def test_three_tables_load_and_the_mapping_is_shown():
     ds = at.session_state[keys.DATASET]
     assert len(ds.documents) == 3 and ds.qrels == {"q1": {"d1": 2.0}, "q2": {"d3": 1.0}}
     mapping = frame_with(at, "Table", "Role ← column")
-    assert "text ← text" in mapping.set_index("Table").loc["corpus", "Role ← column"]
+    assert "Text ← text" in mapping.set_index("Table").loc["Corpus (documents)",
+                                                          "Role ← column"]
+    assert "upload" in plain(" ".join(c.value for c in at.sidebar.caption))
 
 
 def test_the_column_mapping_can_be_overridden():
@@ -58,7 +62,41 @@ def test_the_column_mapping_can_be_overridden():
     assert not at.exception
     ds = at.session_state[keys.DATASET]
     assert [d.text for d in ds.documents] == ["首都", "商業", "古都"]
-    assert "text ← summary" in frame_with(at, "Table", "Role ← column").iloc[0, -1]
+    assert "Text ← summary" in frame_with(at, "Table", "Role ← column").iloc[0, -1]
+
+
+def test_unmatched_columns_can_be_chosen_after_the_failure():
+    corpus = "記事番号,記事本文,見出し\nd1,東京は日本の首都です,首都\nd2,大阪は商業の街,商業\n"
+    at = _upload(open_page(new_app(), "data"),
+                 [("文書.csv", corpus), ("queries.csv", QUERIES), ("qrels.csv", QRELS)])
+    (error,) = at.error
+    assert "文書.csv" in plain(error.value) and "no column for the corpus id" in plain(error.value)
+    assert keys.DATASET not in at.session_state
+    # the message says "choose the column in the mapping": the choosers are there
+    assert at.selectbox(key="data_fix:文書.csv:id").value == "—"
+    assert at.selectbox(key="data_fix:文書.csv:title").value == "見出し"  # an alias: guessed
+    at.selectbox(key="data_fix:文書.csv:id").set_value("記事番号").run()
+    assert at.error, "the message stays while the columns are being chosen"
+    at.selectbox(key="data_fix:文書.csv:text").set_value("記事本文").run()
+    at.button(key="data_fix_reload").click().run()
+    if keys.LOAD_JOB in at.session_state:
+        wait_for_jobs(at)
+        at.run()
+    ds = at.session_state[keys.DATASET]
+    first = ds.documents[0]
+    assert (first.id, first.title, first.text) == ("d1", "首都", "東京は日本の首都です")
+    assert not at.error
+    # Japanese: roles and kinds in the mapping table are translated
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    mapping = frame_with(at, "表", "役割 ← 列")
+    assert "本文 ← 記事本文" in mapping.set_index("表").loc["コーパス(文書)", "役割 ← 列"]
+
+
+def test_a_failure_with_no_column_to_choose_shows_no_chooser():
+    at = _upload(open_page(new_app(), "data"), [("broken.json", '{"corpus": [')])
+    (error,) = at.error
+    assert "broken.json" in plain(error.value)
+    assert not [s for s in at.selectbox if str(s.key).startswith("data_fix:")]
 
 
 def test_a_beir_zip_loads():

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import threading
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from app_support import (
 )
 
 import ragdash.metrics
+from ragdash.jobs import get_manager
 from ragdash.runs import get_store
 
 
@@ -126,3 +128,50 @@ def test_choosing_a_run_of_another_dataset_makes_it_current(sample, run_id):
     assert at.session_state["rd_dataset"].fingerprint() == article.fingerprint()
     assert "article run" in texts(at)
     assert article.name in plain("\n".join(c.value for c in at.sidebar.caption))
+
+
+def test_the_histogram_shows_queries_that_score_exactly_1(run_id):
+    at = open_page(new_app(run=run_id), "results")
+    table = get_store().load(run_id).table()
+    values = table.value("recall@10")
+    assert (values == 1.0).sum() > 100  # most queries: the bar that must be visible
+    spec = chart(at, "res_hist")
+    (trace,) = spec["data"]
+    bins, (low, high) = trace["xbins"], spec["layout"]["xaxis"]["range"]
+    for v in (0.0, 1.0):
+        i = np.floor((v - bins["start"]) / bins["size"])
+        left, right = bins["start"] + i * bins["size"], bins["start"] + (i + 1) * bins["size"]
+        assert left <= v < right <= bins["end"] + 1e-9
+        assert low <= left and right <= high, f"the bin holding {v} is outside the axis"
+
+
+def test_drilldown_tables_put_ranks_and_marks_before_the_text(run_id):
+    at = open_page(new_app(run=run_id), "results")
+    top = frame_with(at, "Rank", "Score", "Relevant")
+    assert list(top.columns) == ["Rank", "Relevant", "Grade", "Score", "Document id", "Title",
+                                 "Text"]
+    relevant = frame_with(at, "Rank retrieved", "Grade")
+    assert list(relevant.columns)[:2] == ["Rank retrieved", "Grade"]
+    assert list(relevant.columns)[-1] == "Text"
+
+
+def test_while_the_first_run_is_going_no_other_sessions_run_is_shown(sample):
+    save_bm25_run(sample, name="somebody else's run")
+    release = threading.Event()
+
+    def slow(*, progress, cancel):
+        release.wait(20)
+
+    at = new_app().run()
+    job = get_manager().submit(at.session_state["rd_owner"], slow, kind="evaluation",
+                               label="bm25 · jsquad-mini")
+    try:
+        job.created_at -= 60  # started a while ago: the page does not wait for it
+        open_page(at, "results")
+        page = texts(at)
+        assert "The evaluation is running" in page
+        assert "somebody else's run" not in page
+        assert at.get("progress")
+    finally:
+        release.set()
+        job.wait(10)

@@ -30,8 +30,12 @@ def test_one_click_start_runs_bm25_in_the_background_and_shows_the_curve():
     assert at.title[0].value == "Results"  # switched page
     jobs = wait_for_jobs(at)
     assert [j.state for j in jobs] == ["done"]
+    side = plain(" ".join(c.value for c in at.sidebar.caption))
+    if jobs[0].finished_at - jobs[0].created_at < 1.5:  # done while the page waited for it
+        assert "Run: **bm25 on jsquad-mini**" in side and "Running" not in side
     at.run()
     assert not at.exception
+    assert "Running" not in plain(" ".join(c.value for c in at.sidebar.caption))
     runs = get_store().list()
     assert len(runs) == 1 and runs[0].retriever == "bm25" and runs[0].n_queries == 280
     table = get_store().load(runs[0].id).table()
@@ -48,6 +52,8 @@ def test_run_page_estimates_the_cost_then_runs_and_lists_the_saved_run():
     assert any(m.label == "USD" and m.value == "$0" for m in at.metric)  # BM25 is free
     at.text_input(key="w:rd_run_name").set_value("my bm25").run()
     at.button(key="run_start").click().run()
+    # the name was for that run: the next one must not be saved under it too
+    assert at.text_input(key="w:rd_run_name").value == ""
     wait_for_jobs(at)
     at.run()
     assert "Finished" in texts(at)
@@ -137,6 +143,28 @@ def test_a_wrong_key_fails_in_one_plain_sentence_without_the_key(server):
     shown = plain(error.value)
     assert "failed" in shown and wrong not in shown and "***" in shown  # masked, not dropped
     assert wrong not in texts(at) and "Traceback" not in texts(at)
+    assert "“text-embedding-3-small · article-ja”" in shown  # the job is named by its model
+    # the URL in the message is a code span: as a Markdown link it showed its escapes
+    assert f"`{server.url}/embeddings`" in error.value
+
+
+def test_a_model_without_a_price_still_shows_its_tokens(server):
+    at = _openai_settings(_load_sample(new_app(), "article-ja"), server, KEY)
+    at.text_input(key="w:rd_model").set_value("emb-1").run()
+    page = texts(at)
+    assert "No price is known for “emb-1”" in page and "Cost page" in page
+    assert "--provider" not in page  # no command-line advice in the app
+    from ragdash.cost import count_tokens, evaluation_texts
+
+    docs, queries = evaluation_texts(at.session_state["rd_dataset"], 20)
+    tokens = count_tokens(docs).tokens + count_tokens(queries).tokens
+    assert any(m.value == f"{tokens:,}" for m in at.metric)
+    assert any(m.label == "USD" and m.value == "—" for m in at.metric)
+    at.button(key="run_start").click().run()
+    (job,) = wait_for_jobs(at)
+    assert job.state == "done", job.error
+    (summary,) = get_store().list()
+    assert summary.cost["tokens"] == tokens and summary.cost.get("estimated_usd") is None
 
 
 def test_a_running_job_shows_progress_and_can_be_cancelled(server):
@@ -153,4 +181,5 @@ def test_a_running_job_shows_progress_and_can_be_cancelled(server):
     assert job.wait(30) and job.state == "cancelled"
     at.run()
     assert "cancelled" in texts(at)
+    assert "continues from there" in texts(at)  # the cache makes a second start cheap
     assert get_store().list() == []

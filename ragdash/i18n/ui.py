@@ -116,6 +116,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The run “{label}” was cancelled.",
         "ja": "実行「{label}」はキャンセルされました。",
     },
+    "run.cancelled_resume": {
+        "en": "The embeddings computed before the cancel are cached: start the same run again and "
+              "it continues from there, paying only for the rest.",
+        "ja": "キャンセル前に計算した埋め込みはキャッシュされています。同じ実行をもう一度開始すると"
+              "続きから再開し、残りの分だけ費用がかかります。",
+    },
     # -- results -------------------------------------------------------------------------
     "res.title": {"en": "Results", "ja": "結果"},
     "res.waiting": {
@@ -293,6 +299,19 @@ MESSAGES: dict[str, dict[str, str]] = {
     "data.map_chosen": {"en": "Role ← column", "ja": "役割 ← 列"},
     "data.map_change": {"en": "Change the column mapping", "ja": "列の対応を変更する"},
     "data.map_reload": {"en": "Reload with this mapping", "ja": "この対応で読み込み直す"},
+    "data.fix_columns": {
+        "en": "**Choose the columns** the loader could not find by their names, then load again.",
+        "ja": "列名から見つけられなかった**列を選んで**から、もう一度読み込んでください。",
+    },
+    "data.kind_corpus": {"en": "Corpus (documents)", "ja": "コーパス(文書)"},
+    "data.kind_queries": {"en": "Queries", "ja": "クエリ"},
+    "data.kind_qrels": {"en": "Judgements (qrels)", "ja": "正解データ(qrels)"},
+    "data.role_id": {"en": "Id", "ja": "ID"},
+    "data.role_text": {"en": "Text", "ja": "本文"},
+    "data.role_title": {"en": "Title (optional)", "ja": "タイトル(任意)"},
+    "data.role_query_id": {"en": "Query id", "ja": "クエリ ID"},
+    "data.role_doc_id": {"en": "Document id", "ja": "文書 ID"},
+    "data.role_grade": {"en": "Grade (optional: 1 if none)", "ja": "関連度(任意: なければ 1)"},
     "data.notes": {"en": "What the loader decided ({n})", "ja": "読み込み時の判断({n} 件)"},
     "data.validation": {"en": "Validation", "ja": "検証"},
     "data.valid_ok": {
@@ -488,9 +507,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "文書 {docs} 件 + クエリ {queries} 件を各 1 回埋め込み · {model} · 計数方法: "
               "{method}",
     },
-    "run.cost_unknown": {
-        "en": "No estimate: {error} (add the model's price on the Cost page).",
-        "ja": "見積もりできません: {error}(コストのページでモデルの価格を追加できます)。",
+    "run.cost_no_price": {
+        "en": "No price is known for “{model}”, so only the tokens are shown: add a row for it to "
+              "the price table on the Cost page. A model served on your own machine (Ollama, vLLM, "
+              "text-embeddings-inference) costs nothing.",
+        "ja": "「{model}」の価格が不明なため、トークン数だけを表示しています。"
+              "コストのページの価格表に行を追加してください。自分のマシンで動かすモデル(Ollama・"
+              "vLLM・text-embeddings-inference)は無料です。",
     },
     "run.model_missing": {
         "en": "Name a model to run.",
@@ -542,7 +565,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "cmp.upload": {"en": "TREC run files", "ja": "TREC 形式のファイル"},
     "cmp.upload_button": {"en": "Score and add", "ja": "採点して追加"},
-    "cmp.upload_done": {"en": "{n} runs added.", "ja": "{n} 件の実行結果を追加しました。"},
+    "cmp.upload_done": {"en": "Runs added: {n}.", "ja": "{n} 件の実行結果を追加しました。"},
     "cmp.upload_failed": {"en": "{name}: {error}", "ja": "{name}: {error}"},
     "cmp.need_two": {
         "en": "{n} saved runs on this dataset; a comparison needs two. Start another run (another "
@@ -593,6 +616,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "異なる 2 つの実行結果を選んでください。",
     },
     "cmp.disagree": {"en": "Where they disagree most", "ja": "差が大きいクエリ"},
+    "cmp.no_disagreement": {
+        "en": "The two runs give every query the same {metric}: nothing to list.",
+        "ja": "2 つの実行結果は、すべてのクエリで {metric} が同じです。",
+    },
+    "cmp.click_point": {
+        "en": "Click a point to open that query below.",
+        "ja": "点をクリックすると、そのクエリの詳細を下に表示します。",
+    },
     # -- cost -------------------------------------------------------------------------------
     "cost.title": {"en": "Cost", "ja": "コスト"},
     "cost.intro": {
@@ -651,6 +682,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cost.prices_failed": {"en": "Not saved: {error}", "ja": "保存できませんでした: {error}"},
     "cost.past": {"en": "Estimate against actual, past runs", "ja": "過去の実行: 見積もりと実際"},
     "cost.quality": {"en": "Cost against quality", "ja": "費用と品質"},
+    "cost.past_all_free": {
+        "en": "These runs cost nothing (BM25, local models, TREC runs scored here): there is no "
+              "cost to chart. Runs with an embeddings API appear here with their estimate and "
+              "the actual cost from the API's usage.",
+        "ja": "これらの実行は無料です(BM25・ローカルモデル・ここで採点した TREC 形式の結果)。"
+              "埋め込み API を使った実行は、見積もりと API の使用量から計算した実際の費用が"
+              "ここに表示されます。",
+    },
+    "cost.col_notes": {"en": "Notes", "ja": "備考"},
     # -- run tables ---------------------------------------------------------------------
     "tbl.name": {"en": "Name", "ja": "名前"},
     "tbl.created_at": {"en": "Created (UTC)", "ja": "作成日時(UTC)"},

@@ -11,6 +11,7 @@ from ..charts import PLOTLY_CONFIG, scatter_figure
 from ..errors import RagdashError
 from ..runs import SavedRun, import_trec
 from ..stats import align_tables, compare_tables, curve_bands
+from ..views import disagreement, display_frame, metric_label
 from . import keys, state
 from .page import PageContext
 from .results import apply_selection
@@ -35,7 +36,9 @@ def upload_trec_runs(ctx: PageContext, dataset) -> None:
                     added.append(import_trec(ctx.store, f.getvalue(), dataset=dataset,
                                              filename=f.name))
                 except RagdashError as exc:
-                    st.error(t("cmp.upload_failed", name=md(f.name), error=md(exc)))
+                    # the message names the file already when it is about a line in it
+                    st.error(md(exc) if f.name in str(exc) else
+                             t("cmp.upload_failed", name=md(f.name), error=md(exc)))
             if added:
                 chosen = st.session_state.get(keys.COMPARE_IDS) or []
                 st.session_state[keys.COMPARE_IDS] = [*chosen, *added]
@@ -110,11 +113,34 @@ def scatter(ctx: PageContext, comparison, a: str, b: str, dataset, *, key: str) 
     texts = [(dataset.query(q).text if dataset.query(q) else "") for q in qids]
     fig = scatter_figure(comparison.per_query[a], comparison.per_query[b], qids, texts,
                          metric=comparison.metric, names=(a, b), lang=ctx.lang)
+    # the hint under the axis is one line in the chart and is cut off for long run names:
+    # show it as a caption, which wraps
+    fig.layout.annotations = ()
+    fig.update_layout(margin={"b": 60})
     event = st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points",
                             config=PLOTLY_CONFIG)
+    st.caption(md(ctx.t("chart.scatter_hint", a=a, b=b)) + " " + ctx.t("cmp.click_point"))
     points = (event or {}).get("selection", {}).get("points") or []
     chosen = [p.get("customdata") for p in points]
     apply_selection(key, [str(q[0] if isinstance(q, list) else q) for q in chosen if q])
+
+
+def disagreement_view(ctx: PageContext, aligned: dict, a: str, b: str, metric: str, dataset,
+                      *, key: str) -> pd.DataFrame:
+    """The queries where runs ``a`` and ``b`` differ most: the difference and both values
+    first, the query text last. Returns the frame (machine column names)."""
+    t = ctx.t
+    st.markdown(f"**{t('cmp.disagree')}**")
+    worst = disagreement(aligned[a], aligned[b], metric, n=20, dataset=dataset, names=(a, b))
+    if worst.empty:
+        st.caption(t("cmp.no_disagreement", metric=metric_label(metric)))
+        return worst
+    shown = worst[["query_id", "delta", "a", "b", *(["query"] if "query" in worst else [])]]
+    shown = display_frame(shown, ctx.lang).rename(columns={"a": a, "b": b})
+    st.dataframe(shown, hide_index=True, key=key, column_config={
+        c: st.column_config.NumberColumn(format="%+.3f" if i == 1 else "%.3f")
+        for i, c in enumerate(shown.columns) if i in (1, 2, 3)})
+    return worst
 
 
 def chosen_runs(ctx: PageContext, summaries) -> list[SavedRun]:
@@ -123,7 +149,12 @@ def chosen_runs(ctx: PageContext, summaries) -> list[SavedRun]:
     ss = st.session_state
     current = [r for r in (ss.get(keys.COMPARE_IDS) or []) if r in ids]
     if not current:
-        current = ids[:2][::-1]  # the two newest, older first: A is the baseline
+        mine = state.run_id()
+        if mine in ids:  # the run on the Results page and the newest other one, older first
+            current = sorted({mine, next(i for i in ids if i != mine)}, key=ids.index,
+                             reverse=True)
+        else:
+            current = ids[:2][::-1]  # the two newest, older first: A is the baseline
     ss[keys.COMPARE_IDS] = current
     widget_key = "w:" + keys.COMPARE_IDS
     ss[widget_key] = current

@@ -23,9 +23,9 @@ from ..cost import (
 )
 from ..cost.catalog import load_default_rows
 from ..errors import RagdashError
-from . import state
+from . import keys, state
 from .page import PageContext
-from .widgets import md
+from .widgets import bind_choice, md
 
 EDIT_COLUMNS = ["provider", "model", "usd_per_1m", "batch_usd_per_1m", "jpy_per_usd", "as_of",
                 "source_url", "notes"]
@@ -52,11 +52,12 @@ def providers_view(ctx: PageContext, tokens: int) -> None:
         "provider": r.provider, "model": r.model, "cost": r.usd, "cost_jpy": r.jpy,
         "batch_usd": r.batch_usd, "usd_per_1m": r.usd_per_1m, "jpy_per_usd": r.jpy_per_usd,
         "as_of": r.as_of, "source": r.source_url} for r in rows])
-    currency = st.radio(t("cost.currency"), ["USD", "JPY"], horizontal=True,
-                        key="cost_currency")
+    currency = st.radio(t("cost.currency"), CURRENCIES, horizontal=True,
+                        **bind_choice(keys.CURRENCY, CURRENCIES,
+                                      "JPY" if ctx.lang == "ja" else "USD"))
     bars = frame.assign(cost=frame["cost_jpy"]) if currency == "JPY" else frame
-    st.plotly_chart(cost_bar_figure(bars, currency=currency, lang=ctx.lang), key="cost_bars",
-                    config=PLOTLY_CONFIG)
+    st.plotly_chart(_level_labels(cost_bar_figure(bars, currency=currency, lang=ctx.lang)),
+                    key="cost_bars", config=PLOTLY_CONFIG)
     st.dataframe(frame, hide_index=True, key="cost_table", column_config={
         "provider": st.column_config.Column(t("tbl.provider")),
         "model": st.column_config.Column(t("tbl.model")),
@@ -68,6 +69,16 @@ def providers_view(ctx: PageContext, tokens: int) -> None:
         "as_of": st.column_config.Column(t("tbl.as_of")),
         "source": st.column_config.LinkColumn(t("cost.col_source")),
     })
+
+
+CURRENCIES = ["USD", "JPY"]
+
+
+def _level_labels(fig):
+    """Bar labels written level: plotly turns a label that does not fit inside its bar on
+    its side by default."""
+    fig.update_traces(textangle=0, selector={"type": "bar"})
+    return fig
 
 
 def rate_editor(ctx: PageContext) -> None:
@@ -119,6 +130,10 @@ def price_editor(ctx: PageContext) -> None:
     frame = load_catalog().to_frame()[EDIT_COLUMNS]
     edited = st.data_editor(frame, num_rows="dynamic", hide_index=True, key="cost_prices",
                             column_config={
+                                "provider": st.column_config.TextColumn(t("tbl.provider")),
+                                "model": st.column_config.TextColumn(t("tbl.model")),
+                                "as_of": st.column_config.TextColumn(t("tbl.as_of")),
+                                "notes": st.column_config.TextColumn(t("cost.col_notes")),
                                 "usd_per_1m": st.column_config.NumberColumn(
                                     t("cost.col_usd_per_1m"), min_value=0.0, format="%.4f"),
                                 "batch_usd_per_1m": st.column_config.NumberColumn(
@@ -127,7 +142,7 @@ def price_editor(ctx: PageContext) -> None:
                                     t("cost.col_row_rate"), min_value=0.0),
                                 "source_url": st.column_config.LinkColumn(t("cost.col_source")),
                             })
-    cols = st.columns([1, 1, 3])
+    cols = st.columns([1, 2, 2])
     if cols[0].button(t("cost.prices_save"), key="cost_prices_save", type="primary"):
         defaults = {r.key: r for r in load_default_rows()}
         try:
@@ -166,10 +181,12 @@ def past_runs_frame(ctx: PageContext, summaries) -> pd.DataFrame:
             actual_usd, actual_jpy, tokens = actual.usd, actual.jpy, actual.tokens
         except RagdashError:
             actual_usd = actual_jpy = tokens = None
-        if s.retriever in ("bm25", "trec"):
+        estimated = cost.get("estimated_usd")
+        if s.retriever in ("bm25", "trec"):  # computed here, or elsewhere: nothing to pay
             actual_usd, actual_jpy = 0.0, 0.0
+            estimated = 0.0 if estimated is None else estimated
         rows.append({"id": s.id, "name": s.name, "model": model, "provider": provider or "",
-                     "estimated": cost.get("estimated_usd"), "actual": actual_usd,
+                     "estimated": estimated, "actual": actual_usd,
                      "actual_jpy": actual_jpy, "tokens": tokens,
                      "value": s.headline.get(next(iter(s.headline), ""), None),
                      "metric": next(iter(s.headline), "")})
@@ -192,8 +209,13 @@ def past_view(ctx: PageContext, summaries) -> None:
                                                                  format="¥%.3f"),
                      "tokens": st.column_config.NumberColumn(t("tbl.tokens"), format="%d"),
                  })
-    st.plotly_chart(cost_bar_figure(past, value_key="estimated", actual_key="actual",
-                                    label_keys=("name",), lang=ctx.lang),
+    paid = past[(past["estimated"].fillna(0) > 0) | (past["actual"].fillna(0) > 0)]
+    if paid.empty:  # BM25, local models and TREC runs only: a chart of zeros says nothing
+        st.caption(t("cost.past_all_free"))
+        return
+    st.plotly_chart(_level_labels(cost_bar_figure(paid, value_key="estimated",
+                                                  actual_key="actual", label_keys=("name",),
+                                                  lang=ctx.lang)),
                     key="cost_past_bars", config=PLOTLY_CONFIG)
     if len(past) >= 2:
         st.subheader(t("cost.quality"))

@@ -12,7 +12,7 @@ from ..dataset import Dataset
 from ..errors import RagdashError
 from ..i18n import has
 from ..loaders import column_mappings, load_uploads
-from ..views import snippet
+from ..views import display_frame, snippet
 from . import keys, state
 from .page import PageContext
 from .widgets import md
@@ -41,6 +41,9 @@ def load_sample(ctx: PageContext, name: str) -> None:
             state.set_dataset(_load(name), source=f"sample:{name}")
     except RagdashError as exc:
         st.error(md(exc))
+    else:
+        st.session_state.pop(keys.LOAD_FAILED, None)
+        st.rerun()  # the sidebar, drawn before the button, names the new dataset too
 
 
 #: how long the page waits for a load before showing a progress panel instead (seconds)
@@ -61,32 +64,109 @@ def load_files(ctx: PageContext, files: list[tuple[str, bytes]], split: str,
 
     label = ", ".join(name for name, _ in files[:3]) + (" …" if len(files) > 3 else "")
     job = ctx.jobs.submit(ctx.owner, task, kind="load", label=label)
-    st.session_state[keys.LOAD_JOB] = (job.id, files, mapping or {})
+    st.session_state[keys.LOAD_JOB] = (job.id, files, mapping or {}, split)
+    st.session_state.pop(keys.LOAD_FAILED, None)
     job.wait(LOAD_SETTLE)
 
 
 def load_outcome(ctx: PageContext) -> None:
     """Take in the upload job's result: the new dataset, or one message naming the file, the
-    line and the fix. While it runs, a panel with the time taken refreshes itself."""
+    line and the fix (kept on the page until the next load, with column choosers when a
+    table's columns could not be matched). While it runs, a panel with the time taken
+    refreshes itself."""
     pending = st.session_state.get(keys.LOAD_JOB)
-    if not pending:
-        return
-    job_id, files, mapping = pending
-    job = ctx.jobs.get(job_id, ctx.owner)
-    if job is None:
-        st.session_state.pop(keys.LOAD_JOB, None)
-        return
-    if not job.finished:
-        _load_panel(ctx, job_id)
-        return
-    st.session_state.pop(keys.LOAD_JOB, None)
-    if job.state == "done":
-        ds, report = job.result
-        state.set_dataset(ds, source="upload", report=report)
-        st.session_state[keys.UPLOADS] = files
-        st.session_state[keys.MAPPING] = mapping
-    elif job.state == "failed":
+    if pending:
+        job_id, files, mapping, split = pending
+        job = ctx.jobs.get(job_id, ctx.owner)
+        if job is None:
+            st.session_state.pop(keys.LOAD_JOB, None)
+        elif not job.finished:
+            _load_panel(ctx, job_id)
+            return
+        else:
+            st.session_state.pop(keys.LOAD_JOB, None)
+            if job.state == "done":
+                ds, report = job.result
+                state.set_dataset(ds, source="upload", report=report)
+                st.session_state[keys.UPLOADS] = files
+                st.session_state[keys.MAPPING] = mapping
+                st.rerun()  # the sidebar, drawn first, names the new dataset too
+            elif job.state == "failed":
+                st.session_state[keys.LOAD_FAILED] = (job, files, mapping, split)
+    failed = st.session_state.get(keys.LOAD_FAILED)
+    if failed:
+        job, files, mapping, split = failed
         st.error(ctx.t("data.load_failed", error=md(job.error_text(ctx.lang))))
+        override = column_fixer(ctx, files, mapping)
+        if override is not None:
+            load_files(ctx, files, split, override)
+            st.rerun()
+
+
+#: extensions of the files :func:`column_fixer` looks into
+TABLE_EXTS = (".csv", ".tsv", ".tab", ".txt", ".jsonl", ".ndjson")
+
+
+def unmatched_tables(files: list[tuple[str, bytes]], mapping: dict | None
+                     ) -> list[tuple[str, str, list[str], dict]]:
+    """Uploaded tables, recognized by name, whose columns the loader cannot match by itself:
+    (file name, kind, the file's columns, the roles it did match)."""
+    from ..loaders._source import Source
+    from ..loaders.detect import classify_name
+    from ..loaders.tables import ALIASES, Table, normalize_column, plan_table
+
+    out = []
+    for name, raw in files:
+        src = Source.from_bytes(name, raw)
+        if src.ext not in TABLE_EXTS or (kind := classify_name(src)) is None:
+            continue
+        try:
+            table = Table(src)
+        except RagdashError:
+            continue  # empty or unreadable: the error message says so
+        override = (mapping or {}).get(kind) or {}
+        try:
+            plan_table(kind, table, override)
+        except RagdashError:
+            columns = [str(c) for c in table.columns]
+            by_norm: dict[str, str] = {}
+            for c in columns:
+                by_norm.setdefault(normalize_column(c), c)
+            guessed: dict[str, str | None] = {}
+            for role, aliases in ALIASES[kind].items():  # the loader's own lenient match
+                taken = set(guessed.values())
+                guessed[role] = override.get(role) if role in override else next(
+                    (by_norm[a] for a in aliases if a in by_norm and by_norm[a] not in taken),
+                    None)
+            out.append((name, kind, columns, guessed))
+    return out
+
+
+def column_fixer(ctx: PageContext, files: list[tuple[str, bytes]],
+                 mapping: dict | None) -> dict | None:
+    """After a failed load: a column chooser for each table whose columns were not matched.
+    Returns the mapping to load again with when the user asks, else ``None``."""
+    tables = unmatched_tables(files, mapping)
+    if not tables:
+        return None
+    t = ctx.t
+    with st.container(border=True):
+        st.markdown(t("data.fix_columns"))
+        merged = {k: dict(v) for k, v in (mapping or {}).items()}
+        for name, kind, columns, guessed in tables:
+            st.markdown(f"**{md(name)}** — {t(f'data.kind_{kind}')}")
+            roles = list(guessed)
+            cols = st.columns(len(roles))
+            for col, role in zip(cols, roles):
+                options = [NONE, *columns]
+                current = guessed[role] if guessed[role] in columns else NONE
+                picked = col.selectbox(t(f"data.role_{role}"), options,
+                                       index=options.index(current),
+                                       key=f"data_fix:{name}:{role}")
+                merged.setdefault(kind, {})[role] = None if picked == NONE else picked
+        if st.button(t("data.map_reload"), key="data_fix_reload", type="primary"):
+            return merged
+    return None
 
 
 def _load_panel(ctx: PageContext, job_id: str) -> None:
@@ -109,9 +189,11 @@ def mapping_editor(ctx: PageContext, ds: Dataset) -> dict | None:
         return None
     t = ctx.t
     st.subheader(t("data.columns"))
-    rows = [{t("data.map_table"): kind, t("data.map_file"): _shown_path(m.file),
+    rows = [{t("data.map_table"): t(f"data.kind_{kind}"),
+             t("data.map_file"): _shown_path(m.file),
              t("data.map_format"): m.format,
-             t("data.map_chosen"): ", ".join(f"{role} ← {col if col is not None else NONE}"
+             t("data.map_chosen"): ", ".join(f"{t(f'data.role_{role}')} ← "
+                                             f"{col if col is not None else NONE}"
                                              for role, col in m.chosen.items())}
             for kind, m in mappings.items()]
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="data_mapping_table")
@@ -120,12 +202,13 @@ def mapping_editor(ctx: PageContext, ds: Dataset) -> dict | None:
     with st.expander(t("data.map_change")):
         overrides: dict[str, dict[str, str | None]] = {}
         for kind, m in mappings.items():
-            st.markdown(f"**{kind}** — {md(_shown_path(m.file))}")
+            st.markdown(f"**{t(f'data.kind_{kind}')}** — {md(_shown_path(m.file))}")
             cols = st.columns(len(m.chosen))
             for col, (role, chosen) in zip(cols, m.chosen.items()):
                 options = [NONE, *m.columns]
                 current = chosen if chosen in m.columns else NONE
-                picked = col.selectbox(role, options, index=options.index(current),
+                picked = col.selectbox(t(f"data.role_{role}"), options,
+                                       index=options.index(current),
                                        key=f"data_map:{kind}:{role}")
                 if picked != current:
                     overrides.setdefault(kind, {})[role] = None if picked == NONE else picked
@@ -188,13 +271,16 @@ def previews(ctx: PageContext, ds: Dataset, n: int = 20) -> None:
     t = ctx.t
     docs, queries, qrels = st.tabs([t("data.tab_docs"), t("data.tab_queries"),
                                     t("data.tab_qrels")])
-    docs.dataframe(pd.DataFrame(
-        [{"id": d.id, "title": d.title, "text": snippet(d.text, 300)}
-         for d in ds.documents[:n]]), hide_index=True, key="data_prev_docs")
-    queries.dataframe(pd.DataFrame(
-        [{"id": q.id, "text": q.text, "relevant": len(ds.qrels.get(q.id, {}))}
-         for q in ds.queries[:n]]), hide_index=True, key="data_prev_queries")
+    doc_rows = pd.DataFrame([{"doc_id": d.id, "title": d.title, "snippet": snippet(d.text, 300)}
+                             for d in ds.documents[:n]])
+    if len(doc_rows) and not doc_rows["title"].astype(bool).any():
+        doc_rows = doc_rows.drop(columns=["title"])  # the article's format has no titles
+    docs.dataframe(display_frame(doc_rows, ctx.lang), hide_index=True, key="data_prev_docs")
+    queries.dataframe(display_frame(pd.DataFrame(
+        [{"query_id": q.id, "query": q.text, "n_relevant": len(ds.qrels.get(q.id, {}))}
+         for q in ds.queries[:n]]), ctx.lang), hide_index=True, key="data_prev_queries")
     rows = [{"query_id": q, "doc_id": d, "grade": g}
             for q, judged in list(ds.qrels.items())[:n] for d, g in judged.items()]
-    qrels.dataframe(pd.DataFrame(rows[: n * 3]), hide_index=True, key="data_prev_qrels")
+    qrels.dataframe(display_frame(pd.DataFrame(rows[: n * 3]), ctx.lang), hide_index=True,
+                    key="data_prev_qrels")
     st.caption(t("data.preview_note", n=n))

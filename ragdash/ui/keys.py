@@ -39,7 +39,10 @@ RUN_NAME = "rd_run_name"
 METRICS = "rd_metrics"
 K_VIEW = "rd_k_view"
 DROP_NO_RELEVANT = "rd_drop_no_relevant"
+# Cost page
+CURRENCY = "rd_currency"          # "USD" | "JPY" for the providers chart
 UPLOADS = "rd_uploads"            # the last uploaded files [(name, bytes)], to reload with a
 #                                   different column mapping after leaving the page
-LOAD_JOB = "rd_load_job"          # (job id, files, mapping) of an upload being read
+LOAD_JOB = "rd_load_job"          # (job id, files, mapping, split) of an upload being read
+LOAD_FAILED = "rd_load_failed"    # (job, files, mapping, split) of the last upload that failed
 MAPPING = "rd_mapping"            # column overrides {kind: {role: column | None}}

@@ -10,6 +10,7 @@ draws its own links with ``st.page_link`` instead.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -50,8 +51,14 @@ class PageContext:
     owner: str
 
 
-def page_setup(page: str) -> PageContext:
-    """Start a page: title, state, ``?run=`` link, finished jobs, sidebar. Call it first."""
+def page_setup(page: str, *, settle: float = 0.0) -> PageContext:
+    """Start a page: title, state, ``?run=`` link, finished jobs, sidebar. Call it first.
+
+    ``settle``: when this session's evaluation was started less than that many seconds ago,
+    wait for it until then, so a short job (BM25 on a sample) is shown finished — in the page
+    and in the sidebar — instead of a progress bar replaced a moment later. An older job is
+    not waited for: the page then shows its progress at once.
+    """
     lang = state.lang()
 
     def t(key: str, **fmt: object) -> str:
@@ -63,6 +70,8 @@ def page_setup(page: str) -> PageContext:
     owner = state.owner()
     st.session_state.setdefault(keys.API_KEY, state.default_api_key())
     _open_run_link(t)
+    if settle > 0:
+        _settle(owner, settle)
     collect_finished_jobs(owner)
     ctx = PageContext(page=page, lang=lang, t=t, dataset=state.dataset(),
                       run_id=state.run_id(), store=state.store(), jobs=state.jobs(),
@@ -86,6 +95,14 @@ def _open_run_link(t: Callable[..., str]) -> None:
     state.set_run(run.id)
     if state.dataset_fingerprint() != run.dataset_fingerprint:
         state.set_dataset(run.dataset, source=f"run:{run.id}")
+
+
+def _settle(owner: str, seconds: float) -> None:
+    job = state.jobs().active(owner, kind="evaluation")
+    if job is not None:
+        left = job.created_at + seconds - time.time()
+        if left > 0:
+            job.wait(left)
 
 
 def collect_finished_jobs(owner: str) -> None:

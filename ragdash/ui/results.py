@@ -86,8 +86,20 @@ def apply_selection(key: str, query_ids: list[str]) -> None:
     st.session_state[marker] = chosen
 
 
+#: histogram bins centred on 0, 0.05, ..., 1: a per-query value of exactly 1 (the most common
+#: one for a good retriever) gets a bar inside the axis
+HIST_BIN = 0.05
+
+
 def histogram(ctx: PageContext, run: SavedRun, metric: str, *, key: str) -> None:
-    fig = histogram_figure(run.table().value(metric), metric=metric, lang=ctx.lang)
+    fig = histogram_figure(run.table().value(metric), metric=metric, lang=ctx.lang,
+                           bin_size=HIST_BIN)
+    # ragdash.charts bins from 0 with the axis ending at 1, so the bin holding 1.0 falls
+    # outside the axis; centre the bins on the grid instead
+    half = HIST_BIN / 2
+    fig.update_traces(xbins={"start": -half, "end": 1 + half, "size": HIST_BIN},
+                      selector={"type": "histogram"})
+    fig.update_xaxes(range=[-HIST_BIN, 1 + HIST_BIN])
     st.plotly_chart(fig, key=key, config=PLOTLY_CONFIG)
 
 
@@ -124,14 +136,25 @@ def drilldown_view(ctx: PageContext, run: SavedRun, qid: str, k: int) -> None:
     st.markdown(f"**{t('res.drill_relevant')}**")
     rel = d.relevant.drop(columns=["rank", "in_top_k"]).rename(columns={"rank_label":
                                                                          "rank_got"})
+    # the short columns first: the text is wide and would push the rank out of sight
+    rel = rel[_text_last(rel.columns, first=("rank_got", "grade"))]
     st.dataframe(_highlight(display_frame(rel, ctx.lang), ~d.relevant["in_top_k"], "#fde2e1"),
                  hide_index=True, key=f"drill_rel:{run.id}")
     st.markdown(f"**{t('res.drill_top', k=d.k)}**")
     top = d.top.copy()
     top["relevant"] = top["relevant"].map({True: "✓", False: ""})
+    top = top[_text_last(top.columns, first=("rank", "relevant", "grade", "score"))]
     st.dataframe(_highlight(display_frame(top, ctx.lang), d.top["relevant"], "#dff3e4"),
                  hide_index=True, key=f"drill_top:{run.id}",
                  column_config={t("col.score"): st.column_config.NumberColumn(format="%.4f")})
+
+
+def _text_last(columns, *, first: tuple[str, ...]) -> list[str]:
+    """``first`` (those present), then the other columns, the long text columns last."""
+    cols = list(columns)
+    head = [c for c in first if c in cols]
+    tail = [c for c in ("title", "snippet") if c in cols and c not in head]
+    return head + [c for c in cols if c not in head and c not in tail] + tail
 
 
 def _highlight(frame: pd.DataFrame, mask, color: str):

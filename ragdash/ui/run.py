@@ -117,7 +117,10 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
 
 def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
                  limit: int | None) -> dict | None:
-    """The estimate shown before the Start button; returns what is saved with the run."""
+    """The estimate shown before the Start button; returns what is saved with the run.
+
+    A model missing from the price table still gets its token count, with a pointer to the
+    Cost page where its price can be added."""
     from ..charts import format_money
     from ..cost import estimate_evaluation
 
@@ -129,11 +132,20 @@ def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
             cache[key] = estimate_evaluation(ds, settings.model or "bm25", settings.provider,
                                              limit_queries=limit)
         est = cache[key]
-    except RagdashError as exc:
-        st.info(t("run.cost_unknown", error=md(exc)))
-        return None
+    except RagdashError:
+        est = None
     with st.container(border=True):
         st.markdown(t("run.cost_title"))
+        if est is None:
+            tokens, method = _token_count(ds, limit, cache)
+            cols = st.columns(3)
+            cols[0].metric(t("run.cost_tokens"), f"{tokens:,}",
+                           help=t("run.cost_method", method=method))
+            cols[1].metric("USD", "—")
+            cols[2].metric("JPY", "—")
+            st.caption(t("run.cost_no_price", model=md(settings.model)))
+            return {"tokens": tokens, "token_method": method, "provider": settings.provider,
+                    "model": settings.model}
         cols = st.columns(3)
         cols[0].metric(t("run.cost_tokens"), f"{est.tokens:,}", help=t("run.cost_method",
                                                                          method=est.token_method))
@@ -146,6 +158,19 @@ def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
             st.caption(md(note))
     return {"estimated_usd": est.usd, "estimated_jpy": est.jpy, "tokens": est.tokens,
             "token_method": est.token_method, "provider": est.provider, "model": est.model}
+
+
+def _token_count(ds: Dataset, limit: int | None, cache: dict) -> tuple[int, str]:
+    """Tokens one evaluation embeds (documents + evaluated queries) and how they were
+    counted, memoized beside the estimates."""
+    from ..cost import count_tokens, evaluation_texts
+
+    key = ("tokens", state.dataset_fingerprint(), limit)
+    if key not in cache:
+        docs, queries = evaluation_texts(ds, limit)
+        td, tq = count_tokens(docs), count_tokens(queries)
+        cache[key] = (td.tokens + tq.tokens, td.method)
+    return cache[key]
 
 
 def saved_runs(ctx: PageContext) -> None:

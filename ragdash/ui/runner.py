@@ -14,7 +14,7 @@ import streamlit as st
 from ..dataset import Dataset
 from ..jobs import Job, evaluation_task
 from . import keys, state
-from .page import PageContext, collect_finished_jobs
+from .page import PageContext
 from .widgets import md
 
 #: How often the progress panel refreshes itself (seconds).
@@ -44,8 +44,15 @@ def start_evaluation(ctx: PageContext, dataset: Dataset, retriever_name: str,
 
     task = evaluation_task(dataset, make, store=ctx.store, run_name=run_name, secrets=secrets,
                            cost=estimate, kmax=kmax, limit_queries=limit_queries)
-    label = f"{retriever_name} · {dataset.name}"
-    return ctx.jobs.submit(ctx.owner, task, kind="evaluation", label=label, secrets=secrets)
+    # the model names a run better than "openai" does (a BM25 run has no model)
+    label = f"{str(options.get('model') or '').strip() or retriever_name} · {dataset.name}"
+    job = ctx.jobs.submit(ctx.owner, task, kind="evaluation", label=label, secrets=secrets)
+    st.session_state.setdefault(_RETRIEVERS, {})[job.id] = retriever_name
+    return job
+
+
+#: session key: job id -> retriever name of this session's evaluations
+_RETRIEVERS = "rd_job_retrievers"
 
 
 def job_panel(ctx: PageContext, job: Job) -> None:
@@ -87,17 +94,14 @@ def last_job_outcome(ctx: PageContext, *, show_done: bool = False) -> None:
         st.error(ctx.t("run.failed", label=md(job.label), error=md(job.error_text(ctx.lang))))
     elif job.state == "cancelled":
         st.warning(ctx.t("run.cancelled", label=md(job.label)))
+        if st.session_state.get(_RETRIEVERS, {}).get(job.id) not in (None, "bm25"):
+            st.caption(ctx.t("run.cancelled_resume"))
 
 
-def active_job(ctx: PageContext, *, settle: float = 0.0) -> Job | None:
-    """This session's running evaluation, if any. With ``settle``, first wait up to that many
-    seconds for it: a short job (BM25 on a sample) then shows its results at once instead
-    of a progress bar that is replaced a moment later."""
-    job = ctx.jobs.active(ctx.owner, kind="evaluation")
-    if job is not None and settle > 0 and job.wait(settle):
-        collect_finished_jobs(ctx.owner)
-        return None
-    return job
+def active_job(ctx: PageContext) -> Job | None:
+    """This session's running evaluation, if any (see ``page_setup(settle=)`` for waiting a
+    moment for a short one)."""
+    return ctx.jobs.active(ctx.owner, kind="evaluation")
 
 
 def quick_start(ctx: PageContext, sample: str = "jsquad-mini") -> Job:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,11 +20,24 @@ def _copy_back(widget_key: str, state_key: str, after: Callable[[], None] | None
 
 def md(text: object) -> str:
     """``text`` with Markdown's punctuation escaped: names, file names, messages and query
-    texts come from users and files, and must show as written (no links, no emphasis)."""
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text))
+    texts come from users and files, and must show as written (no links, no emphasis).
+
+    A URL (a base URL in an error message, say) becomes a code span: Markdown would turn it
+    into a link and show every backslash escape inside it."""
+    out = []
+    for i, part in enumerate(_URL.split(str(text))):
+        if i % 2:
+            fence = "``" if "`" in part else "`"
+            pad = " " if part.startswith("`") or part.endswith("`") else ""
+            out.append(f"{fence}{pad}{part}{pad}{fence}")
+        else:
+            out.append("".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in part))
+    return "".join(out)
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$")
+#: a URL up to the next space, leaving out a closing bracket or sentence punctuation after it
+_URL = re.compile(r"(https?://[^\s<>()\[\]{}\"']*[^\s<>()\[\]{}\"'.,;:!?])")
 
 
 def bind(state_key: str, default: Any = None, *,
