@@ -81,7 +81,7 @@ def test_past_runs_estimate_against_actual_and_cost_against_quality(sample):
     assert list(past["estimated"]) == [0.0, 0.0]
     # nothing was paid: no chart of zeros, a sentence instead
     assert [c.key for c in at.get("plotly_chart")] == ["cost_bars"]
-    assert "These runs cost nothing" in texts(at)
+    assert "Nothing to chart" in texts(at)
     # a run with an embeddings API: estimate and actual (priced from the API's usage)
     store = get_store()
     store.save(dataset=sample, ranking=store.load(a).ranking, name="api run",

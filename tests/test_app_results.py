@@ -153,6 +153,12 @@ def test_drilldown_tables_put_ranks_and_marks_before_the_text(run_id):
     relevant = frame_with(at, "Rank retrieved", "Grade")
     assert list(relevant.columns)[:2] == ["Rank retrieved", "Grade"]
     assert list(relevant.columns)[-1] == "Text"
+    # grades as a qrels file writes them; blank for a retrieved document nobody judged
+    qid = at.selectbox(key="w:rd_drill_query").value
+    judged = get_store().load(run_id).dataset.qrels[qid]
+    assert set(relevant["Grade"]) <= {f"{g:g}" for g in judged.values()}
+    assert all(g == "" or float(g) in judged.values() for g in top["Grade"])
+    assert "" in set(top["Grade"]) and "None" not in set(top["Grade"])
 
 
 def test_while_the_first_run_is_going_no_other_sessions_run_is_shown(sample):

@@ -683,12 +683,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cost.past": {"en": "Estimate against actual, past runs", "ja": "過去の実行: 見積もりと実際"},
     "cost.quality": {"en": "Cost against quality", "ja": "費用と品質"},
     "cost.past_all_free": {
-        "en": "These runs cost nothing (BM25, local models, TREC runs scored here): there is no "
-              "cost to chart. Runs with an embeddings API appear here with their estimate and "
-              "the actual cost from the API's usage.",
-        "ja": "これらの実行は無料です(BM25・ローカルモデル・ここで採点した TREC 形式の結果)。"
-              "埋め込み API を使った実行は、見積もりと API の使用量から計算した実際の費用が"
-              "ここに表示されます。",
+        "en": "Nothing to chart: these runs cost nothing (BM25, local models, TREC runs scored "
+              "here) or use a model the price table above does not list. A run with a priced "
+              "embeddings API appears here with its estimate and the actual cost from the API's "
+              "usage.",
+        "ja": "グラフにする費用がありません。これらの実行は無料(BM25・ローカルモデル・ここで採点"
+              "した TREC 形式の結果)か、上の価格表にないモデルを使っています。"
+              "価格のわかる埋め込み API を使った実行は、見積もりと API "
+              "の使用量から計算した実際の費用がここに表示されます。",
     },
     "cost.col_notes": {"en": "Notes", "ja": "備考"},
     # -- run tables ---------------------------------------------------------------------

@@ -138,15 +138,26 @@ def drilldown_view(ctx: PageContext, run: SavedRun, qid: str, k: int) -> None:
                                                                          "rank_got"})
     # the short columns first: the text is wide and would push the rank out of sight
     rel = rel[_text_last(rel.columns, first=("rank_got", "grade"))]
+    rel["grade"] = rel["grade"].map(_grade)
     st.dataframe(_highlight(display_frame(rel, ctx.lang), ~d.relevant["in_top_k"], "#fde2e1"),
                  hide_index=True, key=f"drill_rel:{run.id}")
     st.markdown(f"**{t('res.drill_top', k=d.k)}**")
     top = d.top.copy()
     top["relevant"] = top["relevant"].map({True: "✓", False: ""})
     top = top[_text_last(top.columns, first=("rank", "relevant", "grade", "score"))]
+    top["grade"] = top["grade"].map(_grade)  # blank for a document nobody judged
     st.dataframe(_highlight(display_frame(top, ctx.lang), d.top["relevant"], "#dff3e4"),
                  hide_index=True, key=f"drill_top:{run.id}",
                  column_config={t("col.score"): st.column_config.NumberColumn(format="%.4f")})
+
+
+def _grade(value) -> str:
+    """A relevance grade as written in a qrels file: ``2``, ``0.5``; blank when unjudged."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return ""
+    return "" if number != number else f"{number:g}"
 
 
 def _text_last(columns, *, first: tuple[str, ...]) -> list[str]:
