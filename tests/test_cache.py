@@ -10,7 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ragdash.embeddings.cache import FILENAME, EmbeddingCache, Namespace, text_hash
+from ragdash.embeddings.cache import (
+    FILENAME,
+    EmbeddingCache,
+    Namespace,
+    text_hash,
+    text_hashes,
+)
 from ragdash.errors import CacheError
 
 NS = Namespace("https://api.openai.com/v1", "text-embedding-3-small", None, "")
@@ -145,3 +151,27 @@ def test_two_processes_writing_at_once(tmp_path):
     hashes = [text_hash(f"{w}-{b}-{i}") for w in ("first", "second") for b in range(100)
               for i in range(50)]
     assert len(cache.get_many(ns, hashes)) == len(hashes)
+
+
+def test_reading_a_cache_that_does_not_exist_makes_no_file(tmp_path):
+    cache = EmbeddingCache(tmp_path / "home")
+    assert cache.get_many(NS, [text_hash("a")]) == {}
+    assert cache.has_any(NS) is False
+    assert not (tmp_path / "home").exists()
+
+
+def test_has_any_is_per_namespace(tmp_path):
+    cache = EmbeddingCache(tmp_path)
+    cache.put_many(NS, [text_hash("a")], vecs(1))
+    assert cache.has_any(NS)
+    for other in (Namespace(NS.base_url, NS.model, None, "query: "),
+                  Namespace(NS.base_url, "text-embedding-3-large", None, ""),
+                  Namespace(NS.base_url, NS.model, 256, "")):
+        assert not cache.has_any(other)
+    cache.clear()
+    assert not cache.has_any(NS)
+
+
+def test_text_hashes_are_text_hash():
+    texts = ["a", "", "梅雨", "😀", "\ud800 lone surrogate"]
+    assert text_hashes(texts) == [text_hash(t) for t in texts]

@@ -3,15 +3,20 @@
 import logging
 import threading
 import time
+from itertools import pairwise
 
 import numpy as np
 import pytest
 from fake_openai import FakeOpenAI, fake_server_fixture  # noqa: F401
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ragdash.embeddings import EmbeddingClient, retry
+from ragdash.embeddings.batching import estimate_tokens, plan_batches
 from ragdash.embeddings.client import (
     ErrorInfo,
     error_code,
+    estimate_tokens_many,
     is_too_long,
     l2_normalize,
     parse_error_body,
@@ -140,6 +145,128 @@ def test_l2_normalize_keeps_zero_rows():
     vecs, zeros = l2_normalize(np.array([[3.0, 4.0], [0.0, 0.0]]))
     np.testing.assert_allclose(vecs, [[0.6, 0.8], [0.0, 0.0]])
     assert zeros == 1
+
+
+# -- jobs: texts in parts, order, requests in flight ------------------------------------------
+#: characters at the edges of every class the token estimate tells apart
+EDGES = "".join(map(chr, [0x20, 0x7F, 0x80, 0xFF, 0x3041, 0x33FF, 0x3400, 0x4DBF, 0x4DC0,
+                          0x4DFF, 0x4E00, 0x9FFF, 0xA000, 0xF8FF, 0xF900, 0xFAFF, 0xFB00,
+                          0xFFFF, 0x10000, 0x1F600, 0x10FFFF]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(EDGES) | st.characters(
+    blacklist_categories=("Cs",)), max_size=40), max_size=30))
+def test_estimate_tokens_many_equals_the_one_text_estimate(texts):
+    assert estimate_tokens_many(texts).tolist() == [estimate_tokens(t) for t in texts]
+
+
+def test_estimate_tokens_many_on_japanese_and_a_lone_surrogate():
+    texts = ["梅雨の時期", "カタカナ", "plain ascii text", "", "😀 emoji", "ｈａｌｆ"]
+    assert estimate_tokens_many(texts).tolist() == [estimate_tokens(t) for t in texts]
+    with pytest.raises(UnicodeEncodeError):  # as the one-text estimate does
+        estimate_tokens_many(["ok", "\ud800"])
+
+
+@pytest.mark.parametrize("parts", [[10], [1, 9], [3, 3, 4], [4, 4, 2], [1] * 10, [0, 5, 0, 5]])
+def test_texts_added_in_parts_make_the_batches_of_one_call(fake_server, parts):
+    texts = [f"text {i} " + "x" * (i * 7 % 23) for i in range(10)]
+    handed = []
+    c = client(fake_server, batch_size=3, max_batch_tokens=20, concurrency=2)
+    with c.job(on_batch=lambda idx, v: handed.append(list(idx))) as job:
+        lo = 0
+        for size in parts:
+            job.add(texts[lo:lo + size])
+            lo += size
+        got = job.join()
+    expected = [[texts[i] for i in r] for r in plan_batches(
+        [estimate_tokens(t) for t in texts], 3, 20)]
+    assert sorted(r.inputs for r in fake_server.requests) == sorted(expected)
+    assert sorted(map(tuple, handed)) == sorted(
+        tuple(texts.index(t) for t in batch) for batch in expected)
+    assert_vectors(fake_server, got, texts)
+
+
+def test_a_job_sends_its_first_batch_before_the_last_texts_are_added(fake_server):
+    c = client(fake_server, batch_size=2, concurrency=2)
+    with c.job() as job:
+        job.add(["a", "b", "c"])  # [a, b] is complete: c may still share a batch
+        deadline = time.monotonic() + 5
+        while not fake_server.requests:
+            assert time.monotonic() < deadline, "nothing was sent before close()"
+            time.sleep(0.005)
+        assert fake_server.requests[0].inputs == ["a", "b"]
+        job.add(["d", "e"])
+        got = job.join()
+    assert sorted(r.inputs for r in fake_server.requests) == [["a", "b"], ["c", "d"], ["e"]]
+    assert_vectors(fake_server, got, ["a", "b", "c", "d", "e"])
+
+
+@pytest.mark.parametrize("latency", [0.0, 0.01])
+def test_one_at_a_time_goes_strictly_in_order(fake_server, latency):
+    fake_server.latency = latency
+    texts = [f"t{i}" for i in range(30)]
+    assert_vectors(fake_server, client(fake_server, batch_size=1).embed(texts), texts)
+    reqs = sorted(fake_server.requests, key=lambda r: r.started)
+    assert [r.inputs for r in reqs] == [[t] for t in texts]
+    assert all(b.started >= a.finished for a, b in pairwise(reqs))  # never two at once
+
+
+def test_never_more_requests_in_flight_than_the_concurrency(fake_server):
+    fake_server.latency = 0.03
+    texts = [f"t{i}" for i in range(20)]
+    assert_vectors(fake_server, client(fake_server, batch_size=1, concurrency=3).embed(texts),
+                   texts)
+    events = sorted([(r.started, 1) for r in fake_server.requests]
+                    + [(r.finished, -1) for r in fake_server.requests])
+    in_flight = np.cumsum([step for _, step in events])
+    assert in_flight.max() == 3
+    assert fake_server.connections() <= 3
+
+
+def test_after_a_refused_request_no_new_batch_starts(fake_server):
+    fake_server.fault("status", status=400, match="t3", body={"error": {
+        "message": "bad request", "type": "invalid_request_error", "code": None}})
+    handed = []
+    with pytest.raises(EmbeddingError, match="refused the request"):
+        client(fake_server, batch_size=1).embed(
+            [f"t{i}" for i in range(8)], on_batch=lambda idx, v: handed.extend(idx))
+    assert [r.inputs for r in fake_server.requests] == [["t0"], ["t1"], ["t2"], ["t3"]]
+    assert sorted(handed) == [0, 1, 2]
+
+
+def test_after_an_unreadable_reply_at_most_the_next_request_has_left(fake_server):
+    # The slot is given up once a reply is in, before it is parsed, so the next batch may be
+    # on its way when the reply turns out to be invalid; it finishes and reaches on_batch.
+    fake_server.fault("nan", match="t3")
+    handed = []
+    with pytest.raises(EmbeddingError, match="NaN or infinite"):
+        client(fake_server, batch_size=1).embed(
+            [f"t{i}" for i in range(8)], on_batch=lambda idx, v: handed.extend(idx))
+    sent = [r.inputs[0] for r in sorted(fake_server.requests, key=lambda r: r.started)]
+    assert sent in (["t0", "t1", "t2", "t3"], ["t0", "t1", "t2", "t3", "t4"])
+    assert sorted(handed) == [i for i in range(len(sent)) if i != 3]
+
+
+def test_retry_after_a_malformed_reply_keeps_every_batch(fake_server):
+    fake_server.fault("malformed", match="t2")
+    texts = [f"t{i}" for i in range(6)]
+    c = client(fake_server, batch_size=1, concurrency=2)
+    assert_vectors(fake_server, c.embed(texts), texts)
+    assert c.usage["retries"] == 1 and len(fake_server.requests) == 7
+
+
+def test_proxies_from_the_environment_are_used(fake_server, monkeypatch):
+    with FakeOpenAI() as closed:
+        proxy = closed.root  # nothing listens there any more
+    monkeypatch.setenv("HTTP_PROXY", proxy)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    with pytest.raises(ServerUnreachableError):
+        client(fake_server, max_retries=0).embed(["a"])
+    assert fake_server.requests == []
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    assert_vectors(fake_server, client(fake_server).embed(["a"]), ["a"])
 
 
 # -- retried faults -------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 import json
 import logging
+import sqlite3
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -10,6 +12,7 @@ from fake_openai import FakeOpenAI, fake_server_fixture  # noqa: F401
 
 from ragdash import Dataset, Document, Query
 from ragdash.embeddings import make_dense_retriever, retry
+from ragdash.embeddings import retriever as retriever_module
 from ragdash.embeddings.cache import EmbeddingCache, text_hash
 from ragdash.errors import (
     AuthenticationError,
@@ -250,3 +253,116 @@ def test_cache_with_vectors_of_two_sizes_stops_before_any_call(fake_server, tmp_
     with pytest.raises(EmbeddingError, match=r"2 different sizes \(5, 8\).*cache clear --model"):
         r.rank(ds, ds.queries, 3)
     assert fake_server.requests == []
+
+
+# -- streaming on a fresh cache, looking up first otherwise ---------------------------------
+def test_a_fresh_cache_sends_while_hashing_and_an_old_one_is_looked_up_first(
+        fake_server, tmp_path, monkeypatch):
+    ds = dataset(n_docs=40, n_queries=12)
+    lookups = []
+    get_many = EmbeddingCache.get_many
+
+    def spy(cache, ns, hashes):
+        lookups.append(time.monotonic())
+        return get_many(cache, ns, hashes)
+
+    monkeypatch.setattr(EmbeddingCache, "get_many", spy)
+    sent_while_hashing = []
+    text_hashes = retriever_module.text_hashes
+
+    def hashes_spy(texts):  # slow hashing: requests that leave meanwhile reach the server
+        sent_while_hashing.append(len(fake_server.requests))
+        time.sleep(0.01)
+        return text_hashes(texts)
+
+    monkeypatch.setattr(retriever_module, "text_hashes", hashes_spy)
+    fake_server.latency = 0.02
+    first = retriever(fake_server, tmp_path, batch_size=4).rank(ds, ds.queries, 5)
+    assert lookups == []  # nothing of this model was cached: nothing to look up
+    assert sent_while_hashing[0] == 0 and max(sent_while_hashing) > 0
+    assert [len(r.inputs) for r in fake_server.requests] == [4] * 13
+    assert_same_ranking(first, oracle(fake_server, ds, ds.queries, 5))
+
+    fake_server.requests.clear()
+    bigger = Dataset([*ds.documents, *[Document(f"n{i}", f"new text {i}") for i in range(9)]],
+                     ds.queries, ds.qrels)
+    sent_while_hashing.clear()
+    r = retriever(fake_server, tmp_path, batch_size=4)
+    second = r.rank(bigger, bigger.queries, 5)
+    assert len(lookups) == 13  # one lookup per chunk of batch_size + 1 texts
+    assert max(sent_while_hashing) == 0  # every text was looked up before the first request
+    assert min(req.started for req in fake_server.requests) > max(lookups)
+    assert [len(req.inputs) for req in fake_server.requests] == [4, 4, 1]
+    assert r.usage["cached_texts"] == 52
+    assert_same_ranking(second, oracle(fake_server, bigger, bigger.queries, 5))
+
+
+def test_another_models_rows_do_not_stop_the_streaming(fake_server, tmp_path):
+    ds = dataset(n_docs=20, n_queries=5)
+    retriever(fake_server, tmp_path, model="emb-other").rank(ds, ds.queries, 3)
+    fake_server.requests.clear()
+    r = retriever(fake_server, tmp_path, batch_size=4)
+    assert_same_ranking(r.rank(ds, ds.queries, 3), oracle(fake_server, ds, ds.queries, 3))
+    assert r.usage["cached_texts"] == 0 and len(fake_server.requests) == 7
+
+
+def test_two_cached_sizes_far_into_the_data_still_stop_before_any_call(fake_server, tmp_path):
+    ds = dataset(n_docs=40, n_queries=4)
+    r = retriever(fake_server, tmp_path, batch_size=4)  # chunks of 5 texts
+    cache = EmbeddingCache(tmp_path)
+    cache.put_many(r._namespace(""), [text_hash(ds.documents[1].embed_text)],
+                   np.ones((1, 8), np.float32))
+    cache.put_many(r._namespace(""), [text_hash(ds.documents[37].embed_text)],
+                   np.ones((1, 5), np.float32))
+    with pytest.raises(EmbeddingError, match=r"2 different sizes \(5, 8\)"):
+        r.rank(ds, ds.queries, 3)
+    assert fake_server.requests == []
+
+
+def test_a_cached_size_far_into_the_data_is_known_before_the_first_reply(fake_server,
+                                                                          tmp_path):
+    ds = dataset(n_docs=40, n_queries=4)
+    r = retriever(fake_server, tmp_path, batch_size=4, concurrency=1)
+    EmbeddingCache(tmp_path).put_many(r._namespace(""), [text_hash(ds.queries[-1].text)],
+                                      np.ones((1, 12), np.float32) / np.sqrt(12))
+    with pytest.raises(EmbeddingError, match=r"8-dimensional vectors after 12-dimensional "
+                                             r"ones from the cache"):
+        r.rank(ds, ds.queries, 3)
+    assert len(fake_server.requests) <= 2  # the first reply stops it (one more may be out)
+    assert EmbeddingCache(tmp_path).info()["rows"] == 1
+
+
+def test_a_failure_while_hashing_keeps_what_was_already_paid_for(fake_server, tmp_path,
+                                                                 monkeypatch):
+    ds = dataset(n_docs=60, n_queries=0)
+    fake_server.latency = 0.05
+    calls = []
+    text_hashes = retriever_module.text_hashes
+
+    def failing(texts):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return text_hashes(texts)
+
+    monkeypatch.setattr(retriever_module, "text_hashes", failing)
+    with pytest.raises(KeyboardInterrupt):
+        retriever(fake_server, tmp_path, batch_size=5).rank(ds, [], 3)
+    fake_server.wait_idle()
+    paid = {text_hash(t) for t in fake_server.served}
+    assert 5 <= len(paid) <= 15  # batches left while later texts were being hashed
+    conn = sqlite3.connect(EmbeddingCache(tmp_path).path)
+    cached = {bytes(h) for (h,) in conn.execute("SELECT text_sha256 FROM embeddings")}
+    conn.close()
+    assert cached == paid  # every one of them was cached before the interruption went on
+
+
+def test_an_empty_document_gets_a_zero_vector_without_being_sent(fake_server, tmp_path):
+    docs = [Document("a", "梅雨"), Document("b", ""), Document("c", "東京")]
+    ds = Dataset(docs, [Query("q", "梅雨")], {"q": {"a": 1}})
+    r = retriever(fake_server, tmp_path)
+    docs_, scores = r.rank(ds, ds.queries, 3).get("q")
+    assert sorted(fake_server.served) == ["東京", "梅雨"]  # the query is the same text as "a"
+    assert docs_[0] == "a" and scores[0] == pytest.approx(1.0)
+    assert dict(zip(docs_, scores))["b"] == 0.0
+    assert any("zero vector" in n for n in r.notes)

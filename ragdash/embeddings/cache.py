@@ -20,7 +20,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,6 +85,12 @@ def text_hash(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
+def text_hashes(texts: Iterable[str]) -> list[bytes]:
+    """:func:`text_hash` of each text (one comprehension, no call per text)."""
+    sha256 = hashlib.sha256
+    return [sha256(t.encode("utf-8", "surrogatepass")).digest() for t in texts]
+
+
 class EmbeddingCache:
     """Read and write cached vectors.
 
@@ -144,6 +150,8 @@ class EmbeddingCache:
         found: dict[bytes, np.ndarray] = {}
         if not hashes:
             return found
+        if self._conn is None and not self.path.exists():
+            return found  # nothing cached yet: the file is made by the first put_many
         unique = list(dict.fromkeys(hashes))
         with self._connect() as conn:
             for lo in range(0, len(unique), _CHUNK):
@@ -158,6 +166,15 @@ class EmbeddingCache:
                     if len(vec) == dim:  # a damaged row is simply missing
                         found[bytes(h)] = vec.astype(np.float32)
         return found
+
+    def has_any(self, ns: Namespace) -> bool:
+        """Whether anything is cached under ``ns`` (one index probe; no file is made)."""
+        if self._conn is None and not self.path.exists():
+            return False
+        with self._connect() as conn:
+            return conn.execute(
+                "SELECT 1 FROM embeddings WHERE base_url=? AND model=? AND dimensions=? AND "
+                "prefix=? LIMIT 1", ns.params()).fetchone() is not None
 
     def put_many(self, ns: Namespace, hashes: Sequence[bytes], vectors: np.ndarray) -> None:
         """Store one batch, in one transaction (committed before this returns)."""

@@ -9,6 +9,12 @@
 3. checks that every vector, cached or new, has one dimension;
 4. ranks with :func:`ragdash.retrieval.top_k_cosine` and returns a :class:`~ragdash.Ranking`.
 
+Texts are hashed a batch at a time. When the cache holds nothing for the model (a first run)
+there is nothing to look up, and each batch is handed to the client (an
+:class:`~ragdash.embeddings.client.EmbeddingJob`) as soon as it is hashed, so the first requests
+leave while the rest are still being hashed. Otherwise every text is looked up before any
+request, so that the cached vector size is known first.
+
 ``progress`` gets ``{stage, done, total, calls, tokens}`` with stage ``"documents"`` until every
 document vector is ready, then ``"queries"``, then ``"ranking"``. ``cancel`` (a
 ``threading.Event``) stops it soon: batches in flight are cached, then
@@ -17,6 +23,7 @@ document vector is ready, then ``"queries"``, then ``"ranking"``. ``cancel`` (a
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -27,11 +34,13 @@ from ..dataset import Dataset, Query
 from ..errors import Cancelled, EmbeddingError, RetrievalError
 from ..ranking import Ranking
 from .batching import DEFAULT_MAX_BATCH_TOKENS
-from .cache import EmbeddingCache, Namespace, text_hash
+from .cache import EmbeddingCache, Namespace, text_hashes
 from .client import EmbeddingClient
 from .retry import MAX_RETRIES
 
 ProgressFn = Callable[[dict], None]
+#: texts hashed (and looked up) at a time, when the embedder has no batch size
+CHUNK = 256
 
 
 class DenseRetriever:
@@ -88,98 +97,165 @@ class DenseRetriever:
         Returns one (len(texts), d) float32 array per group.
         """
         embedder = self.embedder
-        slots: dict[tuple[str, bytes], int] = {}   # unique (prefix, text hash) -> slot
-        slot_text: list[str] = []
-        group_slots: list[np.ndarray] = []
-        for _, prefix, texts in groups:
-            idx = np.empty(len(texts), dtype=np.int64)
-            for j, text in enumerate(texts):
-                key = (prefix, text_hash(text))
-                slot = slots.get(key)
-                if slot is None:
-                    slot = slots[key] = len(slot_text)
-                    slot_text.append(prefix + text)
-                idx[j] = slot
-            group_slots.append(idx)
-        keys = list(slots)
-        vectors: list[np.ndarray | None] = [None] * len(keys)
+        prefixes = list(dict.fromkeys(prefix for _, prefix, _ in groups))
+        texts_all = list(itertools.chain.from_iterable(texts for _, _, texts in groups))
+        sizes = [len(texts) for _, _, texts in groups]
+        text_prefix = np.repeat(np.asarray([prefixes.index(p) for _, p, _ in groups],
+                                           dtype=np.int64), sizes)
+        # When nothing of this model is cached there is nothing to look up, and the first
+        # batches leave while later texts are still being hashed. Otherwise every text is
+        # looked up first, so that the client knows the cached vector size before any request
+        # (and stops at the first reply that disagrees).
+        lookup = self.cache is not None and any(
+            self.cache.has_any(self._namespace(p)) for p in prefixes)
 
-        if self.cache is not None:
-            for prefix, ss in _by_prefix(keys, range(len(keys))).items():
-                found = self.cache.get_many(self._namespace(prefix), [keys[s][1] for s in ss])
-                for s in ss:
-                    vectors[s] = found.get(keys[s][1])
-        missing = [s for s, v in enumerate(vectors) if v is None]
-        hits = len(keys) - len(missing)
-        self._cached += hits
-        if hits:
-            dims = {len(v) for v in vectors if v is not None}
-            if len(dims) > 1:
-                raise self._sizes_error(dims)
-            if embedder.dimension is None:  # the client then stops at the first reply that
-                embedder.dimension = dims.pop()  # disagrees, before paying for the rest
-                embedder.dimension_source = "the cache"
+        # Unique (prefix, text) pairs, "slots", numbered in order of first appearance.
+        slot_of: dict[bytes, int] = {}
+        slot_pos: list[int] = []  # where each slot first appears in texts_all
+        slot_hash: list[bytes] = []
+        text_slot = np.empty(len(texts_all), dtype=np.int64)
+        pieces: list[tuple[np.ndarray, np.ndarray]] = []  # (slots, vectors), cached or new
+        missing: list[int] = []  # slots to embed, in the order they go to the embedder
+        batches: list[Sequence[int]] = []  # positions in missing of each finished batch
+        stages: dict = {}  # progress counts, once every text has been seen
 
-        # Progress: per stage, how many of its unique texts have a vector.
-        slot_groups: list[list[int]] = [[] for _ in keys]
-        for g, idx in enumerate(group_slots):
-            for s in set(idx.tolist()):
-                slot_groups[s].append(g)
-        stage_total = [len(set(idx.tolist())) for idx in group_slots]
-        stage_done = [0] * len(groups)
-        for s, v in enumerate(vectors):
-            if v is not None:
-                for g in slot_groups[s]:
-                    stage_done[g] += 1
+        def store(batch: Sequence[int], vectors: np.ndarray) -> None:
+            """A finished batch: cache it, keep it, report progress."""
+            batches.append(batch)
+            slots = np.asarray([missing[i] for i in batch], dtype=np.int64)
+            if self.cache is not None:
+                prefix_of = text_prefix[np.asarray([slot_pos[s] for s in slots.tolist()],
+                                                   dtype=np.int64)]
+                for p in np.unique(prefix_of).tolist():
+                    rows = np.flatnonzero(prefix_of == p)
+                    self.cache.put_many(self._namespace(prefixes[p]),
+                                        [slot_hash[s] for s in slots[rows].tolist()],
+                                        vectors[rows])
+            pieces.append((slots, vectors))
+            if stages:
+                finished = set()
+                done, total = stages["done"], stages["total"]
+                for g, k in enumerate(stages["member"][slots].sum(axis=0).tolist()):
+                    if k:
+                        done[g] += k
+                        if done[g] == total[g]:
+                            finished.add(g)
+                report(finished)
 
         def report(finished: Sequence[int] = ()) -> None:
             """One event for the first stage still open; before it, one for each stage that
             ``finished`` in this batch, so every stage ends with done == total."""
             if progress is None or not groups:
                 return
-            current = next((g for g in range(len(groups)) if stage_done[g] < stage_total[g]),
-                           None)
+            done, total = stages["done"], stages["total"]
+            current = next((g for g in range(len(groups)) if done[g] < total[g]), None)
             shown = [g for g in sorted(finished) if current is None or g < current]
             if current is not None or not shown:
                 shown.append(len(groups) - 1 if current is None else current)
             for g in dict.fromkeys(shown):
-                progress({"stage": groups[g][0], "done": stage_done[g],
-                          "total": stage_total[g], "calls": embedder.usage["requests"],
+                progress({"stage": groups[g][0], "done": done[g], "total": total[g],
+                          "calls": embedder.usage["requests"],
                           "tokens": embedder.usage["prompt_tokens"]})
 
-        def on_batch(batch: Sequence[int], batch_vectors: np.ndarray) -> None:
-            slots_done = [missing[i] for i in batch]
-            if self.cache is not None:
-                by_prefix = _by_prefix([keys[s] for s in slots_done], range(len(slots_done)))
-                for prefix, positions in by_prefix.items():
-                    self.cache.put_many(self._namespace(prefix),
-                                        [keys[slots_done[p]][1] for p in positions],
-                                        batch_vectors[positions])
-            finished = set()
-            for s, v in zip(slots_done, batch_vectors):
-                vectors[s] = v
-                for g in slot_groups[s]:
-                    stage_done[g] += 1
-                    if stage_done[g] == stage_total[g]:
-                        finished.add(g)
-            report(finished)
+        job = embedder.job(cancel=cancel, on_batch=store) if hasattr(embedder, "job") \
+            else _WholeJob(embedder, cancel=cancel, on_batch=store)
+        with job:
+            pending: list[str] = []  # looked-up texts to embed, held back until all are seen
+            cached_dims: set[int] = set()
+            chunk = getattr(embedder, "batch_size", CHUNK) + 1  # one batch leaves per chunk
+            for lo in range(0, len(texts_all), chunk):
+                hi = min(lo + chunk, len(texts_all))
+                hashes = text_hashes(texts_all[lo:hi])
+                keys = hashes if len(prefixes) == 1 else [
+                    p.to_bytes(4, "little") + h
+                    for p, h in zip(text_prefix[lo:hi].tolist(), hashes)]
+                first_new = len(slot_pos)
+                for j, key in enumerate(keys):
+                    if key not in slot_of:
+                        slot_of[key] = len(slot_pos)
+                        slot_pos.append(lo + j)
+                        slot_hash.append(hashes[j])
+                text_slot[lo:hi] = np.fromiter(map(slot_of.__getitem__, keys), dtype=np.int64,
+                                               count=hi - lo)
+                new = np.arange(first_new, len(slot_pos))
+                new_pos = np.asarray(slot_pos[first_new:], dtype=np.int64)
+                if lookup and len(new):
+                    hit = self._look_up(new, text_prefix[new_pos], prefixes, slot_hash, pieces,
+                                        cached_dims)
+                    self._cached += int(hit.sum())
+                    new, new_pos = new[~hit], new_pos[~hit]
+                if not len(new):
+                    continue
+                texts = [prefixes[p] + texts_all[i]
+                         for p, i in zip(text_prefix[new_pos].tolist(), new_pos.tolist())]
+                if lookup:
+                    pending += texts
+                else:
+                    if not missing and cancel is not None and cancel.is_set():
+                        raise Cancelled("Cancelled before embedding; nothing was sent.")
+                    job.add(texts)
+                missing += new.tolist()
+            if len(cached_dims) > 1:
+                raise self._sizes_error(cached_dims)
+            if cached_dims and embedder.dimension is None:  # the client then stops at the
+                embedder.dimension = next(iter(cached_dims))  # first reply that disagrees,
+                embedder.dimension_source = "the cache"       # before paying for the rest
 
-        report([g for g in range(len(groups)) if stage_done[g] == stage_total[g]])
-        if missing:
-            if cancel is not None and cancel.is_set():
-                raise Cancelled("Cancelled before embedding; nothing was sent.")
-            result = embedder.embed([slot_text[s] for s in missing], cancel=cancel,
-                                    on_batch=on_batch)
-            for i, s in enumerate(missing):  # answered without a batch: empty texts
-                if vectors[s] is None:
-                    vectors[s] = result[i]
-        dims = {len(v) for v in vectors}
+            # Progress: per stage, how many of its unique texts have a vector.
+            n_slots = len(slot_pos)
+            bounds = np.cumsum([0, *sizes])
+            group_slots = [text_slot[bounds[g]:bounds[g + 1]] for g in range(len(groups))]
+            member = np.zeros((n_slots, len(groups)), dtype=bool)  # slot s is in group g
+            for g, idx in enumerate(group_slots):
+                member[idx, g] = True
+            have = np.ones(n_slots, dtype=bool)
+            have[missing] = False
+            stages.update(member=member, total=member.sum(axis=0).tolist(),
+                          done=member[have].sum(axis=0).tolist())
+            report([g for g in range(len(groups)) if stages["done"][g] == stages["total"][g]])
+            if pending:  # looked up first: nothing has been sent yet
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled("Cancelled before embedding; nothing was sent.")
+                job.add(pending)
+            job.close()
+            if missing:
+                result = job.join()
+                unbatched = np.ones(len(missing), dtype=bool)
+                for batch in batches:
+                    unbatched[batch] = False
+                rest = np.flatnonzero(unbatched)  # answered without a batch: empty texts
+                if len(rest):
+                    pieces.append((np.asarray(missing, dtype=np.int64)[rest],
+                                   np.asarray(result)[rest]))
+        dims = {vectors.shape[1] for _, vectors in pieces}
         if len(dims) > 1:
             raise self._sizes_error(dims)
         d = dims.pop() if dims else (embedder.dimension or 0)
-        table = np.stack(vectors) if vectors else np.zeros((0, d), dtype=np.float32)
-        return [table[idx] if len(idx) else np.zeros((0, d), dtype=np.float32)
-                for idx in group_slots]
+        if sum(len(slots) for slots, _ in pieces) != n_slots:
+            raise EmbeddingError(f"{embedder.model!r} returned fewer vectors than texts.")
+        table = np.empty((n_slots, d), dtype=np.float32)
+        for slots, vectors in pieces:
+            table[slots] = vectors
+        return [table[idx] for idx in group_slots]
+
+    def _look_up(self, slots: np.ndarray, prefix_of: np.ndarray, prefixes: list[str],
+                 slot_hash: list[bytes], pieces: list, dims: set[int]) -> np.ndarray:
+        """Cached vectors of ``slots`` go to ``pieces`` and their sizes to ``dims``; returns
+        which slots were found."""
+        hit = np.zeros(len(slots), dtype=bool)
+        for p in np.unique(prefix_of).tolist():
+            rows = np.flatnonzero(prefix_of == p)
+            found = self.cache.get_many(self._namespace(prefixes[p]),
+                                        [slot_hash[s] for s in slots[rows].tolist()])
+            if not found:
+                continue
+            vecs = [found.get(slot_hash[s]) for s in slots[rows].tolist()]
+            got = np.fromiter((v is not None for v in vecs), dtype=bool, count=len(vecs))
+            hit[rows[got]] = True
+            dims |= {len(v) for v in found.values()}
+            if len(dims) == 1:
+                pieces.append((slots[rows[got]], np.stack([v for v in vecs if v is not None])))
+        return hit
 
     # -- the Retriever protocol ----------------------------------------------------------
     def rank(self, dataset: Dataset, queries: Sequence[Query], kmax: int, *,
@@ -211,15 +287,31 @@ class DenseRetriever:
                                  name=self.name)
 
 
-def _by_prefix(keys: Sequence[tuple[str, bytes]], positions) -> dict[str, list[int]]:
-    """Positions grouped by the prefix of their key (one cache namespace per prefix)."""
-    out: dict[str, list[int]] = {}
-    for pos in positions:
-        out.setdefault(keys[pos][0], []).append(pos)
-    return out
-
-
 _KNOWN_OPTIONS = frozenset({"max_batch_tokens", "session", "device", "seed"})
+
+
+class _WholeJob:
+    """The job interface of :class:`~ragdash.embeddings.client.EmbeddingJob` for an embedder
+    with only ``embed`` (local models): the texts are embedded in one call at ``join()``."""
+
+    def __init__(self, embedder, *, cancel: threading.Event | None, on_batch) -> None:
+        self.embedder, self.cancel, self.on_batch = embedder, cancel, on_batch
+        self.texts: list[str] = []
+
+    def __enter__(self) -> _WholeJob:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def add(self, texts: Sequence[str]) -> None:
+        self.texts += texts
+
+    def close(self) -> None:
+        pass
+
+    def join(self) -> np.ndarray:
+        return self.embedder.embed(self.texts, cancel=self.cancel, on_batch=self.on_batch)
 
 
 def make_dense_retriever(kind: str, *, model: str, base_url: str | None = None,
