@@ -40,7 +40,7 @@ if ds is None:
 st.divider()
 st.subheader(t("data.current", name=md(ds.name)))
 if ds.source:
-    st.caption(t("data.source", source=md(ds.source)))
+    st.caption(data.source_text(ctx, ds))
 report = state.validation()
 data.sizes_view(ctx, ds, report)
 

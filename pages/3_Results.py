@@ -5,7 +5,7 @@ import streamlit as st
 from ragdash.charts import PLOTLY_CONFIG, curve_figure
 from ragdash.metrics import DEFAULT_KS
 from ragdash.ui import keys, page_setup, results, runner, state
-from ragdash.ui.widgets import bind_choice
+from ragdash.ui.widgets import bind, bind_choice
 from ragdash.views import metric_label, summary_grid
 
 ctx = page_setup("results", settle=2.0)
@@ -51,8 +51,8 @@ with controls[0]:
 with controls[1]:
     k = results.pick_k(ctx, table.kmax)
 with controls[2]:
-    drop = st.toggle(t("res.drop_empty", n=n_empty), key="res_drop", disabled=n_empty == 0,
-                     help=t("res.drop_empty_help"))
+    drop = st.toggle(t("res.drop_empty", n=n_empty), disabled=n_empty == 0,
+                     help=t("res.drop_empty_help"), **bind(keys.DROP_NO_RELEVANT, False))
 
 fig = curve_figure({run.name: table}, families, lang=ctx.lang, drop_no_relevant=drop)
 st.plotly_chart(fig, key="res_curve", config=PLOTLY_CONFIG)
@@ -71,9 +71,10 @@ frame = results.per_query_table(ctx, run, families, k, key="res_pq")
 left, right = st.columns([3, 2])
 with right:
     st.subheader(t("res.histogram"))
-    hist_metric = st.selectbox(t("res.hist_metric"), [f"{f}@{k}" for f in families],
-                               format_func=metric_label, key="res_hist_metric")
-    results.histogram(ctx, run, hist_metric, key="res_hist")
+    hist_family = st.selectbox(t("res.hist_metric"), families,
+                               format_func=lambda f: metric_label(f"{f}@{k}"),
+                               **bind_choice(keys.HIST_FAMILY, families, families[0]))
+    results.histogram(ctx, run, f"{hist_family}@{k}", key="res_hist")
 with left:
     st.subheader(t("res.drill"))
     qid = results.drill_query_picker(ctx, list(frame["query_id"]), run.dataset,

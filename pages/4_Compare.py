@@ -5,8 +5,8 @@ import streamlit as st
 
 from ragdash.charts import PLOTLY_CONFIG, curve_figure
 from ragdash.metrics import FAMILIES, FAMILY_NAMES
-from ragdash.ui import compare, page_setup, results, state
-from ragdash.ui.widgets import md
+from ragdash.ui import compare, keys, page_setup, results, state
+from ragdash.ui.widgets import bind, bind_choice, md
 from ragdash.views import metric_label
 
 ctx = page_setup("compare")
@@ -31,12 +31,13 @@ if len(runs) < 2:
 names = compare.unique_names(runs)
 
 cols = st.columns([2, 1, 2])
-family = cols[0].selectbox(t("cmp.family"), list(FAMILY_NAMES), index=FAMILY_NAMES.index("ndcg"),
-                           format_func=lambda f: FAMILIES[f].label, key="cmp_family")
+family = cols[0].selectbox(t("cmp.family"), list(FAMILY_NAMES),
+                           format_func=lambda f: FAMILIES[f].label,
+                           **bind_choice(keys.COMPARE_FAMILY, list(FAMILY_NAMES), "ndcg"))
 kmax = min(r.table().kmax for r in runs)
 with cols[1]:
     k = results.pick_k(ctx, kmax)
-drop = cols[2].toggle(t("cmp.drop_empty"), key="cmp_drop")
+drop = cols[2].toggle(t("cmp.drop_empty"), **bind(keys.DROP_NO_RELEVANT, False))
 metric = f"{family}@{k}"
 
 alignment, aligned = compare.aligned_tables(runs, names)
@@ -56,8 +57,8 @@ st.caption(t("cmp.significance_help", n=comparison.n_queries))
 
 st.subheader(t("cmp.pair"))
 pick = st.columns(2)
-a = pick[0].selectbox(t("cmp.run_a"), names, index=0, key="cmp_a")
-b = pick[1].selectbox(t("cmp.run_b"), names, index=1, key="cmp_b")
+a = pick[0].selectbox(t("cmp.run_a"), names, **bind_choice(keys.COMPARE_A, names, names[0]))
+b = pick[1].selectbox(t("cmp.run_b"), names, **bind_choice(keys.COMPARE_B, names, names[1]))
 if a == b:
     st.info(t("cmp.same_run"))
     st.stop()

@@ -41,6 +41,7 @@ def test_the_sample_loads_with_sizes_tokens_and_previews():
     assert "No errors" in page
     # the sidebar (drawn before the button) names the dataset too
     assert "jsquad-mini" in plain(" ".join(c.value for c in at.sidebar.caption))
+    assert "From: the bundled sample “JSQuAD mini" in page
 
 
 def test_three_tables_load_and_the_mapping_is_shown():
@@ -52,6 +53,7 @@ def test_three_tables_load_and_the_mapping_is_shown():
     assert "Text ← text" in mapping.set_index("Table").loc["Corpus (documents)",
                                                           "Role ← column"]
     assert "upload" in plain(" ".join(c.value for c in at.sidebar.caption))
+    assert "From: corpus.csv, queries.csv, qrels.csv" in texts(at)
 
 
 def test_the_column_mapping_can_be_overridden():

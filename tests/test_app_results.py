@@ -181,3 +181,24 @@ def test_while_the_first_run_is_going_no_other_sessions_run_is_shown(sample):
     finally:
         release.set()
         job.wait(10)
+
+
+def test_view_settings_survive_a_visit_to_another_page(sample, run_id):
+    save_bm25_run(sample, name="second", k1=0.5)
+    at = open_page(new_app(run=run_id), "results")
+    at.text_input(key="w:rd_res_pq_search").set_value("ラオス").run()
+    at.selectbox(key="w:rd_res_pq_filter").set_value("zero").run()
+    at.selectbox(key="w:rd_hist_family").set_value("ndcg").run()
+    shown = len(frame_with(at, "Query id", "Recall@10"))
+    assert 0 < shown < 280
+    open_page(at, "compare")
+    at.selectbox(key="w:rd_compare_family").set_value("mrr").run()
+    at.toggle(key="w:rd_drop_no_relevant").set_value(True).run()
+    open_page(at, "results")
+    assert at.text_input(key="w:rd_res_pq_search").value == "ラオス"
+    assert at.selectbox(key="w:rd_res_pq_filter").value == "zero"
+    assert len(frame_with(at, "Query id", "Recall@10")) == shown
+    assert "nDCG@10" in chart(at, "res_hist")["layout"]["title"]["text"]
+    assert at.toggle(key="w:rd_drop_no_relevant").value is True  # one setting, both pages
+    open_page(at, "compare")
+    assert at.selectbox(key="w:rd_compare_family").value == "mrr"

@@ -282,6 +282,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "data.current": {"en": "Current dataset: {name}", "ja": "現在のデータセット: {name}"},
     "data.source": {"en": "From: {source}", "ja": "読み込み元: {source}"},
+    "data.source_sample": {"en": "From: the bundled sample “{name}”",
+                           "ja": "読み込み元: 同梱サンプル「{name}」"},
     "data.n_documents": {"en": "Documents", "ja": "文書"},
     "data.n_queries": {"en": "Queries", "ja": "クエリ"},
     "data.n_evaluated": {"en": "Queries with judgements", "ja": "正解付きクエリ"},

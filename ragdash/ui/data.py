@@ -33,6 +33,20 @@ def samples(lang: str) -> list[tuple[str, str, str]]:
     return [(s.name, pick(s.title), pick(s.description)) for s in list_samples()]
 
 
+def source_text(ctx: PageContext, ds: Dataset) -> str:
+    """Where the current dataset came from, for people: the sample's title, the uploaded
+    files' names, or the file as the loader recorded it (Markdown-escaped)."""
+    source = str(ds.source or "")
+    if source.startswith("sample:"):
+        titles = {name: title for name, title, _ in samples(ctx.lang)}
+        name = source.split(":", 1)[1]
+        return ctx.t("data.source_sample", name=md(titles.get(name, name)))
+    uploads = st.session_state.get(keys.UPLOADS) or []
+    if st.session_state.get(keys.DATASET_SOURCE) == "upload" and uploads:  # this session's
+        return ctx.t("data.source", source=md(", ".join(n for n, _ in uploads)))
+    return ctx.t("data.source", source=md(source))
+
+
 def load_sample(ctx: PageContext, name: str) -> None:
     from ..samples import load_sample as _load
 

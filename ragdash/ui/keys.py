@@ -38,7 +38,12 @@ RUN_NAME = "rd_run_name"
 # Results page view settings
 METRICS = "rd_metrics"
 K_VIEW = "rd_k_view"
-DROP_NO_RELEVANT = "rd_drop_no_relevant"
+DROP_NO_RELEVANT = "rd_drop_no_relevant"  # shared with the Compare page's toggle
+HIST_FAMILY = "rd_hist_family"    # the histogram's metric family
+# Compare page view settings
+COMPARE_FAMILY = "rd_compare_family"
+COMPARE_A = "rd_compare_a"        # run names (as shown) on the scatter's axes
+COMPARE_B = "rd_compare_b"
 # Cost page
 CURRENCY = "rd_currency"          # "USD" | "JPY" for the providers chart
 UPLOADS = "rd_uploads"            # the last uploaded files [(name, bytes)], to reload with a

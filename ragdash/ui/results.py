@@ -13,7 +13,7 @@ from ..runs import SavedRun, export_json, export_trec
 from ..views import display_frame, drilldown, per_query_frame, safe_csv
 from . import keys
 from .page import PageContext
-from .widgets import bind_choice, bind_multi, md
+from .widgets import bind, bind_choice, bind_multi, md
 
 DEFAULT_FAMILIES = ["recall", "ndcg", "mrr"]
 
@@ -46,10 +46,11 @@ def per_query_table(ctx: PageContext, run: SavedRun, families: list[str], k: int
     metrics = [f"{f}@{k}" for f in families]
     frame = per_query_frame(table, run.dataset, run.ranking, metrics)
     left, right = st.columns([3, 2])
-    needle = left.text_input(t("res.search"), key=f"{key}:search",
-                             placeholder=t("res.search_placeholder"))
-    show = right.selectbox(t("res.filter"), ["all", "zero", "missed", "no_relevant"],
-                           format_func=lambda v: t(f"res.filter_{v}"), key=f"{key}:filter")
+    filters = ["all", "zero", "missed", "no_relevant"]
+    needle = left.text_input(t("res.search"), placeholder=t("res.search_placeholder"),
+                             **bind(f"rd_{key}_search", ""))
+    show = right.selectbox(t("res.filter"), filters, format_func=lambda v: t(f"res.filter_{v}"),
+                           **bind_choice(f"rd_{key}_filter", filters, "all"))
     shown = frame
     if needle:
         text = shown["query_id"].astype(str) + " " + shown.get("query", "").astype(str)
