@@ -38,11 +38,12 @@ else:
     limit = int(limit) or None
     estimate = run.cost_preview(ctx, ds, settings, limit)
 
-    missing_model = settings.retriever != "bm25" and not settings.model
-    if missing_model:
-        st.warning(t("run.model_missing"))
+    blocker = settings.blocker or (t("run.model_missing") if settings.retriever != "bm25"
+                                   and not settings.model else None)
+    if blocker:
+        st.warning(blocker)
     if st.button(t("run.start"), type="primary", key="run_start", icon=":material/play_arrow:",
-                 disabled=job is not None or missing_model):
+                 disabled=job is not None or blocker is not None):
         job = runner.start_evaluation(ctx, ds, settings.retriever, settings.options,
                                       kmax=int(kmax), limit_queries=limit,
                                       run_name=name.strip() or None,

@@ -95,3 +95,16 @@ def test_the_api_key_comes_from_streamlit_secrets():
     at.secrets["OPENAI_API_KEY"] = "sk-from-secrets"
     at.run()
     assert at.session_state[keys.API_KEY] == "sk-from-secrets"
+
+
+def test_md_shows_text_as_written_and_urls_and_commands_as_code():
+    from ragdash.ui.widgets import md
+
+    # user text: no emphasis, no links, no headings
+    assert md("# my *best* [run](x)") == r"\# my \*best\* \[run\]\(x\)"
+    # a URL is a code span: as an autolink it showed 127\.0\.0\.1 and linked nowhere
+    assert md("Could not reach http://127.0.0.1:9/v1/embeddings (refused).") == \
+        r"Could not reach `http://127.0.0.1:9/v1/embeddings` \(refused\)\."
+    # a command a message quotes in backticks stays a code span; a lone backtick is text
+    assert md("run `pip install -r requirements-local.txt`; a ` here") == \
+        r"run `pip install -r requirements-local.txt`; a \` here"

@@ -183,3 +183,20 @@ def test_a_running_job_shows_progress_and_can_be_cancelled(server):
     assert "cancelled" in texts(at)
     assert "continues from there" in texts(at)  # the cache makes a second start cheap
     assert get_store().list() == []
+
+
+def test_the_azure_placeholder_and_an_empty_base_url_stop_the_start_button():
+    at = _load_sample(new_app(), "article-ja")
+    open_page(at, "run")
+    at.radio(key="w:rd_retriever").set_value("openai").run()
+    at.selectbox(key="w:rd_preset").set_value("azure").run()
+    assert "YOUR-RESOURCE" in at.text_input(key="w:rd_base_url").value
+    assert at.button(key="run_start").disabled
+    assert any("Replace YOUR-RESOURCE" in w.value for w in at.warning)
+    at.text_input(key="w:rd_base_url").set_value("https://contoso.openai.azure.com/openai/v1")
+    at.run()
+    assert not at.button(key="run_start").disabled
+    at.selectbox(key="w:rd_preset").set_value("custom").run()
+    assert at.text_input(key="w:rd_base_url").value == ""
+    assert at.button(key="run_start").disabled
+    assert any("base URL" in w.value for w in at.warning)

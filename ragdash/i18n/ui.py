@@ -517,6 +517,14 @@ MESSAGES: dict[str, dict[str, str]] = {
               "コストのページの価格表に行を追加してください。自分のマシンで動かすモデル(Ollama・"
               "vLLM・text-embeddings-inference)は無料です。",
     },
+    "run.base_url_placeholder": {
+        "en": "Replace {placeholder} in the base URL with your Azure OpenAI resource's name.",
+        "ja": "ベース URL の {placeholder} を、Azure OpenAI のリソース名に置き換えてください。",
+    },
+    "run.base_url_missing": {
+        "en": "Enter the server's base URL, e.g. http://localhost:8000/v1.",
+        "ja": "サーバーのベース URL を入力してください(例: http://localhost:8000/v1)。",
+    },
     "run.model_missing": {
         "en": "Name a model to run.",
         "ja": "実行するモデル名を入力してください。",

@@ -45,6 +45,12 @@ class RunSettings:
     api_key: str
     model: str
     provider: str | None
+    #: why the run cannot start yet (shown instead of starting), or None
+    blocker: str | None = None
+
+
+#: the part of a preset's base URL the user must replace (Azure's resource name)
+PLACEHOLDER = "YOUR-RESOURCE"
 
 
 def _apply_preset() -> None:
@@ -112,7 +118,13 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
                "concurrency": int(conc)}
     if api_version.strip():
         options["api_version"] = api_version.strip()
-    return RunSettings("openai", options, api_key.strip(), model.strip(), preset.provider)
+    blocker = None
+    if PLACEHOLDER.lower() in base_url.lower():  # else 20 s of retries on an unknown host
+        blocker = t("run.base_url_placeholder", placeholder=PLACEHOLDER)
+    elif not base_url.strip():
+        blocker = t("run.base_url_missing")
+    return RunSettings("openai", options, api_key.strip(), model.strip(), preset.provider,
+                       blocker)
 
 
 def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,

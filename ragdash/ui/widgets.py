@@ -22,22 +22,25 @@ def md(text: object) -> str:
     """``text`` with Markdown's punctuation escaped: names, file names, messages and query
     texts come from users and files, and must show as written (no links, no emphasis).
 
-    A URL (a base URL in an error message, say) becomes a code span: Markdown would turn it
-    into a link and show every backslash escape inside it."""
+    Two things are kept as code spans, which show their text as is and cannot link or
+    format anything: a span already in backticks (messages write commands that way) and a
+    URL (as a Markdown link it would show every backslash escape inside it)."""
     out = []
-    for i, part in enumerate(_URL.split(str(text))):
-        if i % 2:
-            fence = "``" if "`" in part else "`"
-            pad = " " if part.startswith("`") or part.endswith("`") else ""
-            out.append(f"{fence}{pad}{part}{pad}{fence}")
-        else:
+    for i, part in enumerate(_CODE_OR_URL.split(str(text))):
+        if i % 2 == 0:
             out.append("".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in part))
+        elif part.startswith("`"):
+            out.append(part)
+        else:
+            out.append(f"`{part}`")
     return "".join(out)
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$")
-#: a URL up to the next space, leaving out a closing bracket or sentence punctuation after it
-_URL = re.compile(r"(https?://[^\s<>()\[\]{}\"']*[^\s<>()\[\]{}\"'.,;:!?])")
+#: a code span, or a URL up to the next space (a closing bracket or punctuation after it
+#: left out)
+_CODE_OR_URL = re.compile(
+    r"(`[^`\n]+`|https?://[^\s<>()\[\]{}\"'`]*[^\s<>()\[\]{}\"'`.,;:!?])")
 
 
 def bind(state_key: str, default: Any = None, *,
