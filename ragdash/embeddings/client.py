@@ -775,8 +775,9 @@ class EmbeddingJob:
         for worker in self._workers:
             worker.join()
 
-    def join(self) -> np.ndarray:
-        """Wait for every batch (handing each to on_batch); the vectors of all added texts."""
+    def join(self, *, vectors: bool = True) -> np.ndarray | None:
+        """Wait for every batch (handing each to on_batch); the vectors of all added texts
+        (``vectors=False``: None, for a caller that keeps what on_batch got)."""
         self.close()
         self._collect()
         self._join_threads()
@@ -794,6 +795,8 @@ class EmbeddingJob:
             with c._lock:
                 c._zero_vectors += len(self.empty)
             log.warning("%d empty text(s) got a zero vector", len(self.empty))
+        if not vectors:
+            return None
         d = self._finished[0][1].shape[1] if self._finished else (c.dimension or 0)
         out = np.zeros((n, d), dtype=np.float32)  # empty texts keep their zero rows
         for batch, vectors in self._finished:

@@ -91,10 +91,12 @@ class DenseRetriever:
 
     def embed_groups(self, groups: Sequence[tuple[str, str, Sequence[str]]], *,
                      progress: ProgressFn | None = None,
-                     cancel: threading.Event | None = None) -> list[np.ndarray]:
+                     cancel: threading.Event | None = None,
+                     while_waiting: Callable[[], object] | None = None) -> list[np.ndarray]:
         """Vectors for several groups of texts, each ``(stage, prefix, texts)``, in one pass.
 
-        Returns one (len(texts), d) float32 array per group.
+        Returns one (len(texts), d) float32 array per group. ``while_waiting`` is called once
+        the requests are under way (when there are any), to use the wait.
         """
         embedder = self.embedder
         prefixes = list(dict.fromkeys(prefix for _, prefix, _ in groups))
@@ -219,14 +221,16 @@ class DenseRetriever:
                 job.add(pending)
             job.close()
             if missing:
-                result = job.join()
+                if while_waiting is not None:
+                    while_waiting()
+                job.join(vectors=False)
                 unbatched = np.ones(len(missing), dtype=bool)
                 for batch in batches:
                     unbatched[batch] = False
                 rest = np.flatnonzero(unbatched)  # answered without a batch: empty texts
                 if len(rest):
                     pieces.append((np.asarray(missing, dtype=np.int64)[rest],
-                                   np.asarray(result)[rest]))
+                                   np.zeros((len(rest), embedder.dimension or 0), np.float32)))
         dims = {vectors.shape[1] for _, vectors in pieces}
         if len(dims) > 1:
             raise self._sizes_error(dims)
@@ -261,15 +265,14 @@ class DenseRetriever:
     def rank(self, dataset: Dataset, queries: Sequence[Query], kmax: int, *,
              progress: ProgressFn | None = None,
              cancel: threading.Event | None = None) -> Ranking:
-        from ..retrieval import top_k_cosine
-
         queries = list(queries)
         if not dataset.documents:
             raise RetrievalError("The dataset has no documents to retrieve from.")
         doc_vecs, query_vecs = self.embed_groups(
             [("documents", self.document_prefix, dataset.doc_texts()),
              ("queries", self.query_prefix, [q.text for q in queries])],
-            progress=progress, cancel=cancel)
+            progress=progress, cancel=cancel, while_waiting=_import_ranking)
+        top_k_cosine = _import_ranking()
         if cancel is not None and cancel.is_set():
             raise Cancelled("Cancelled before ranking; every vector is cached.")
         if progress is not None:
@@ -288,6 +291,14 @@ class DenseRetriever:
 
 
 _KNOWN_OPTIONS = frozenset({"max_batch_tokens", "session", "device", "seed"})
+
+
+def _import_ranking():
+    """:func:`ragdash.retrieval.top_k_cosine`; the first import of ragdash.retrieval takes
+    ~25 ms (tokenizer regexes), so rank() has it done while the first requests are out."""
+    from ..retrieval import top_k_cosine
+
+    return top_k_cosine
 
 
 class _WholeJob:
@@ -310,8 +321,9 @@ class _WholeJob:
     def close(self) -> None:
         pass
 
-    def join(self) -> np.ndarray:
-        return self.embedder.embed(self.texts, cancel=self.cancel, on_batch=self.on_batch)
+    def join(self, *, vectors: bool = True) -> np.ndarray | None:
+        result = self.embedder.embed(self.texts, cancel=self.cancel, on_batch=self.on_batch)
+        return result if vectors else None
 
 
 def make_dense_retriever(kind: str, *, model: str, base_url: str | None = None,
