@@ -519,3 +519,15 @@ def test_large_corpus_is_streamed(tmp_path: Path):
     ds = load_dataset(tmp_path)
     assert len(ds.documents) == n
     assert time.perf_counter() - t < 5
+
+
+@pytest.mark.parametrize("qrels_name, split", [
+    ("my_qrels.csv", "test"), ("qrels_v2.csv", "test"), ("qrels_dev.csv", "dev"),
+    ("dev-qrels.csv", "dev"), ("qrels.csv", "test")])
+def test_one_qrels_file_serves_whatever_its_name(qrels_name, split):
+    """Only a real split name (test, dev, ...) in a qrels file name makes it a split; a lone
+    'my_qrels.csv' is the qrels, used for the default split (it was read as split 'my')."""
+    files = [("corpus.csv", b"id,text\nd1,hello\nd2,world\n"),
+             ("queries.csv", b"id,text\nq1,hello\n"),
+             (qrels_name, b"query_id,doc_id,relevance\nq1,d1,1\n")]
+    assert load_uploads(files, split=split).qrels == {"q1": {"d1": 1.0}}

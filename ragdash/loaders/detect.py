@@ -71,11 +71,11 @@ def _split_of(src: Source) -> str | None:
         return stem
     if stem in SPLITS:
         return stem
-    m = re.fullmatch(r"(?:qrels?|judg[e]?ments?|relevance|labels?)[-_.](.+)", stem)
-    if m:
-        return m.group(1)
-    m = re.fullmatch(r"(.+?)[-_.](?:qrels?|judg[e]?ments?|relevance|labels?)", stem)
-    if m:
+    # "qrels_test", "dev-qrels": a split only when the other part names one; "my_qrels.csv"
+    # or "qrels_v2.csv" is a plain qrels file, used whatever split is asked for.
+    m = (re.fullmatch(r"(?:qrels?|judg[e]?ments?|relevance|labels?)[-_.](.+)", stem)
+         or re.fullmatch(r"(.+?)[-_.](?:qrels?|judg[e]?ments?|relevance|labels?)", stem))
+    if m and m.group(1) in SPLITS:
         return m.group(1)
     return None
 
