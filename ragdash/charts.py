@@ -202,7 +202,9 @@ def _compute_band(source: Any, fam: str, drop_no_relevant: bool, confidence: flo
 def histogram_figure(values: Any, *, metric: str = "ndcg@10", lang: str = "en",
                      bin_size: float = 0.05, title: str | None = None) -> go.Figure:
     """How per-query values of ``metric`` are spread: ``values`` is one array, or
-    ``{run name: array}`` for overlaid runs. Bins of ``bin_size`` from 0 to 1."""
+    ``{run name: array}`` for overlaid runs. Bins of ``bin_size`` centred on 0, bin_size,
+    ..., 1, so a value of exactly 1 (the commonest for a good retriever) and of exactly 0
+    each get a bar inside the axis."""
     series = values if isinstance(values, Mapping) else {"": values}
     label = _metric_label(metric)
     fig = go.Figure()
@@ -213,13 +215,14 @@ def histogram_figure(values: Any, *, metric: str = "ndcg@10", lang: str = "en",
         fig.add_trace(go.Histogram(
             x=v, name=_esc(run) or label, marker={"color": PALETTE[i % len(PALETTE)]},
             opacity=0.75 if len(series) > 1 else 1.0,
-            xbins={"start": 0.0, "end": 1.0 + 1e-9, "size": bin_size},
+            xbins={"start": -bin_size / 2, "end": 1.0 + bin_size / 2, "size": bin_size},
             hovertemplate=f"{_esc(label)}: %{{x}}<br>{_esc(t('chart.hist_y', lang))}: "
                           f"%{{y}}<extra>%{{fullData.name}}</extra>"))
     _layout(fig, lang, title if title is not None else t("chart.hist_title", lang,
                                                           metric=label, n=n),
             barmode="overlay", showlegend=len(series) > 1, bargap=0.05)
-    fig.update_xaxes(title={"text": _esc(t("chart.hist_x", lang, metric=label))}, range=[0, 1.0])
+    fig.update_xaxes(title={"text": _esc(t("chart.hist_x", lang, metric=label))},
+                     range=[-bin_size, 1.0 + bin_size])
     fig.update_yaxes(title={"text": _esc(t("chart.hist_y", lang))})
     return fig
 

@@ -206,3 +206,14 @@ def test_every_figure_serializes(tables):
                 cost_bar_figure([{"provider": "p", "model": "m", "cost": 1.0}]),
                 cost_quality_figure([{"id": "x", "name": "n", "cost": 1.0, "value": 0.5}])):
         assert json.loads(fig.to_json())["data"]
+
+
+def test_histogram_bars_for_exactly_zero_and_one_lie_inside_the_axis():
+    fig = histogram_figure(np.array([0.0, 0.0, 0.5, 1.0, 1.0, 1.0]), bin_size=0.05)
+    bins, (lo, hi) = fig.data[0].xbins, fig.layout.xaxis.range
+    # the bins that hold 0 and 1 (plotly: [start + i*size, start + (i+1)*size)) are on screen
+    for value in (0.0, 1.0):
+        i = int((value - bins.start) // bins.size)
+        left, right = bins.start + i * bins.size, bins.start + (i + 1) * bins.size
+        assert left <= value < right <= bins.end + 1e-12
+        assert lo <= left and right <= hi, (value, left, right, lo, hi)

@@ -87,20 +87,13 @@ def apply_selection(key: str, query_ids: list[str]) -> None:
     st.session_state[marker] = chosen
 
 
-#: histogram bins centred on 0, 0.05, ..., 1: a per-query value of exactly 1 (the most common
-#: one for a good retriever) gets a bar inside the axis
+#: histogram bin width (ragdash.charts centres the bins on 0, 0.05, ..., 1)
 HIST_BIN = 0.05
 
 
 def histogram(ctx: PageContext, run: SavedRun, metric: str, *, key: str) -> None:
     fig = histogram_figure(run.table().value(metric), metric=metric, lang=ctx.lang,
                            bin_size=HIST_BIN)
-    # ragdash.charts bins from 0 with the axis ending at 1, so the bin holding 1.0 falls
-    # outside the axis; centre the bins on the grid instead
-    half = HIST_BIN / 2
-    fig.update_traces(xbins={"start": -half, "end": 1 + half, "size": HIST_BIN},
-                      selector={"type": "histogram"})
-    fig.update_xaxes(range=[-HIST_BIN, 1 + HIST_BIN])
     st.plotly_chart(fig, key=key, config=PLOTLY_CONFIG)
 
 
