@@ -142,6 +142,17 @@ def test_default_name_and_query_list_without_a_result(store):
     assert run.kmax == 3
 
 
+@pytest.mark.parametrize("retriever, model, name", [
+    ("openai:emb-1", "emb-1", "openai:emb-1 on mini-ja"),
+    ("bm25", "bm25", "bm25 on mini-ja"),
+    ("openai", "text-embedding-3-small", "openai · text-embedding-3-small on mini-ja"),
+])
+def test_default_names_say_the_model_once(store, retriever, model, name):
+    run_id = store.save(dataset=make_dataset(), ranking=make_ranking(), retriever=retriever,
+                        model=model)
+    assert store.load(run_id).name == name
+
+
 def test_datasets_are_stored_once_and_dropped_with_their_last_run(store):
     ds = make_dataset()
     a = store.save(dataset=ds, ranking=make_ranking())

@@ -585,7 +585,9 @@ class RunStore:
 def _default_name(retriever: str, model: str | None, dataset_name: str) -> str:
     from ..i18n import t
 
-    who = f"{retriever} · {model}" if model and model != retriever else retriever
+    # "openai:emb-1" already names its model: no "openai:emb-1 · emb-1"
+    named = not model or model == retriever or retriever.endswith(f":{model}")
+    who = retriever if named else f"{retriever} · {model}"
     return t("runs.untitled", "en", retriever=who, dataset=dataset_name)
 
 
