@@ -12,11 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragdash.embeddings import EmbeddingClient, retry
-from ragdash.embeddings.batching import estimate_tokens, plan_batches
+from ragdash.embeddings.batching import estimate_tokens, estimate_tokens_many, plan_batches
 from ragdash.embeddings.client import (
     ErrorInfo,
     error_code,
-    estimate_tokens_many,
     is_too_long,
     l2_normalize,
     parse_error_body,

@@ -59,6 +59,7 @@ from .batching import (
     DEFAULT_MAX_BATCH_TOKENS,
     MAX_BATCH_SIZE,
     estimate_tokens,
+    estimate_tokens_many,
     plan_batches,
     truncate_to_tokens,
 )
@@ -160,32 +161,6 @@ def l2_normalize(vectors: np.ndarray) -> tuple[np.ndarray, int]:
     zero = norms[:, 0] == 0
     norms[zero] = 1.0
     return (vectors / norms).astype(np.float32), int(zero.sum())
-
-
-def estimate_tokens_many(texts: Sequence[str]) -> np.ndarray:
-    """:func:`~ragdash.embeddings.batching.estimate_tokens` of every text (int64), in one
-    numpy pass over all their characters instead of one regex per text (about 15x faster)."""
-    n = len(texts)
-    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
-    try:
-        chars = np.frombuffer("".join(texts).encode("utf-32-le"), dtype="<u4")
-    except UnicodeEncodeError:  # a lone surrogate: the one-text estimate decides
-        return np.fromiter(map(estimate_tokens, texts), dtype=np.int64, count=n)
-    ends = np.cumsum(lengths)
-    starts = ends - lengths
-    running = np.zeros(len(chars) + 1, dtype=np.int32 if len(chars) < 2**31 else np.int64)
-
-    def per_text(mask: np.ndarray) -> np.ndarray:
-        np.cumsum(mask, dtype=running.dtype, out=running[1:])
-        return (running[ends] - running[starts]).astype(np.int64)
-
-    ascii_chars = lengths - per_text(chars >= 128)
-    cjk = per_text(((chars >= 0x3400) & (chars <= 0x4DBF)) | ((chars >= 0x4E00) & (chars <= 0x9FFF))
-                   | ((chars >= 0xF900) & (chars <= 0xFAFF)))
-    astral = per_text(chars > 0xFFFF)
-    other = lengths - ascii_chars - cjk - astral
-    # the same float operations, in the same order, as estimate_tokens
-    return 1 + np.ceil(ascii_chars / 3 + 1.5 * cjk + other + 2 * astral).astype(np.int64)
 
 
 class _Failure(Exception):
