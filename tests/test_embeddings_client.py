@@ -346,6 +346,17 @@ def test_connection_refused():
         EmbeddingClient(url, "m", max_retries=2, timeout=2).embed(["a"])
 
 
+def test_connection_refused_fails_fast_even_with_many_retries_allowed():
+    """A server that is not running: two quick retries, then the sentence (it took ~21 s of
+    full backoff before)."""
+    with FakeOpenAI() as server:
+        url = server.url
+    started = time.monotonic()
+    with pytest.raises(ServerUnreachableError, match=r"connection refused.*after 3 attempts"):
+        EmbeddingClient(url, "m", max_retries=6, timeout=2).embed(["a"])
+    assert time.monotonic() - started < 4.0
+
+
 def test_malformed_json_is_retried_then_reported(fake_server):
     fake_server.fault("malformed")
     assert_vectors(fake_server, client(fake_server).embed(["a"]), ["a"])

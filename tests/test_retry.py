@@ -13,6 +13,7 @@ from ragdash.embeddings.retry import (
     MAX_DELAY,
     MAX_RETRIES,
     RETRY_AFTER_CAP,
+    UNREACHABLE_RETRIES,
     retry_delay,
     should_retry,
 )
@@ -29,6 +30,8 @@ class FixedRandom:
 @pytest.mark.parametrize("status, code, kind, expected", [
     (None, None, "timeout", True),
     (None, None, "connection", True),
+    (None, None, "unreachable", True),    # refused / unknown host: a couple of quick retries
+    (None, None, "tls", False),           # an untrusted certificate stays untrusted
     (200, None, "malformed", True),       # a truncated JSON body
     (200, None, "invalid", False),        # wrong count / NaN / new dimension: same answer again
     (408, None, "http", True),
@@ -55,6 +58,14 @@ class FixedRandom:
 ], ids=lambda v: str(v))
 def test_should_retry_table(status, code, kind, expected):
     assert should_retry(status, code, 0, kind) is expected
+
+
+def test_a_refused_connection_or_unknown_host_gets_only_quick_retries():
+    assert should_retry(None, None, UNREACHABLE_RETRIES - 1, "unreachable")
+    assert not should_retry(None, None, UNREACHABLE_RETRIES, "unreachable")
+    assert should_retry(None, None, UNREACHABLE_RETRIES, "connection")  # a dropped one: more
+    waited = sum(retry_delay(a, None, FixedRandom(0.0)) for a in range(UNREACHABLE_RETRIES))
+    assert waited <= 2.0
 
 
 def test_attempts_are_bounded():

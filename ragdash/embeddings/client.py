@@ -169,7 +169,8 @@ class _Failure(Exception):
     def __init__(self, kind: str, *, status: int | None = None, info: ErrorInfo | None = None,
                  headers: dict | None = None, detail: str = "") -> None:
         super().__init__(detail or kind)
-        self.kind = kind  # "http", "timeout", "connection", "malformed", "invalid"
+        self.kind = kind  # "http", "timeout", "connection", "unreachable", "tls", "malformed",
+        #                   "invalid"
         self.status = status
         self.info = info or ErrorInfo()
         self.headers = headers or {}
@@ -441,7 +442,8 @@ class EmbeddingClient:
         except requests.Timeout as exc:
             raise _Failure("timeout", detail=type(exc).__name__) from None
         except requests.ConnectionError as exc:
-            raise _Failure("connection", detail=_connection_reason(exc)) from None
+            reason = _connection_reason(exc)
+            raise _Failure(_UNREACHABLE.get(reason, "connection"), detail=reason) from None
         except requests.RequestException as exc:
             raise _Failure("connection", detail=type(exc).__name__) from None
         if not 200 <= resp.status_code < 300:
@@ -536,7 +538,7 @@ class EmbeddingClient:
             return ServerUnreachableError(
                 f"No reply from {url} within {self.timeout:g} s, {tried}: check that the server "
                 "is up, or raise the timeout or lower the batch size.")
-        if f.kind == "connection":
+        if f.kind in ("connection", "unreachable", "tls"):
             return ServerUnreachableError(
                 f"Could not reach {url} ({self._scrub(f.detail)}), {tried}: check the base URL "
                 "and that the server is running.")
@@ -842,6 +844,12 @@ def _decode(embedding) -> np.ndarray | list:
     if not isinstance(embedding, list):
         raise TypeError("embedding is neither a list nor base64")
     return embedding
+
+
+#: connection failures that a quick retry rarely mends (see retry.UNREACHABLE_RETRIES), and
+#: one that no retry mends (a certificate does not change between attempts)
+_UNREACHABLE = {"connection refused": "unreachable", "unknown host": "unreachable",
+                "TLS certificate not trusted": "tls"}
 
 
 def _connection_reason(exc: requests.ConnectionError) -> str:

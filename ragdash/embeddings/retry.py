@@ -2,7 +2,7 @@
 
 Two small pure functions over named constants, so the policy is tested without sleeping:
 
-- :func:`should_retry` — retry timeouts, dropped or refused connections, unreadable replies,
+- :func:`should_retry` — retry timeouts, dropped connections, unreadable replies,
   HTTP 408, 409, 429 and 5xx, while attempts remain. Never retry 400, 401, 403, 404 (or any
   other 4xx), nor a 429 whose error code says the quota or credit is exhausted: waiting does
   not bring credit back, and every retry of a doomed request costs the user time.
@@ -37,6 +37,10 @@ RETRY_AFTER_CAP = 60.0
 RETRY_STATUSES = frozenset({408, 409, 429})
 #: failures without an HTTP status that are worth retrying
 RETRY_KINDS = frozenset({"timeout", "connection", "malformed"})
+#: "unreachable" (connection refused, unknown host) is most often a wrong URL or a server that
+#: is not running: a couple of quick retries cover a restart or a DNS hiccup, without making
+#: the user wait ~20 s of full backoff for the one-sentence answer
+UNREACHABLE_RETRIES = 2
 #: error codes (or types) that mean the account has no quota or credit left: never retried
 QUOTA_CODES = frozenset({
     "insufficient_quota", "billing_hard_limit_reached", "billing_not_active",
@@ -60,6 +64,8 @@ def should_retry(status: int | None, error_code: str | None, attempt: int,
     if attempt >= max_retries:
         return False
     if status is None:
+        if exc_kind == "unreachable":
+            return attempt < UNREACHABLE_RETRIES
         return exc_kind in RETRY_KINDS
     if status == 429 and is_quota_code(error_code):
         return False
