@@ -27,6 +27,7 @@ from datetime import date
 from pathlib import Path
 
 from ..errors import CostError
+from ..home import ragdash_home, remove_file
 
 DEFAULT_PRICES = Path(__file__).resolve().parent.parent / "data" / "prices.csv"
 USER_PRICES_NAME = "prices.user.csv"
@@ -34,12 +35,6 @@ COLUMNS = ["provider", "model", "usd_per_1m", "batch_usd_per_1m", "source_url", 
            "jpy_per_usd", "notes"]
 REQUIRED = ["provider", "model", "usd_per_1m"]
 WILDCARD = "*"
-
-
-def ragdash_home() -> Path:
-    """``$RAGDASH_HOME`` if set, else ``.ragdash`` in the working directory."""
-    env = os.environ.get("RAGDASH_HOME", "").strip()
-    return Path(env).expanduser() if env else Path.cwd() / ".ragdash"
 
 
 def user_prices_path() -> Path:
@@ -451,9 +446,4 @@ def delete_user_row(provider: str, model: str, user_path: str | Path | None = No
 
 def reset_user_catalog(user_path: str | Path | None = None) -> bool:
     """Delete the user's price file: back to the shipped defaults. True if one existed."""
-    path = Path(user_path) if user_path is not None else user_prices_path()
-    try:
-        path.unlink()
-        return True
-    except FileNotFoundError:
-        return False
+    return remove_file(user_path if user_path is not None else user_prices_path())

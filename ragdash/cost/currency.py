@@ -17,7 +17,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..errors import CostError
-from .catalog import PriceRow, catalog_error, ragdash_home
+from ..home import ragdash_home, remove_file
+from .catalog import PriceRow, catalog_error
 
 DEFAULT_JPY_PER_USD = 155.0
 SETTINGS_NAME = "cost_settings.json"
@@ -89,12 +90,7 @@ def set_jpy_per_usd(rate: float, path: str | Path | None = None) -> CostSettings
 
 
 def reset_settings(path: str | Path | None = None) -> bool:
-    path = Path(path) if path is not None else settings_path()
-    try:
-        path.unlink()
-        return True
-    except FileNotFoundError:
-        return False
+    return remove_file(path if path is not None else settings_path())
 
 
 # -- arithmetic --------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CacheError
-from ..runs.store import default_home
+from ..home import ragdash_home
 
 FILENAME = "embeddings.sqlite"
 #: seconds a writer waits for another process's transaction before giving up
@@ -99,7 +99,7 @@ class EmbeddingCache:
     other processes open their own, and WAL mode lets them all read and write the file."""
 
     def __init__(self, directory: str | os.PathLike | None = None) -> None:
-        self.directory = Path(directory).expanduser() if directory else default_home()
+        self.directory = Path(directory).expanduser() if directory else ragdash_home()
         self.path = self.directory / FILENAME
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()

@@ -41,6 +41,7 @@ import numpy as np
 
 from ..dataset import Dataset, Document, Query
 from ..errors import RunStoreError
+from ..home import ragdash_home as default_home
 from ..ranking import Ranking
 
 __all__ = ["DB_FILENAME", "HEADLINE_METRICS", "RunStore", "RunSummary", "SavedRun",
@@ -86,12 +87,6 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE INDEX IF NOT EXISTS runs_created ON runs(created_at);
 CREATE INDEX IF NOT EXISTS runs_dataset ON runs(dataset_fp);
 """
-
-
-def default_home() -> Path:
-    """``$RAGDASH_HOME`` if set, else ``.ragdash`` in the working directory."""
-    env = os.environ.get("RAGDASH_HOME", "").strip()
-    return Path(env).expanduser() if env else Path.cwd() / ".ragdash"
 
 
 def new_run_id() -> str:
