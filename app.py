@@ -3,13 +3,13 @@
 import streamlit as st
 
 from ragdash.errors import RagdashError
-from ragdash.ui import home, page_setup, runner
+from ragdash.ui import job_panel, landing, page_setup
 from ragdash.ui.tables import runs_table
 from ragdash.ui.widgets import md
 
 ctx = page_setup("home")
 t = ctx.t
-home.warm_up()
+landing.warm_up()
 
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
@@ -26,13 +26,13 @@ with start.container(border=True):
         sample = "article-ja"
     if sample:
         try:
-            runner.quick_start(ctx, sample)
+            job_panel.quick_start(ctx, sample)
         except RagdashError as exc:
             st.error(md(exc))
         else:
             st.switch_page("pages/3_Results.py")
 with guide:
-    home.reading_guide(ctx)
+    landing.reading_guide(ctx)
 
 st.subheader(t("home.steps_title"))
 for path, label_key, help_key in (

@@ -20,13 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ragdash.charts import curve_figure
 from ragdash.loaders import load_dataset
 from ragdash.metrics import evaluate
-from ragdash.report import build_report
+from ragdash.present.charts import curve_figure
+from ragdash.present.report import build_report
+from ragdash.present.tables import drilldown, per_query_frame
 from ragdash.retrieval import make_retriever
 from ragdash.runs import RunStore, export_json
-from ragdash.views import drilldown, per_query_frame
 
 
 class Timer:

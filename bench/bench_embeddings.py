@@ -34,8 +34,8 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ragdash.embeddings import make_dense_retriever  # noqa: E402
 from ragdash.loaders import load_dataset  # noqa: E402
+from ragdash.retrieval.dense import make_dense_retriever  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "jsquad-valid"
 

@@ -2,17 +2,17 @@
 
 import streamlit as st
 
-from ragdash.ui import keys, page_setup, run, runner, state
+from ragdash.ui import job_panel, keys, page_setup, run_form, state
 from ragdash.ui.widgets import bind, md
 
 ctx = page_setup("run")
 t = ctx.t
 st.title(t("run.title"))
 
-job = runner.active_job(ctx)
+job = job_panel.active_job(ctx)
 if job is not None:
-    runner.job_panel(ctx, job)
-runner.last_job_outcome(ctx, show_done=True)
+    job_panel.job_panel(ctx, job)
+job_panel.last_job_outcome(ctx, show_done=True)
 
 ds = ctx.dataset
 if ds is None:
@@ -27,7 +27,7 @@ else:
         st.page_link("pages/1_Data.py", label=t("nav.data"), icon=":material/database:")
         st.stop()
 
-    settings = run.retriever_settings(ctx)
+    settings = run_form.retriever_settings(ctx)
     cols = st.columns(3)
     kmax = cols[0].number_input(t("run.kmax"), 1, 1000, help=t("run.kmax_help"),
                                 **bind(keys.KMAX, 100))
@@ -36,7 +36,7 @@ else:
     name = cols[2].text_input(t("run.name"), placeholder=t("run.name_placeholder"),
                               **bind(keys.RUN_NAME, ""))
     limit = int(limit) or None
-    estimate = run.cost_preview(ctx, ds, settings, limit)
+    estimate = run_form.cost_preview(ctx, ds, settings, limit)
 
     blocker = settings.blocker or (t("run.model_missing") if settings.retriever != "bm25"
                                    and not settings.model else None)
@@ -44,7 +44,7 @@ else:
         st.warning(blocker)
     if st.button(t("run.start"), type="primary", key="run_start", icon=":material/play_arrow:",
                  disabled=job is not None or blocker is not None):
-        job = runner.start_evaluation(ctx, ds, settings.retriever, settings.options,
+        job = job_panel.start_evaluation(ctx, ds, settings.retriever, settings.options,
                                       kmax=int(kmax), limit_queries=limit,
                                       run_name=name.strip() or None,
                                       api_key=settings.api_key, estimate=estimate)
@@ -55,4 +55,4 @@ else:
 
 st.divider()
 st.subheader(t("run.saved"))
-run.saved_runs(ctx)
+run_form.saved_runs(ctx)

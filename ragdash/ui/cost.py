@@ -8,7 +8,6 @@ import math
 import pandas as pd
 import streamlit as st
 
-from ..charts import PLOTLY_CONFIG, cost_bar_figure, cost_quality_figure
 from ..cost import (
     PriceRow,
     actual_cost,
@@ -23,6 +22,7 @@ from ..cost import (
 )
 from ..cost.catalog import load_default_rows
 from ..errors import RagdashError
+from ..present.charts import PLOTLY_CONFIG, cost_bar_figure, cost_quality_figure
 from . import keys, state
 from .page import PageContext
 from .widgets import bind_choice, md

@@ -12,7 +12,7 @@ from ..dataset import Dataset
 from ..errors import RagdashError
 from ..i18n import has
 from ..loaders import column_mappings, load_uploads
-from ..views import display_frame, snippet
+from ..present.tables import display_frame, snippet
 from . import keys, state
 from .page import PageContext
 from .widgets import md

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ..charts import PLOTLY_CONFIG, histogram_figure
 from ..metrics import DEFAULT_KS, FAMILIES, FAMILY_NAMES
+from ..present.charts import PLOTLY_CONFIG, histogram_figure
+from ..present.tables import display_frame, drilldown, per_query_frame, safe_csv
 from ..runs import SavedRun, export_json, export_trec
-from ..views import display_frame, drilldown, per_query_frame, safe_csv
 from . import keys
 from .page import PageContext
 from .widgets import bind, bind_choice, bind_multi, md
@@ -87,7 +87,7 @@ def apply_selection(key: str, query_ids: list[str]) -> None:
     st.session_state[marker] = chosen
 
 
-#: histogram bin width (ragdash.charts centres the bins on 0, 0.05, ..., 1)
+#: histogram bin width (ragdash.present.charts centres the bins on 0, 0.05, ..., 1)
 HIST_BIN = 0.05
 
 
@@ -196,7 +196,7 @@ def report_button(ctx: PageContext, runs: list[SavedRun], *, key: str) -> None:
     def build() -> bytes:
         from ..cost import estimate_evaluation
         from ..errors import RagdashError
-        from ..report import ReportCost, build_report
+        from ..present.report import ReportCost, build_report
 
         try:  # providers side by side for this dataset's tokens (the model is irrelevant)
             cost = ReportCost.from_estimate(estimate_evaluation(runs[0].dataset, "bm25",

@@ -15,8 +15,8 @@ import pytest
 from harness import CURVE, INSTALL_HINT, chromium_path, nav, open_app, wait_idle
 
 from ragdash.i18n import t
+from ragdash.present.tables import per_query_frame
 from ragdash.runs import RunStore
-from ragdash.views import per_query_frame
 
 pytestmark = pytest.mark.browser
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from .i18n import t
+from ..i18n import t
 
 __all__ = ["CJK_FONT", "K_TICKS", "PALETTE", "PLOTLY_CONFIG", "cost_bar_figure",
            "cost_quality_figure", "curve_figure", "format_money", "histogram_figure",
@@ -51,13 +51,13 @@ def _rgba(hex_color: str, alpha: float) -> str:
 
 
 def _family_label(name: str) -> str:
-    from .metrics import family
+    from ..metrics import family
 
     return family(name).label
 
 
 def _metric_label(name: str) -> str:
-    from .views import metric_label
+    from .tables import metric_label
 
     return metric_label(name)
 
@@ -132,7 +132,7 @@ def curve_figure(curves: Mapping[str, Any], families: str | Sequence[str] = "ndc
     line that has one (``fill="toself"``, no legend entry, no hover).
     """
     fams = [families] if isinstance(families, str) else list(families)
-    from .metrics import family as _family
+    from ..metrics import family as _family
 
     fams = [_family(f).name for f in fams]
     runs = [str(r) for r in curves]
@@ -188,7 +188,7 @@ def _compute_band(source: Any, fam: str, drop_no_relevant: bool, confidence: flo
                   n_resamples: int):
     if not hasattr(source, "values"):
         return None
-    from .stats import curve_bands
+    from ..stats import curve_bands
 
     matrix = source.values[fam]
     if drop_no_relevant:
@@ -291,7 +291,7 @@ def format_money(value: float | None, currency: str = "USD") -> str:
         return "—"
     code = str(currency).upper()
     if code in ("USD", "JPY"):
-        from .cost import format_money as _cost_money
+        from ..cost import format_money as _cost_money
 
         return _cost_money(float(value), code)
     return f"{code} {float(value):,.2f}"

@@ -31,12 +31,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..dataset import Dataset, Query
+from ..embeddings.batching import DEFAULT_MAX_BATCH_TOKENS
+from ..embeddings.cache import EmbeddingCache, Namespace, text_hashes
+from ..embeddings.client import EmbeddingClient
+from ..embeddings.retry import MAX_RETRIES
 from ..errors import Cancelled, EmbeddingError, RetrievalError
 from ..ranking import Ranking
-from .batching import DEFAULT_MAX_BATCH_TOKENS
-from .cache import EmbeddingCache, Namespace, text_hashes
-from .client import EmbeddingClient
-from .retry import MAX_RETRIES
 
 ProgressFn = Callable[[dict], None]
 #: texts hashed (and looked up) at a time, when the embedder has no batch size
@@ -296,7 +296,7 @@ _KNOWN_OPTIONS = frozenset({"max_batch_tokens", "session", "device", "seed"})
 def _import_ranking():
     """:func:`ragdash.retrieval.top_k_cosine`; the first import of ragdash.retrieval takes
     ~25 ms (tokenizer regexes), so rank() has it done while the first requests are out."""
-    from ..retrieval import top_k_cosine
+    from .cosine import top_k_cosine
 
     return top_k_cosine
 
@@ -357,7 +357,7 @@ def make_dense_retriever(kind: str, *, model: str, base_url: str | None = None,
         return DenseRetriever(client, kind="openai", query_prefix=query_prefix,
                               document_prefix=document_prefix, cache=cache)
     if kind == "local":
-        from .local import LocalEmbedder
+        from ..embeddings.local import LocalEmbedder
 
         embedder = LocalEmbedder(model, batch_size=batch_size, dimensions=dimensions,
                                  device=kw.get("device", "cpu"))

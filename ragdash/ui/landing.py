@@ -11,8 +11,8 @@ import threading
 
 import streamlit as st
 
-from ..charts import PLOTLY_CONFIG, curve_figure
 from ..metrics import evaluate
+from ..present.charts import PLOTLY_CONFIG, curve_figure
 from ..ranking import Ranking
 from .page import PageContext
 

@@ -7,7 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from ragdash.charts import (
+from ragdash.i18n import t
+from ragdash.metrics import evaluate
+from ragdash.present.charts import (
     CJK_FONT,
     cost_bar_figure,
     cost_quality_figure,
@@ -17,8 +19,6 @@ from ragdash.charts import (
     k_axis,
     scatter_figure,
 )
-from ragdash.i18n import t
-from ragdash.metrics import evaluate
 from ragdash.ranking import Ranking
 from ragdash.stats import curve_bands
 

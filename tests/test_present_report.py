@@ -12,8 +12,8 @@ import pytest
 
 from ragdash.dataset import Dataset, Document, Query
 from ragdash.metrics import evaluate
+from ragdash.present.report import ReportCost, ReportRun, build_report
 from ragdash.ranking import Ranking
-from ragdash.report import ReportCost, ReportRun, build_report
 from ragdash.runs import RunStore
 from ragdash.stats import compare_tables
 

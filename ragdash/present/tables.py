@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .i18n import has, t
+from ..i18n import has, t
 
 __all__ = ["DEFAULT_KS", "Drilldown", "disagreement", "display_frame", "drilldown",
            "first_relevant_ranks", "metric_label", "per_query_frame", "runs_frame", "safe_csv",
@@ -34,8 +34,8 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 def metric_label(name: str) -> str:
     """``"ndcg@10"`` -> ``"nDCG@10"``, ``"hit_rate"`` -> ``"Hit rate"`` (registry labels);
     anything the registry does not know is returned unchanged."""
-    from .errors import MetricError
-    from .metrics import FAMILIES, parse_metric
+    from ..errors import MetricError
+    from ..metrics import FAMILIES, parse_metric
 
     try:
         fam, k = parse_metric(name)
@@ -45,7 +45,7 @@ def metric_label(name: str) -> str:
 
 
 def _families(families: Iterable[str] | None, table) -> list[str]:
-    from .metrics import family
+    from ..metrics import family
 
     if families is None:
         return list(table.families)
@@ -151,7 +151,7 @@ def per_query_frame(table, dataset, ranking, metrics: Sequence[str] = ("ndcg@10"
 
 
 def _clip_metric(name: str, kmax: int) -> str:
-    from .metrics import parse_metric
+    from ..metrics import parse_metric
 
     fam, k = parse_metric(name)
     return f"{fam}@{min(k or kmax, kmax)}"

@@ -11,8 +11,7 @@ import pytest
 from fake_openai import FakeOpenAI, fake_server_fixture  # noqa: F401
 
 from ragdash import Dataset, Document, Query
-from ragdash.embeddings import make_dense_retriever, retry
-from ragdash.embeddings import retriever as retriever_module
+from ragdash.embeddings import retry
 from ragdash.embeddings.cache import EmbeddingCache, text_hash
 from ragdash.errors import (
     AuthenticationError,
@@ -21,6 +20,8 @@ from ragdash.errors import (
     QuotaExceededError,
     RetrievalError,
 )
+from ragdash.retrieval import dense as retriever_module
+from ragdash.retrieval.dense import make_dense_retriever
 
 KEY = "sk-live-DISTINCTIVE-key-0xC0FFEE-42"
 

@@ -1,8 +1,9 @@
 """Strings for charts, tables (views) and the HTML report. See :mod:`ragdash.i18n`.
 
-Keys are grouped by prefix: ``chart.*`` (ragdash.charts), ``col.*`` and ``views.*``
-(ragdash.views), ``report.*`` (ragdash.report), ``job.*`` (ragdash.jobs), ``runs.*``
-(ragdash.runs). Metric names (Recall, NDCG, ...) come from ``ragdash.metrics.FAMILIES``.
+Keys are grouped by prefix: ``chart.*`` (ragdash.present.charts), ``col.*`` and
+``views.*`` (ragdash.present.tables), ``report.*`` (ragdash.present.report), ``job.*``
+(ragdash.jobs), ``runs.*`` (ragdash.runs). Metric names (Recall, NDCG, ...) come from
+``ragdash.metrics.FAMILIES``.
 """
 
 MESSAGES: dict[str, dict[str, str]] = {
@@ -32,7 +33,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "chart.estimated": {"en": "Estimated", "ja": "見積もり"},
     "chart.actual": {"en": "Actual", "ja": "実績"},
     "chart.no_data": {"en": "Nothing to show yet.", "ja": "まだ表示するデータがありません。"},
-    # -- table columns (ragdash.views.display_frame) ---------------------------------------
+    # -- table columns (ragdash.present.tables.display_frame) ----------------------------
     "col.query_id": {"en": "Query id", "ja": "クエリ ID"},
     "col.query": {"en": "Query", "ja": "クエリ"},
     "col.n_relevant": {"en": "Relevant docs", "ja": "正解文書数"},

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .i18n import normalize_lang, t
+from ..i18n import normalize_lang, t
 
 __all__ = ["ReportCost", "ReportRun", "build_report"]
 
@@ -164,10 +164,10 @@ def build_report(runs: Sequence[Any], *, dataset: Any = None, lang: str = "en",
     ``bands``: bootstrap bands around the curves. ``secrets``:
     strings (an API key) masked wherever they would appear.
     """
-    from . import __version__
+    from .. import __version__
+    from ..runs import scrub_secrets
     from .charts import PLOTLY_CONFIG, cost_bar_figure, curve_figure, scatter_figure
-    from .runs import scrub_secrets
-    from .views import disagreement, metric_label, per_query_frame, summary_frame
+    from .tables import disagreement, metric_label, per_query_frame, summary_frame
 
     lang = normalize_lang(lang)
     secrets = tuple(s for s in secrets if s)
@@ -223,7 +223,7 @@ def build_report(runs: Sequence[Any], *, dataset: Any = None, lang: str = "en",
     if nr:
         note = t("report.no_relevant", lang, n=nr, total=len(items[0].table))
         body.append(f'<p class="note">{_e(note)}</p>')
-    from .metrics import family as _family
+    from ..metrics import family as _family
 
     for fam in curve_families:
         fam = _family(fam).name
@@ -365,7 +365,7 @@ def _unique_names(items: list[ReportRun]) -> list[ReportRun]:
 
 
 def _clip(metric: str, kmax: int) -> str:
-    from .metrics import parse_metric
+    from ..metrics import parse_metric
 
     fam, k = parse_metric(metric)
     return f"{fam}@{min(k or kmax, kmax)}"
@@ -420,8 +420,8 @@ def _config_list(config: Mapping) -> str:
 
 def _drilldown_html(dataset, run: ReportRun, rec: Mapping, metric: str, lang: str,
                     include_text: bool) -> str:
-    from .metrics import parse_metric
-    from .views import drilldown, metric_label
+    from ..metrics import parse_metric
+    from .tables import drilldown, metric_label
 
     k = parse_metric(metric)[1] or run.table.kmax
     d = drilldown(dataset, run.ranking, dataset.qrels, rec["query_id"], k,
@@ -454,9 +454,9 @@ def _drilldown_html(dataset, run: ReportRun, rec: Mapping, metric: str, lang: st
 
 def _comparison(items, tables, metric, lang, dataset, include_text, n_disagree, n_resamples,
                 figures, scatter_figure, disagreement, metric_label) -> list[str]:
-    from .errors import RagdashError
-    from .stats import compare_tables
-    from .stats.verdict import format_p
+    from ..errors import RagdashError
+    from ..stats import compare_tables
+    from ..stats.verdict import format_p
 
     out: list[str] = []
     label = metric_label(metric)
@@ -556,7 +556,7 @@ def _run_costs(run: ReportRun, currency: str) -> tuple[float | None, float | Non
     """(estimated, actual) in ``currency``: the estimate saved with the run; the actual
     figure saved with it, else priced from the API's usage with :func:`ragdash.cost
     .actual_cost` (free retrievers cost 0; unknown models give None)."""
-    from .errors import RagdashError
+    from ..errors import RagdashError
 
     cur = currency.lower()
     c = dict(run.cost or {})
@@ -566,7 +566,7 @@ def _run_costs(run: ReportRun, currency: str) -> tuple[float | None, float | Non
         actual = 0.0
     if actual is None and run.usage.get("prompt_tokens") is not None:
         try:
-            from .cost import actual_cost
+            from ..cost import actual_cost
 
             figure = actual_cost(run.usage, model=c.get("model") or run.model,
                                  provider=c.get("provider"))

@@ -11,8 +11,7 @@ import pytest
 
 from ragdash.dataset import Dataset, Document, Query
 from ragdash.metrics import evaluate
-from ragdash.ranking import Ranking
-from ragdash.views import (
+from ragdash.present.tables import (
     disagreement,
     display_frame,
     drilldown,
@@ -25,6 +24,7 @@ from ragdash.views import (
     summary_frame,
     summary_grid,
 )
+from ragdash.ranking import Ranking
 
 
 @pytest.fixture
