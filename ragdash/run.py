@@ -1,0 +1,138 @@
+"""One run, from start to finish: what was retrieved, how, what it cost and took.
+
+Every producer makes a :class:`Run` (the evaluation pipeline, the command line, the app's
+jobs, a TREC or JSON import, a fusion, a rerank, a sweep point, an external engine) and every
+consumer reads one (the run store, the report, the charts, compare, the frontier). Inputs of
+other shapes are converted once, at the edge (:mod:`ragdash.runs.exchange`), never guessed
+at inside.
+
+    run = run_evaluation(dataset, make_retriever("bm25"), kmax=100)   # a Run, unsaved
+    run.table().mean("ndcg@10")          # metrics are derived, computed on demand
+    run_id = get_store().save(run)       # the store gives it an id
+    get_store().load(run_id).table()     # recomputed from the saved ranking
+
+What is stored is what cannot be recomputed: the ranking, the configuration (never a
+credential), usage, cost, timings and resources. The metric table is derived from the ranking
+and the dataset's qrels; it is memoized on the object (treat a loaded run as read-only).
+
+A derived run (a fusion, a rerank, a dimension or precision sweep point, an ANN index) names
+its ``parents`` (run ids) and says in ``config["transform"]`` what was done to them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .dataset import Dataset
+    from .metrics import MetricTable
+    from .ranking import Ranking
+
+__all__ = ["SOURCES", "Run", "now_iso"]
+
+#: where a run came from (the store's ``source`` column)
+SOURCES = ("evaluation", "trec", "import", "fusion", "rerank", "sweep", "engine", "pipeline")
+
+
+def now_iso() -> str:
+    """Now in UTC as ``YYYY-MM-DDTHH:MM:SSZ`` (runs sort by time as text)."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+@dataclass(eq=False)
+class Run:
+    """One evaluation run. The ranking is the data; the metric table is derived from it.
+
+    - ``dataset`` / ``dataset_fingerprint``: what it was run on (the fingerprint names the
+      dataset's content; it is computed from ``dataset`` when not given).
+    - ``ranking``: for each query the top-``kmax`` documents and scores, in trec_eval order.
+    - ``query_ids``: the evaluated queries, in order (a query missing from the ranking scores
+      0 on every metric rather than disappearing from the mean).
+    - ``retriever``: a short name of what ranked ("bm25", "openai:text-embedding-3-small",
+      "rrf(bm25, openai:…)"); ``model`` the embedding model when there is one.
+    - ``config``: names every stage (``{"retriever": ..., "stages": [...], ...}``); never a
+      credential (the store scrubs it again anyway).
+    - ``usage``: what the APIs reported (``requests``, ``prompt_tokens``, ...), summed over
+      stages; ``cost``: the estimate before the run and the actual figure after.
+    - ``seconds``: wall time of the retrieval; ``timings``: seconds per stage.
+    - ``resources``: what it takes to operate (``index_bytes``, latency probes, ...).
+    - ``parents``: run ids this run was derived from (empty for a first-stage run).
+    - ``id``: set by the run store when saved (``None`` before).
+    """
+
+    dataset: Dataset
+    ranking: Ranking
+    query_ids: list[str]
+    kmax: int
+    retriever: str = "unknown"
+    model: str | None = None
+    name: str = ""
+    config: dict = field(default_factory=dict)
+    usage: dict = field(default_factory=dict)
+    cost: dict | None = None
+    seconds: float | None = None
+    timings: dict = field(default_factory=dict)
+    resources: dict = field(default_factory=dict)
+    relevance_level: float | None = None
+    gain: str = "linear"
+    source: str = "evaluation"
+    parents: list[str] = field(default_factory=list)
+    created_at: str = field(default_factory=now_iso)
+    dataset_fingerprint: str = ""
+    id: str | None = None
+    _table: MetricTable | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.query_ids = [str(q) for q in self.query_ids]
+        self.kmax = int(self.kmax)
+        if not self.dataset_fingerprint:
+            self.dataset_fingerprint = self.dataset.fingerprint()
+
+    # -- derived ------------------------------------------------------------------------
+    @property
+    def qrels(self) -> dict[str, dict[str, float]]:
+        return self.dataset.qrels
+
+    @property
+    def dataset_name(self) -> str:
+        return self.dataset.name
+
+    def table(self) -> MetricTable:
+        """The metric table at K = 1..kmax over ``query_ids``, computed once (memoized)."""
+        if self._table is None:
+            from .metrics import evaluate
+
+            self._table = evaluate(self.ranking, self.dataset.qrels, kmax=self.kmax,
+                                   queries=self.query_ids,
+                                   relevance_level=self.relevance_level, gain=self.gain)
+        return self._table
+
+    def summary(self, ks=None) -> dict[str, float]:
+        """Mean of every metric at each K (default: the table's usual Ks)."""
+        return self.table().summary(ks)
+
+    def dataset_info(self) -> dict:
+        """Name, source, fingerprint and sizes of the dataset (JSON-safe)."""
+        return {"name": self.dataset.name, "source": self.dataset.source,
+                "fingerprint": self.dataset_fingerprint,
+                "documents": len(self.dataset.documents),
+                "queries": len(self.dataset.queries),
+                "evaluated_queries": len(self.query_ids)}
+
+    def derive(self, ranking: Ranking, *, transform: dict, retriever: str,
+               **changes: Any) -> Run:
+        """A new, unsaved run made from this one by ``transform`` (a JSON-safe dict naming
+        what was done, e.g. ``{"kind": "truncate", "dimensions": 256}``): same dataset and
+        queries, this run's id as parent, the config extended with the transform."""
+        config = dict(self.config)
+        config["transform"] = dict(transform)
+        config["parent_config"] = dict(self.config)
+        fields = {"ranking": ranking, "retriever": retriever, "config": config,
+                  "parents": [self.id] if self.id else [], "id": None, "_table": None,
+                  "created_at": now_iso(), "name": "", "usage": {}, "cost": None,
+                  "timings": {}, "resources": {}, "seconds": None}
+        fields.update(changes)
+        return dataclasses.replace(self, **fields)
