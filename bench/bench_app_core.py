@@ -27,6 +27,7 @@ from ragdash.present.report import build_report
 from ragdash.present.tables import drilldown, per_query_frame
 from ragdash.retrieval import make_retriever
 from ragdash.runs import RunStore, export_json
+from ragdash.stats import table_bands
 
 
 class Timer:
@@ -73,8 +74,9 @@ def main() -> None:
           ["ndcg@10", "recall@10", "mrr@10"])
     timer("drilldown (one query, K=10)", drilldown, ds, ranking, None, qids[0], 10)
     timer("curve_figure 1 family, no bands", curve_figure, {"bm25": table}, "ndcg")
-    timer("curve_figure 2 runs, bands (2,000 resamples)", curve_figure,
-          {"a": table, "b": table}, "ndcg", bands=True)
+    pair = {"a": table, "b": table}
+    bands = timer("table_bands 2 runs (2,000 resamples)", table_bands, pair, "ndcg")
+    timer("curve_figure 2 runs, bands given", curve_figure, pair, "ndcg", bands=bands)
     other = ranking.truncate(10)
     table_b = evaluate(other, ds.qrels, kmax=args.kmax, queries=qids)
     page = timer("build_report (2 runs, comparison, ja)", build_report,

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from ragdash.metrics import DEFAULT_KS
+from ragdash.metrics import DEFAULT_KS, metric_label
 from ragdash.present.charts import PLOTLY_CONFIG, curve_figure
-from ragdash.present.tables import metric_label, summary_grid
+from ragdash.present.tables import summary_grid
 from ragdash.ui import job_panel, keys, page_setup, results, state
 from ragdash.ui.widgets import bind, bind_choice
 

@@ -3,9 +3,8 @@ wins and losses, and the queries where the runs disagree most."""
 
 import streamlit as st
 
-from ragdash.metrics import FAMILIES, FAMILY_NAMES
+from ragdash.metrics import FAMILIES, FAMILY_NAMES, metric_label
 from ragdash.present.charts import PLOTLY_CONFIG, curve_figure
-from ragdash.present.tables import metric_label
 from ragdash.ui import compare, keys, page_setup, results, state
 from ragdash.ui.widgets import bind, bind_choice, md
 

@@ -145,9 +145,22 @@ def test_bad_rates():
     (155000, "JPY", "¥155,000"),
     (0.37, "JPY", "¥0.37"),
     (0.0019, "JPY", "¥0.0019"),
+    (0.01234, "USD", "$0.0123"), (0.000012, "USD", "$0.000012"), (1.5, "JPY", "¥2"),
+    (12345.6, "JPY", "¥12,346"),
+    (None, "USD", "—"), (float("nan"), "JPY", "—"), (float("inf"), "USD", "$?"),
 ], ids=lambda v: str(v))
 def test_format_money(amount, currency, text):
     assert format_money(amount, currency) == text
+
+
+def test_format_money_is_the_one_money_format():
+    import ragdash.present.charts as charts
+    import ragdash.present.report as report
+
+    # charts and the report use this very function; there is no second copy to drift
+    assert charts.format_money is format_money and report.format_money is format_money
+    with pytest.raises(CostError, match="USD or JPY"):
+        format_money(2.0, "CHF")
 
 
 # -- finding a model -----------------------------------------------------------------------

@@ -14,13 +14,12 @@ from ragdash.present.charts import (
     cost_bar_figure,
     cost_quality_figure,
     curve_figure,
-    format_money,
     histogram_figure,
     k_axis,
     scatter_figure,
 )
 from ragdash.ranking import Ranking
-from ragdash.stats import curve_bands
+from ragdash.stats import CurveBands, curve_bands, table_bands
 
 
 def _table(seed: int, nq: int = 30, nd: int = 40, kmax: int = 20, with_empty: bool = False):
@@ -52,7 +51,7 @@ def test_curve_holds_the_table_curve(tables):
 
 def test_lines_come_first_in_order_then_bands(tables):
     fams = ["recall", "mrr"]
-    fig = curve_figure(tables, fams, bands=True, n_resamples=300)
+    fig = curve_figure(tables, fams, bands=table_bands(tables, fams, n_resamples=300))
     lines = [d for d in fig.data if d.meta["kind"] == "curve"]
     bands = [d for d in fig.data if d.meta["kind"] == "band"]
     assert fig.data[:4] == tuple(lines) and len(bands) == 4
@@ -74,19 +73,49 @@ def test_lines_come_first_in_order_then_bands(tables):
     assert all("<b>" not in (d.hovertemplate or "") for d in fig.data)
 
 
-def test_precomputed_bands_and_arrays():
+def test_bands_are_drawn_from_what_the_caller_computed():
     table = _table(3)
-    bands = curve_bands(table.values["ndcg"], n_resamples=200)
-    fig = curve_figure({"A": table}, "ndcg", bands={"A": bands})
-    assert len(fig.data) == 2 and fig.data[1].meta["low"] == pytest.approx(list(bands.low))
-    fig = curve_figure({"A": table}, "ndcg", bands={("A", "ndcg"): (bands.low, bands.high)})
-    assert fig.data[1].meta["high"] == pytest.approx(list(bands.high))
+    given = table_bands({"A": table}, "ndcg", n_resamples=200, confidence=0.9)
+    # table_bands is ragdash.stats.curve_bands on the table's (queries, K) matrix
+    direct = curve_bands(table.values["ndcg"], n_resamples=200, confidence=0.9)
+    np.testing.assert_allclose(given.get("A", "ndcg").low, direct.low)
+    fig = curve_figure({"A": table}, "ndcg", bands=given)
+    assert len(fig.data) == 2 and fig.data[1].meta["kind"] == "band"
+    assert fig.data[1].meta["low"] == pytest.approx(list(direct.low))
+    assert fig.data[1].meta["high"] == pytest.approx(list(direct.high))
+    assert "90%" in fig.data[1].name  # the level the bands were computed at, not a default
+    # Without bands, no band trace; the chart never resamples on its own.
+    plain = curve_figure({"A": table}, "ndcg")
+    assert [d.meta["kind"] for d in plain.data] == ["curve"]
+    np.testing.assert_allclose(plain.data[0].y, fig.data[0].y)
+
+
+def test_bands_take_one_shape():
+    table = _table(3)
+    direct = curve_bands(table.values["ndcg"], n_resamples=50)
+    for other in (True, {"A": direct}, {("A", "ndcg"): (direct.low, direct.high)}, direct):
+        with pytest.raises(TypeError, match="CurveBands"):
+            curve_figure({"A": table}, "ndcg", bands=other)
+
+
+def test_bands_for_arrays_and_missing_entries():
     arrays = {"A": {"ndcg": [0.1, 0.2, 0.3]}, "B": {"ndcg": np.array([0.2, 0.3, 0.4])}}
-    fig = curve_figure(arrays, "ndcg", bands={"B": {"ndcg": ([0.1] * 3, [0.5] * 3)}})
+    band = curve_bands(np.array([[0.1, 0.2, 0.3], [0.3, 0.4, 0.5]]), n_resamples=20)
+    fig = curve_figure(arrays, "ndcg", bands=CurveBands(bands={("B", "ndcg"): band}))
     assert list(fig.data[0].y) == [0.1, 0.2, 0.3] and list(fig.data[1].y) == [0.2, 0.3, 0.4]
-    assert len(fig.data) == 3 and fig.data[2].meta["run"] == "B"
+    assert len(fig.data) == 3 and fig.data[2].meta["run"] == "B"  # A has none: no band
     with pytest.raises(TypeError):
         curve_figure({"A": [1, 2, 3]}, "ndcg")
+
+
+def test_table_bands_drop_queries_without_relevant_documents():
+    table = _table(4, with_empty=True)
+    kept = table.values["recall"][~table.no_relevant]
+    got = table_bands({"A": table}, ["recall", "mrr"], drop_no_relevant=True, n_resamples=100)
+    np.testing.assert_allclose(got.get("A", "recall").mean, kept.mean(axis=0))
+    assert len(got) == 2 and got.get("A", "map") is None
+    tiny = evaluate(Ranking.from_dict({"q": {"d": 1.0}}), {"q": {"d": 1}}, kmax=3)
+    assert len(table_bands({"T": tiny}, "ndcg", n_resamples=10)) == 0  # one query: no band
 
 
 def test_drop_no_relevant_changes_the_curve():
@@ -175,6 +204,8 @@ def test_cost_bars_are_sorted_and_labelled():
     assert _categories_top_to_bottom(fig) == list(fig.data[0].y)  # the cheapest on top
     assert len(fig.data) == 2 and fig.data[1].x[2] == 0.12 and fig.data[1].x[0] is None
     assert fig.layout.xaxis.title.text == "費用（JPY）"
+    # labels written level (plotly's default turns a label that does not fit on its side)
+    assert [d.textangle for d in fig.data] == [0, 0]
     only = cost_bar_figure(rows[:2])
     assert len(only.data) == 1
 
@@ -189,18 +220,19 @@ def test_cost_quality_points():
     assert fig.layout.yaxis.title.text == "nDCG@10"
 
 
-@pytest.mark.parametrize("value, currency, text", [
-    (0.01234, "USD", "$0.0123"), (0.000012, "USD", "$0.000012"), (1234.567, "USD", "$1,234.57"),
-    (1.5, "JPY", "¥2"), (12345.6, "JPY", "¥12,346"), (0.37, "JPY", "¥0.37"), (0, "USD", "$0"),
-    (None, "USD", "—"), (float("nan"), "USD", "—"), (2.0, "CHF", "CHF 2.00"),
-])
-def test_format_money(value, currency, text):
-    assert format_money(value, currency) == text
+def test_money_labels_are_ragdash_cost_format_money():
+    from ragdash.cost import format_money
+
+    fig = cost_bar_figure([{"provider": "p", "model": "m", "cost": 0.01234},
+                           {"provider": "q", "model": "n", "cost": 1234.567}])
+    assert list(fig.data[0].text) == [format_money(0.01234), format_money(1234.567)]
+    assert list(fig.data[0].text) == ["$0.0123", "$1,234.57"]
 
 
 def test_every_figure_serializes(tables):
     a = tables["BM25"]
-    for fig in (curve_figure(tables, ["ndcg", "recall"], bands=True, n_resamples=100),
+    bands = table_bands(tables, ["ndcg", "recall"], n_resamples=100)
+    for fig in (curve_figure(tables, ["ndcg", "recall"], bands=bands),
                 histogram_figure(a.value("ndcg@5")),
                 scatter_figure(a.value("ndcg@5"), a.value("ndcg@5"), a.query_ids),
                 cost_bar_figure([{"provider": "p", "model": "m", "cost": 1.0}]),

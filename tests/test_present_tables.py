@@ -10,13 +10,12 @@ import pandas as pd
 import pytest
 
 from ragdash.dataset import Dataset, Document, Query
-from ragdash.metrics import evaluate
+from ragdash.metrics import evaluate, metric_label
 from ragdash.present.tables import (
     disagreement,
     display_frame,
     drilldown,
     first_relevant_ranks,
-    metric_label,
     per_query_frame,
     runs_frame,
     safe_csv,

@@ -130,17 +130,24 @@ def _significant(value: float, digits: int) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def format_money(amount: float, currency: str = "USD") -> str:
-    """Money for people.
+#: what :func:`format_money` writes for a figure that is not known (None or NaN)
+NO_MONEY = "—"
+
+
+def format_money(amount: float | None, currency: str = "USD") -> str:
+    """Money for people — the one money format of ragdash (CLI, app, charts, report).
 
     USD: two decimals from $1 up (``$1,234.57``); below $1 three significant digits, so tiny
     amounts stay readable (``$0.0234``, ``$0.000123``). JPY: whole yen from ¥1 up
     (``¥1,235``); below ¥1 two significant digits (``¥0.37``). Zero is ``$0`` / ``¥0``.
+    A figure that is not known (``None`` or NaN) is ``"—"``; infinity is ``$?``.
     """
-    cur = currency.upper()
+    cur = str(currency).upper()
     if cur not in ("USD", "JPY"):
         raise CostError(f'unknown currency "{currency}". Use USD or JPY.')
     symbol = "$" if cur == "USD" else "¥"
+    if amount is None or math.isnan(float(amount)):
+        return NO_MONEY
     if not math.isfinite(amount):
         return f"{symbol}?"
     sign = "-" if amount < 0 else ""

@@ -28,11 +28,20 @@ import numpy as np
 from ..errors import MetricError
 from .judging import GAINS, judge, query_list
 from .kernels import compute_all
-from .registry import FAMILIES, FAMILY_NAMES, Family, family, metric_names, parse_metric
+from .registry import (
+    FAMILIES,
+    FAMILY_NAMES,
+    Family,
+    family,
+    metric_label,
+    metric_names,
+    parse_metric,
+)
 from .table import DEFAULT_KS, MetricTable
 
 __all__ = ["DEFAULT_KS", "FAMILIES", "FAMILY_NAMES", "GAINS", "Family", "MetricError",
-           "MetricTable", "evaluate", "family", "metric_names", "parse_metric"]
+           "MetricTable", "evaluate", "family", "metric_label", "metric_names",
+           "parse_metric"]
 
 
 def evaluate(ranking, qrels: Mapping, *, kmax: int | None = None,

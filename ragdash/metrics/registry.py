@@ -141,6 +141,17 @@ def parse_metric(name: str) -> tuple[str, int | None]:
     return found, int(cut)
 
 
+def metric_label(name: str) -> str:
+    """The one display name of a metric or family, from the registry: ``"ndcg@10"`` ->
+    ``"nDCG@10"``, ``"hit_rate"`` -> ``"Hit rate"``. A name the registry does not know (a
+    custom measure) is returned unchanged, so tables and statistics work on any column."""
+    try:
+        fam, k = parse_metric(name)
+    except MetricError:
+        return str(name)
+    return FAMILIES[fam].label + ("" if k is None else f"@{k}")
+
+
 def metric_names(ks, families=None) -> list[str]:
     """All names for ``families`` (default: all six, registry order) at every ``k`` in ``ks``."""
     fams = FAMILY_NAMES if families is None else [family(f).name for f in families]

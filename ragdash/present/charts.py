@@ -14,17 +14,30 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import plotly.graph_objects as go
 
+from ..cost import format_money
 from ..i18n import t
+from ..metrics import family, metric_label
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..metrics import MetricTable
+    from ..stats import CurveBands
+
+    #: one run's curves: a MetricTable, or ``{family: (kmax,) values}``
+    CurveSource = MetricTable | Mapping[str, Sequence[float]]
+    #: rows of a cost chart: a DataFrame, or one mapping per row
+    CostRows = pd.DataFrame | Iterable[Mapping[str, object]]
 
 __all__ = ["CJK_FONT", "K_TICKS", "PALETTE", "PLOTLY_CONFIG", "cost_bar_figure",
-           "cost_quality_figure", "curve_figure", "format_money", "histogram_figure",
-           "k_axis", "scatter_figure"]
+           "cost_quality_figure", "curve_figure", "histogram_figure", "k_axis",
+           "scatter_figure"]
 
 #: fonts with Japanese glyphs first (Linux, macOS, Windows), then a generic fallback
 CJK_FONT = ("Noto Sans CJK JP, Noto Sans JP, Hiragino Sans, Hiragino Kaku Gothic ProN, "
@@ -40,7 +53,7 @@ PLOTLY_CONFIG = {"displaylogo": False, "responsive": True,
                  "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 
-def _esc(text: Any) -> str:
+def _esc(text: object) -> str:
     return html.escape(str(text), quote=False)
 
 
@@ -50,19 +63,7 @@ def _rgba(hex_color: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
-def _family_label(name: str) -> str:
-    from ..metrics import family
-
-    return family(name).label
-
-
-def _metric_label(name: str) -> str:
-    from .tables import metric_label
-
-    return metric_label(name)
-
-
-def _layout(fig: go.Figure, lang: str, title: str | None = None, **extra: Any) -> go.Figure:
+def _layout(fig: go.Figure, lang: str, title: str | None = None, **extra: object) -> go.Figure:
     fig.update_layout(
         template="plotly_white",
         font={"family": CJK_FONT, "size": 13},
@@ -83,7 +84,7 @@ def k_axis(kmax: int, *, log: bool = True, lang: str = "en") -> dict:
     ticks = [k for k in K_TICKS if k <= kmax]
     if kmax not in ticks:
         ticks.append(kmax)
-    axis: dict[str, Any] = {"title": {"text": _esc(t("chart.k_axis", lang))}, "tickvals": ticks,
+    axis: dict[str, object] = {"title": {"text": _esc(t("chart.k_axis", lang))}, "tickvals": ticks,
                             "ticktext": [str(k) for k in ticks], "showgrid": True}
     if log and kmax > 1:
         axis.update(type="log", range=[-0.03, math.log10(kmax) + 0.03])
@@ -93,7 +94,7 @@ def k_axis(kmax: int, *, log: bool = True, lang: str = "en") -> dict:
 
 
 # -- curves across K ------------------------------------------------------------------------------
-def _curve_of(source: Any, fam: str, drop_no_relevant: bool) -> np.ndarray:
+def _curve_of(source: CurveSource, fam: str, drop_no_relevant: bool) -> np.ndarray:
     if hasattr(source, "curve"):
         return np.asarray(source.curve(fam, drop_no_relevant=drop_no_relevant), dtype=float)
     if isinstance(source, Mapping):
@@ -102,41 +103,34 @@ def _curve_of(source: Any, fam: str, drop_no_relevant: bool) -> np.ndarray:
                     f"not {type(source).__name__}")
 
 
-def _band_of(bands: Any, run: str, fam: str, n_runs: int, n_fams: int):
-    if bands is None or bands is False:
-        return None
-    entry = bands.get((run, fam)) if isinstance(bands, Mapping) else None
-    if entry is None and isinstance(bands, Mapping):
-        entry = bands.get(run)
-        if isinstance(entry, Mapping):
-            entry = entry.get(fam)
-    if entry is None and isinstance(bands, Mapping) and n_runs == 1:
-        entry = bands.get(fam)
-    return entry
+def _check_bands(bands: object) -> None:
+    from ..stats import CurveBands
+
+    if bands is not None and not isinstance(bands, CurveBands):
+        raise TypeError(f"bands must be a ragdash.stats.CurveBands (from "
+                        f"ragdash.stats.table_bands) or None, not {type(bands).__name__}")
 
 
-def curve_figure(curves: Mapping[str, Any], families: str | Sequence[str] = "ndcg", *,
-                 bands: Any = None, lang: str = "en", log_x: bool = True,
-                 drop_no_relevant: bool = False, confidence: float = 0.95,
-                 n_resamples: int = 2000, title: str | None = None) -> go.Figure:
+def curve_figure(curves: Mapping[str, CurveSource], families: str | Sequence[str] = "ndcg", *,
+                 bands: CurveBands | None = None, lang: str = "en", log_x: bool = True,
+                 drop_no_relevant: bool = False, title: str | None = None) -> go.Figure:
     """Mean metric against K, one line per run and family.
 
     ``curves``: ``{run name: MetricTable}`` or ``{run name: {family: (kmax,) array}}``.
     ``families``: one family name or several (``"ndcg"``, ``["recall", "mrr"]``).
-    ``bands``: ``None`` (no bands); ``True`` to compute bootstrap bands with
-    :func:`ragdash.stats.curve_bands` from MetricTables; or precomputed bands — anything with
-    ``.low`` / ``.high`` (``ragdash.stats.Bands``) or a ``(low, high)`` pair — keyed by run
-    name, by ``(run, family)``, or ``{run: {family: band}}``.
+    ``bands``: ``None`` (no bands) or the :class:`ragdash.stats.CurveBands` the caller
+    computed with :func:`ragdash.stats.table_bands` (same runs, families and
+    ``drop_no_relevant``); a line whose ``(run, family)`` has no band is drawn without one.
+    This function draws; it computes no statistics.
 
     Trace order: every line first (run by run, family by family), then one filled band per
     line that has one (``fill="toself"``, no legend entry, no hover).
     """
+    _check_bands(bands)
     fams = [families] if isinstance(families, str) else list(families)
-    from ..metrics import family as _family
-
-    fams = [_family(f).name for f in fams]
+    fams = [family(f).name for f in fams]
     runs = [str(r) for r in curves]
-    labels = {f: _family_label(f) for f in fams}
+    labels = {f: metric_label(f) for f in fams}
     fig = go.Figure()
     band_traces = []
     kmax = 1
@@ -159,19 +153,12 @@ def curve_figure(curves: Mapping[str, Any], families: str | Sequence[str] = "ndc
                 legendgroup=f"{ri}-{fi}", meta={"run": run, "family": fam, "kind": "curve"},
                 hovertemplate=f"%{{fullData.name}}<br>K=%{{x}}<br>{_esc(labels[fam])}@%{{x}}: "
                               f"%{{y:.4f}}<extra></extra>"))
-            band = _compute_band(source, fam, drop_no_relevant, confidence, n_resamples) \
-                if bands is True else _band_of(bands, run, fam, len(runs), len(fams))
+            band = bands.get(run, fam) if bands is not None else None
             if band is not None:
-                low, high = (band.low, band.high) if hasattr(band, "low") else band
-                low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
-                band_traces.append(go.Scatter(
-                    x=np.concatenate([x, x[::-1]]), y=np.concatenate([high, low[::-1]]),
-                    fill="toself", fillcolor=_rgba(color, 0.15), line={"width": 0},
-                    mode="lines", hoverinfo="skip", showlegend=False,
-                    legendgroup=f"{ri}-{fi}",
-                    name=_esc(t("chart.band", lang, name=name, level=round(confidence * 100))),
-                    meta={"run": run, "family": fam, "kind": "band", "low": low.tolist(),
-                          "high": high.tolist()}))
+                level = round(bands.confidence * 100)
+                band_traces.append(_band_trace(x, band.low, band.high, color, f"{ri}-{fi}",
+                                               t("chart.band", lang, name=name, level=level),
+                                               {"run": run, "family": fam}))
     for trace in band_traces:
         fig.add_trace(trace)
     metric_names = " / ".join(labels[f] for f in fams)
@@ -184,29 +171,27 @@ def curve_figure(curves: Mapping[str, Any], families: str | Sequence[str] = "ndc
     return fig
 
 
-def _compute_band(source: Any, fam: str, drop_no_relevant: bool, confidence: float,
-                  n_resamples: int):
-    if not hasattr(source, "values"):
-        return None
-    from ..stats import curve_bands
-
-    matrix = source.values[fam]
-    if drop_no_relevant:
-        matrix = matrix[~source.no_relevant]
-    if len(matrix) < 2:
-        return None
-    return curve_bands(matrix, n_resamples=n_resamples, confidence=confidence)
+def _band_trace(x: np.ndarray, low: Sequence[float], high: Sequence[float], color: str,
+                group: str, name: str, meta: dict[str, str]) -> go.Scatter:
+    """A filled band from ``high`` (left to right) back along ``low`` (right to left)."""
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    return go.Scatter(
+        x=np.concatenate([x, x[::-1]]), y=np.concatenate([high, low[::-1]]), fill="toself",
+        fillcolor=_rgba(color, 0.15), line={"width": 0}, mode="lines", hoverinfo="skip",
+        showlegend=False, legendgroup=group, name=_esc(name),
+        meta={**meta, "kind": "band", "low": low.tolist(), "high": high.tolist()})
 
 
 # -- per-query distributions ----------------------------------------------------------------------
-def histogram_figure(values: Any, *, metric: str = "ndcg@10", lang: str = "en",
-                     bin_size: float = 0.05, title: str | None = None) -> go.Figure:
+def histogram_figure(values: Sequence[float] | Mapping[str, Sequence[float]], *,
+                     metric: str = "ndcg@10", lang: str = "en", bin_size: float = 0.05,
+                     title: str | None = None) -> go.Figure:
     """How per-query values of ``metric`` are spread: ``values`` is one array, or
     ``{run name: array}`` for overlaid runs. Bins of ``bin_size`` centred on 0, bin_size,
     ..., 1, so a value of exactly 1 (the commonest for a good retriever) and of exactly 0
     each get a bar inside the axis."""
     series = values if isinstance(values, Mapping) else {"": values}
-    label = _metric_label(metric)
+    label = metric_label(metric)
     fig = go.Figure()
     n = 0
     for i, (run, vals) in enumerate(series.items()):
@@ -243,7 +228,7 @@ def scatter_figure(a_values: Sequence[float], b_values: Sequence[float],
     qids = [str(q) for q in query_ids]
     if not len(a) == len(b) == len(qids):
         raise ValueError("a_values, b_values and query_ids must have the same length")
-    label = _metric_label(metric)
+    label = metric_label(metric)
     hover_text = [_esc(_short(x)) for x in texts] if texts is not None else None
     colors = np.where(b > a, PALETTE[1], np.where(b < a, PALETTE[0], "#888888"))
     query_word = _esc(t("chart.query", lang))
@@ -277,33 +262,19 @@ def scatter_figure(a_values: Sequence[float], b_values: Sequence[float],
     return fig
 
 
-def _short(text: Any, limit: int = 80) -> str:
+def _short(text: object, limit: int = 80) -> str:
     s = " ".join(str(text or "").split())
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
 # -- cost -----------------------------------------------------------------------------------------
-def format_money(value: float | None, currency: str = "USD") -> str:
-    """Money for people, as everywhere in ragdash (:func:`ragdash.cost.format_money` for USD
-    and JPY: ``$0.0123``, ``$1,234.57``, ``¥1,235``); ``None`` / NaN -> ``"—"``; another
-    currency code is written before two decimals (``"CHF 2.00"``)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    code = str(currency).upper()
-    if code in ("USD", "JPY"):
-        from ..cost import format_money as _cost_money
-
-        return _cost_money(float(value), code)
-    return f"{code} {float(value):,.2f}"
-
-
-def _rows(rows: Any) -> list[dict]:
+def _rows(rows: CostRows) -> list[dict]:
     if hasattr(rows, "to_dict"):  # a DataFrame
         return list(rows.to_dict("records"))
-    return [dict(r) if isinstance(r, Mapping) else dict(vars(r)) for r in rows]
+    return [dict(r) for r in rows]
 
 
-def cost_bar_figure(rows: Any, *, currency: str = "USD", value_key: str = "cost",
+def cost_bar_figure(rows: CostRows, *, currency: str = "USD", value_key: str = "cost",
                     actual_key: str | None = None, label_keys: Sequence[str] = ("provider",
                                                                                "model"),
                     lang: str = "en", title: str | None = None) -> go.Figure:
@@ -324,6 +295,7 @@ def cost_bar_figure(rows: Any, *, currency: str = "USD", value_key: str = "cost"
         y=[_esc(x) for x in labels], x=values, orientation="h",
         name=_esc(t("chart.estimated", lang)), marker={"color": PALETTE[0]},
         text=[format_money(v, currency) for v in values], textposition="auto",
+        textangle=0, cliponaxis=False,
         hovertemplate="%{y}<br>%{text}<extra></extra>"))
     if actual_key:
         actual = [r.get(actual_key) for r in items]
@@ -334,7 +306,8 @@ def cost_bar_figure(rows: Any, *, currency: str = "USD", value_key: str = "cost"
                 orientation="h", name=_esc(t("chart.actual", lang)),
                 marker={"color": PALETTE[1]},
                 text=[format_money(v, currency) if v is not None else "" for v in actual],
-                textposition="auto", hovertemplate="%{y}<br>%{text}<extra></extra>"))
+                textposition="auto", textangle=0, cliponaxis=False,
+                hovertemplate="%{y}<br>%{text}<extra></extra>"))
     _layout(fig, lang, title if title is not None else t("chart.cost_title", lang,
                                                           currency=currency.upper()),
             barmode="group", showlegend=len(fig.data) > 1,
@@ -347,7 +320,7 @@ def cost_bar_figure(rows: Any, *, currency: str = "USD", value_key: str = "cost"
     return fig
 
 
-def cost_quality_figure(runs: Any, *, metric: str = "ndcg@10", currency: str = "USD",
+def cost_quality_figure(runs: CostRows, *, metric: str = "ndcg@10", currency: str = "USD",
                         cost_key: str = "cost", value_key: str = "value",
                         name_key: str = "name", id_key: str = "id", lang: str = "en",
                         title: str | None = None) -> go.Figure:
@@ -356,7 +329,7 @@ def cost_quality_figure(runs: Any, *, metric: str = "ndcg@10", currency: str = "
     ``fig.data[0].customdata`` holds the ids. Runs without a cost are left out."""
     items = [r for r in _rows(runs) if r.get(cost_key) is not None
              and r.get(value_key) is not None]
-    label = _metric_label(metric)
+    label = metric_label(metric)
     x = [float(r[cost_key]) for r in items]
     y = [float(r[value_key]) for r in items]
     fig = go.Figure()

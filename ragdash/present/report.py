@@ -29,7 +29,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cost import format_money
 from ..i18n import normalize_lang, t
+from ..metrics import DEFAULT_KS, metric_label
 
 __all__ = ["ReportCost", "ReportRun", "build_report"]
 
@@ -147,7 +149,7 @@ class ReportCost:
 
 def build_report(runs: Sequence[Any], *, dataset: Any = None, lang: str = "en",
                  include_text: bool = True, title: str | None = None,
-                 ks: Sequence[int] = (1, 3, 5, 10, 20, 50, 100),
+                 ks: Sequence[int] = DEFAULT_KS,
                  families: Sequence[str] | None = None,
                  curve_families: Sequence[str] = ("ndcg", "recall", "mrr"),
                  metric: str = "ndcg@10", n_worst: int = 10, n_drilldowns: int = 3,
@@ -166,8 +168,9 @@ def build_report(runs: Sequence[Any], *, dataset: Any = None, lang: str = "en",
     """
     from .. import __version__
     from ..runs import scrub_secrets
+    from ..stats import table_bands
     from .charts import PLOTLY_CONFIG, cost_bar_figure, curve_figure, scatter_figure
-    from .tables import disagreement, metric_label, per_query_frame, summary_frame
+    from .tables import disagreement, per_query_frame, summary_frame
 
     lang = normalize_lang(lang)
     secrets = tuple(s for s in secrets if s)
@@ -228,8 +231,10 @@ def build_report(runs: Sequence[Any], *, dataset: Any = None, lang: str = "en",
     for fam in curve_families:
         fam = _family(fam).name
         if all(fam in tb.values for tb in tables.values()):
-            fig = curve_figure(tables, fam, bands=bands, lang=lang,
-                               drop_no_relevant=drop_no_relevant, n_resamples=n_resamples)
+            band = table_bands(tables, fam, drop_no_relevant=drop_no_relevant,
+                               n_resamples=n_resamples) if bands else None
+            fig = curve_figure(tables, fam, bands=band, lang=lang,
+                               drop_no_relevant=drop_no_relevant)
             body.append(figures.add(fig))
 
     # -- summary --------------------------------------------------------------------------
@@ -421,7 +426,7 @@ def _config_list(config: Mapping) -> str:
 def _drilldown_html(dataset, run: ReportRun, rec: Mapping, metric: str, lang: str,
                     include_text: bool) -> str:
     from ..metrics import parse_metric
-    from .tables import drilldown, metric_label
+    from .tables import drilldown
 
     k = parse_metric(metric)[1] or run.table.kmax
     d = drilldown(dataset, run.ranking, dataset.qrels, rec["query_id"], k,
@@ -512,8 +517,6 @@ def _comparison(items, tables, metric, lang, dataset, include_text, n_disagree, 
 
 
 def _cost(items, cost: ReportCost | None, lang, figures, cost_bar_figure, secrets) -> list[str]:
-    from .charts import format_money
-
     currency = (cost.currency if cost is not None else "USD").upper()
     out: list[str] = []
     if cost is not None and (cost.rows or cost.tokens):

@@ -20,28 +20,14 @@ import numpy as np
 import pandas as pd
 
 from ..i18n import has, t
+from ..metrics import DEFAULT_KS, metric_label
 
-__all__ = ["DEFAULT_KS", "Drilldown", "disagreement", "display_frame", "drilldown",
-           "first_relevant_ranks", "metric_label", "per_query_frame", "runs_frame", "safe_csv",
-           "snippet", "summary_frame", "summary_grid"]
+__all__ = ["Drilldown", "disagreement", "display_frame", "drilldown", "first_relevant_ranks",
+           "per_query_frame", "runs_frame", "safe_csv", "snippet", "summary_frame",
+           "summary_grid"]
 
-#: cutoffs of the summary tables (those above a table's Kmax are skipped)
-DEFAULT_KS: tuple[int, ...] = (1, 3, 5, 10, 20, 50, 100)
 #: cell prefixes a spreadsheet would read as a formula (CSV / formula injection)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def metric_label(name: str) -> str:
-    """``"ndcg@10"`` -> ``"nDCG@10"``, ``"hit_rate"`` -> ``"Hit rate"`` (registry labels);
-    anything the registry does not know is returned unchanged."""
-    from ..errors import MetricError
-    from ..metrics import FAMILIES, parse_metric
-
-    try:
-        fam, k = parse_metric(name)
-    except MetricError:
-        return str(name)
-    return FAMILIES[fam].label + ("" if k is None else f"@{k}")
 
 
 def _families(families: Iterable[str] | None, table) -> list[str]:

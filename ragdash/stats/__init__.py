@@ -6,6 +6,7 @@ for curves), is pure and deterministic for a given seed. Start with :func:`compa
 public for the app's charts.
 """
 
+from .bands import CURVE_BAND_RESAMPLES, CurveBands, table_bands
 from .bootstrap import (
     DEFAULT_RESAMPLES,
     Bands,
@@ -37,11 +38,13 @@ from .significance import (
 from .verdict import Verdict, detectable_difference, make_verdict, queries_needed
 
 __all__ = [
+    "CURVE_BAND_RESAMPLES",
     "DEFAULT_PERMUTATIONS",
     "DEFAULT_RESAMPLES",
     "Alignment",
     "Bands",
     "Comparison",
+    "CurveBands",
     "Interval",
     "PairResult",
     "RunSummary",
@@ -62,5 +65,6 @@ __all__ = [
     "queries_needed",
     "randomization_test",
     "randomization_tests",
+    "table_bands",
     "wilcoxon_test",
 ]

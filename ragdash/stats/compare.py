@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import MetricError, StatsError
+from ..errors import StatsError
+from ..metrics import metric_label
 from .bootstrap import DEFAULT_RESAMPLES, bootstrap_means
 from .correction import holm
 from .significance import (
@@ -185,21 +186,6 @@ def _swap(p: PairResult, cmp: Comparison) -> PairResult:
         relative_change=rel, sd_diff=p.sd_diff,
         queries_needed=p.queries_needed,
         verdict=verdict)
-
-
-def metric_label(name: str) -> str:
-    """Display name from the metrics registry: ``"ndcg@10"`` -> ``"nDCG@10"``.
-
-    Names the registry does not know (a custom measure) are returned unchanged: the
-    statistics work on any per-query numbers.
-    """
-    from ..metrics import FAMILIES, parse_metric
-
-    try:
-        fam, k = parse_metric(name)
-    except MetricError:
-        return name
-    return FAMILIES[fam].label + ("" if k is None else f"@{k}")
 
 
 def compare_runs(per_query: Mapping[str, np.ndarray], *, metric_name: str,

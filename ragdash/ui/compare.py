@@ -3,15 +3,15 @@ curves with bootstrap bands, the significance table, the A/B scatter."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from ..errors import RagdashError
+from ..metrics import metric_label
 from ..present.charts import PLOTLY_CONFIG, scatter_figure
-from ..present.tables import disagreement, display_frame, metric_label
+from ..present.tables import disagreement, display_frame
 from ..runs import SavedRun, import_trec
-from ..stats import align_tables, compare_tables, curve_bands
+from ..stats import CurveBands, align_tables, compare_tables, table_bands
 from . import keys, state
 from .page import PageContext
 from .results import apply_selection
@@ -68,17 +68,10 @@ def aligned_tables(runs: list[SavedRun], names: list[str]):
     return align_tables({n: r.table() for n, r in zip(names, runs)})
 
 
-def bands_for(runs: list[SavedRun], names: list[str], family: str, drop: bool) -> dict:
+def bands_for(runs: list[SavedRun], names: list[str], family: str, drop: bool) -> CurveBands:
     def compute():
         _, aligned = aligned_tables(runs, names)
-        out = {}
-        for name, table in aligned.items():
-            matrix = table.values[family]
-            if drop:
-                matrix = matrix[~np.asarray(table.no_relevant, dtype=bool)]
-            if len(matrix) >= 2:
-                out[name] = curve_bands(matrix, n_resamples=BAND_RESAMPLES)
-        return out
+        return table_bands(aligned, family, drop_no_relevant=drop, n_resamples=BAND_RESAMPLES)
 
     return _memo(("bands", tuple(r.id for r in runs), family, drop), compute)
 

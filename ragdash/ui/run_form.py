@@ -133,8 +133,7 @@ def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
 
     A model missing from the price table still gets its token count, with a pointer to the
     Cost page where its price can be added."""
-    from ..cost import estimate_evaluation
-    from ..present.charts import format_money
+    from ..cost import estimate_evaluation, format_money
 
     t = ctx.t
     cache = st.session_state.setdefault("rd_estimates", {})

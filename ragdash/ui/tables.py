@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 import pandas as pd
 import streamlit as st
 
-from ..present.tables import metric_label, runs_frame
+from ..metrics import metric_label
+from ..present.tables import runs_frame
 
 _RUN_COLUMNS = ("name", "created_at", "dataset", "retriever", "model", "n_queries", "kmax")
 _AFTER = ("seconds", "tokens", "cost_usd")
