@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from ragdash.dataset import Dataset, Document, Query
-from ragdash.metrics import evaluate
-from ragdash.present.report import ReportCost, ReportRun, build_report
+from ragdash.i18n import t
+from ragdash.present.report import ReportCost, build_report
 from ragdash.ranking import Ranking
+from ragdash.run import Run
 from ragdash.runs import RunStore
 from ragdash.stats import compare_tables
 
@@ -37,18 +38,17 @@ def make_dataset() -> Dataset:
     return Dataset(docs, queries, qrels, name="報告テスト <i>set</i>")
 
 
-def make_run(ds: Dataset, seed: int, name: str) -> ReportRun:
+def make_run(ds: Dataset, seed: int, name: str) -> Run:
     rng = np.random.default_rng(seed)
     run = {q.id: {d.id: float(rng.random()) for d in ds.documents} for q in ds.queries}
     run["q0"]["d3"] = 0.001  # the secret document is relevant to q0 and ranked low: a miss
-    ranking = Ranking.from_dict(run)
-    table = evaluate(ranking, ds.qrels, kmax=20, queries=ds.query_ids)
-    return ReportRun(name=name, table=table, ranking=ranking, retriever="openai",
-                     model="text-embedding-3-small",
-                     config={"model": "text-embedding-3-small", "api_key": KEY,
-                             "base_url": "https://api.openai.com/v1", "batch_size": 64},
-                     usage={"requests": 3, "prompt_tokens": 1234},
-                     cost={"estimated_usd": 0.0123, "actual_usd": 0.0119})
+    return Run(dataset=ds, ranking=Ranking.from_dict(run),
+               query_ids=ds.query_ids, kmax=20, name=name, retriever="openai",
+               model="text-embedding-3-small",
+               config={"model": "text-embedding-3-small", "api_key": KEY,
+                       "base_url": "https://api.openai.com/v1", "batch_size": 64},
+               usage={"requests": 3, "prompt_tokens": 1234},
+               cost={"estimated_usd": 0.0123, "actual_usd": 0.0119})
 
 
 @pytest.fixture(scope="module")
@@ -65,14 +65,22 @@ def runs(ds):
 def report_en(ds, runs):
     cost = ReportCost(tokens=4321, method="tiktoken cl100k_base", currency="USD",
                       rows=[{"provider": "OpenAI", "model": "text-embedding-3-small",
-                             "cost": 0.0001}])
+                             "usd": 0.0001, "jpy": 0.0155}])
     return build_report(runs, dataset=ds, lang="en", cost=cost, secrets=[KEY],
                         n_resamples=RESAMPLES, generated_at="2025-01-01 00:00 UTC")
 
 
+#: a JPY-first estimate, as the Japanese app passes it; the tables show USD and JPY anyway
+COST_JA = ReportCost(tokens=98765, method="tiktoken cl100k_base", currency="JPY",
+                     rows=[{"provider": "OpenAI", "model": "text-embedding-3-large",
+                            "usd": 0.0128, "jpy": 1.98},
+                           {"provider": "Voyage AI", "model": "voyage-3.5-lite",
+                            "usd": 0.00198, "jpy": 0.307}])
+
+
 @pytest.fixture(scope="module")
 def report_ja(ds, runs):
-    return build_report(runs, dataset=ds, lang="ja", n_resamples=RESAMPLES)
+    return build_report(runs, dataset=ds, lang="ja", cost=COST_JA, n_resamples=RESAMPLES)
 
 
 @pytest.fixture(scope="module")
@@ -189,7 +197,7 @@ def test_sections_and_numbers(report_en, ds, runs):
         assert f'id="{anchor}"' in page
     assert ds.fingerprint() in page
     assert "Summary at K = 1, 3, 5, 10, 20" in page  # 50 and 100 are beyond Kmax = 20
-    small = runs[0].table
+    small = runs[0].table()
     assert f"{small.mean('ndcg@10'):.4f}" in page
     assert f"{small.mean('recall@20'):.4f}" in page
     assert "4,321" in page and "tiktoken cl100k_base" in page
@@ -199,7 +207,7 @@ def test_sections_and_numbers(report_en, ds, runs):
 
 
 def test_comparison_shows_the_stats_verdicts(report_en, report_ja, runs):
-    tables = {r.name: r.table for r in runs}
+    tables = {r.name: r.table() for r in runs}
     cmp = compare_tables(tables, "ndcg@10", n_resamples=RESAMPLES)
     for sentence in cmp.verdicts("en"):
         assert html.escape(sentence) in report_en
@@ -251,8 +259,134 @@ def test_the_report_renders_offline_in_chromium(tmp_path, report_ja):
             assert errors == []
             assert [u for u in requests if not u.startswith(("file:", "data:"))] == []
             assert page.title() == "検索評価レポート"
+            # the cost bars' labels are drawn level (plotly turns a label that does not fit
+            # on its side unless told otherwise), and they are the yen figures
+            labels = page.eval_on_selector_all(
+                ".bars text.bartext",
+                "els => els.map(e => [e.textContent, e.getAttribute('transform') || ''])")
+            assert sorted(text for text, _ in labels) == ["¥0.31", "¥2"], labels
+            assert not [tr for _, tr in labels if "rotate" in tr], labels
         finally:
             browser.close()
+
+
+def _plotly_data(page: str) -> list[list[dict]]:
+    """The trace lists of every Plotly.newPlot call in the page, parsed as JSON."""
+    decoder = json.JSONDecoder()
+    out = []
+    for m in re.finditer(r"Plotly\.newPlot\(\s*", page):
+        _, end = decoder.raw_decode(page, m.end())  # the div id
+        start = page.index("[", end)
+        data, _ = decoder.raw_decode(page, start)
+        out.append(data)
+    return out
+
+
+def _section(page: str, anchor: str) -> str:
+    start = page.index(f'id="{anchor}"')
+    nxt = page.find("<h2 ", start)
+    return page[start:nxt if nxt >= 0 else len(page)]
+
+
+def test_the_japanese_reports_bar_labels_are_level(report_ja):
+    bars = [tr for data in _plotly_data(report_ja) for tr in data if tr["type"] == "bar"]
+    assert bars and [tr.get("textangle") for tr in bars] == [0] * len(bars)
+    assert bars[0]["text"] == ["¥0.31", "¥2"]  # the chart follows the estimate's currency
+
+
+@pytest.mark.parametrize("which", ["report_en", "report_ja"])
+def test_money_is_shown_in_usd_and_jpy_whatever_the_language(which, request, runs):
+    from ragdash.cost import actual_cost, format_money
+
+    lang = "ja" if which == "report_ja" else "en"
+    cost = _section(request.getfixturevalue(which), "cost")
+    for currency in ("USD", "JPY"):
+        assert f"<th>{t('chart.cost_y', lang, currency=currency)}</th>" in cost
+        assert f"<th>{t('report.actual_in', lang, currency=currency)}</th>" in cost
+    # the runs saved a USD estimate and a USD actual figure; the yen figure is priced from
+    # the API's usage, so both currencies have a number
+    priced = actual_cost(runs[0].usage, model="text-embedding-3-small")
+    row = re.search(r"<tr><td>small</td>.*?</tr>", cost).group(0)
+    cells = re.findall(r'<td class="num">(.*?)</td>', row)
+    assert cells == ["3", "1,234", "$0.0123", "—", "$0.0119", format_money(priced.jpy, "JPY")]
+    assert "¥" in cells[-1] and priced.jpy > 0
+    if lang == "ja":
+        for r in COST_JA.rows:
+            assert (f'<td class="num">{format_money(r["usd"], "USD")}</td>'
+                    f'<td class="num">{format_money(r["jpy"], "JPY")}</td>') in cost
+
+
+def test_the_template_escapes_a_hostile_run_name(ds):
+    hostile = '"><img src=x onerror=alert(5)>{{ 7*7 }}{% raw %}'
+    run = make_run(ds, 8, hostile)
+    page = build_report([run], dataset=ds, lang="en", bands=False, compare=False)
+    assert "<img src=x onerror=alert(5)>" not in page
+    escaped = "&#34;&gt;&lt;img src=x onerror=alert(5)&gt;{{ 7*7 }}{% raw %}"
+    assert f"<td>{escaped}</td>" in page  # the runs table: the name as text, verbatim
+    assert f"<h3>{escaped} — Settings</h3>" in page
+    assert "49" not in _section(page, "runs")  # data is never evaluated as a template
+    assert not [r for r in _parse(page).refs if r[1].startswith("on")]
+
+
+def test_the_css_is_inlined_from_package_data(report_en):
+    from importlib.resources import files
+
+    from ragdash.present.report import stylesheet
+
+    css = files("ragdash.present").joinpath("templates/report.css").read_text("utf-8")
+    assert stylesheet() == css and '"Noto Sans CJK JP"' in css
+    # verbatim (quotes not escaped) and exactly once
+    assert report_en.count(f"<style>{css}</style>") == 1
+    assert _parse(report_en).style == css
+
+
+@pytest.mark.parametrize("which", ["report_en", "report_ja", "report_ids_only"])
+def test_no_external_url_in_the_html(which, request):
+    from plotly.offline import get_plotlyjs
+
+    page = request.getfixturevalue(which)
+    library = get_plotlyjs().replace("</script", "<\\/script")
+    assert page.count(library) == 1
+    rest = page.replace(library, "")
+    # the only URL is the run's base URL, shown as text in its settings
+    assert set(re.findall(r"(?:https?:)?//[\w.-]+\.\w+[^\s\"'<>]*", rest)) == {
+        "https://api.openai.com/v1"}
+    assert '<dd class="mono">https://api.openai.com/v1</dd>' in rest
+
+
+@pytest.mark.slow
+def test_the_template_ships_in_the_wheel(tmp_path):
+    """`pip install .` installs the template and the stylesheet: build the wheel from a copy
+    of the sources, unpack it as an installation would, and render a report from there."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    src = tmp_path / "src"
+    shutil.copytree(root / "ragdash", src / "ragdash",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(root / name, src / name)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(src), "--no-deps",
+                    "--no-build-isolation", "-q", "-w", str(tmp_path / "dist")],
+                   check=True, cwd=src, capture_output=True)
+    wheel = next((tmp_path / "dist").glob("ragdash-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "ragdash/present/templates/report.html.j2" in names
+    assert "ragdash/present/templates/report.css" in names
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = ("import ragdash.present.report as r, sys; assert r.__file__.startswith(sys.argv[1]);"
+            "from ragdash.present.report import _environment; "
+            "print(len(_environment().get_template('report.html.j2').render("
+            "lang='en', title='t', css='', plotly_js=None, notes=[], sections=[], "
+            "generated='', offline='', contents='', footer='')))")
+    out = subprocess.run([sys.executable, "-c", code, str(site)], check=True, text=True,
+                         capture_output=True, cwd=tmp_path, env={"PYTHONPATH": str(site)})
+    assert int(out.stdout) > 200
 
 
 def test_cost_section_from_an_estimate_and_usage(ds):
@@ -263,7 +397,8 @@ def test_cost_section_from_an_estimate_and_usage(ds):
     cost = ReportCost.from_estimate(est, currency="JPY")
     assert cost.tokens == est.tokens and cost.method == est.token_method
     assert cost.currency == "JPY" and len(cost.rows) == len(est.per_provider)
-    assert cost.rows[0]["cost"] == est.per_provider[0].jpy
+    assert cost.rows[0]["jpy"] == est.per_provider[0].jpy
+    assert cost.rows[0]["usd"] == est.per_provider[0].usd
     paid = make_run(ds, 5, "paid")
     paid.cost = {"estimated_jpy": est.jpy}  # what the Run page saves: no actual figure
     paid.usage = {"requests": 2, "prompt_tokens": 5000, "model": "text-embedding-3-small"}
@@ -271,10 +406,11 @@ def test_cost_section_from_an_estimate_and_usage(ds):
     free.retriever, free.cost, free.usage = "bm25", None, {"requests": 0}
     page = build_report([paid, free], dataset=ds, lang="en", cost=cost, compare=False,
                         bands=False)
-    want = actual_cost(paid.usage, model="text-embedding-3-small").jpy
+    want = actual_cost(paid.usage, model="text-embedding-3-small")
     assert f"{est.tokens:,}" in page and html.escape(est.token_method) in page
-    assert format_money(want, "JPY") in page and format_money(est.jpy, "JPY") in page
-    assert "Cost (JPY)" in page
+    assert format_money(want.jpy, "JPY") in page and format_money(est.jpy, "JPY") in page
+    assert format_money(want.usd, "USD") in page
+    assert "Cost (JPY)" in page and "Cost (USD)" in page
     cost_part = page[page.index('id="cost"'):]
     row = re.search(r"<tr><td>bm25</td>.*?</tr>", cost_part).group(0)
     assert row.endswith('<td class="num">¥0</td></tr>')  # a free retriever costs nothing

@@ -142,6 +142,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "report.cost_estimate": {"en": "Estimated cost of one evaluation",
                              "ja": "評価 1 回あたりの費用見積もり"},
     "report.cost_actual": {"en": "Actual usage of each run", "ja": "各実行の実際の使用量"},
+    "report.estimated_in": {"en": "Estimated ({currency})", "ja": "見積もり（{currency}）"},
+    "report.actual_in": {"en": "Actual ({currency})", "ja": "実績（{currency}）"},
     "report.tokens": {"en": "Tokens", "ja": "トークン数"},
     "report.token_method": {"en": "Counted with: {method}", "ja": "計数方法：{method}"},
     "report.requests": {"en": "API requests", "ja": "API リクエスト数"},

@@ -1,22 +1,30 @@
 """One standalone HTML report: opens offline, in English or Japanese, safe to share.
 
-:func:`build_report` returns the HTML as a string. The file holds everything it needs:
-plotly.js is inlined once (``<script>`` in the head) and every chart is a ``<div>`` plus a
-small script; there is no external URL to fetch — no CDN, no web fonts (a system font stack
-with Japanese fonts is named instead). Every piece of user text (dataset and run names,
-configuration values, query and document texts) is escaped with :func:`html.escape`; chart
-data is JSON with ``<``, ``>`` and ``/`` escaped by plotly. API keys never appear: the
-configuration is scrubbed again here (:func:`ragdash.runs.scrub_secrets`), and strings passed
-as ``secrets`` are masked anywhere in the output.
+:func:`build_report` returns the HTML of a list of :class:`ragdash.run.Run` as a string. Each
+section is built by a small function (``_dataset_section``, ``_runs_section``, ...) into
+plain data — headings, paragraphs, tables of cells, charts — and the Jinja2 template
+``templates/report.html.j2`` draws them, with ``templates/report.css`` inlined. Both ship as
+package data.
+
+The file holds everything it needs: plotly.js is inlined once (``<script>`` in the head) and
+every chart is a ``<div>`` plus a small script; there is no external URL to fetch — no CDN, no
+web fonts (a system font stack with Japanese fonts is named instead). The template escapes
+every value (autoescaping on): dataset and run names, configuration values, query and
+document texts can hold any markup and are shown as text; only the stylesheet, plotly.js and
+plotly's chart divs (JSON with ``<``, ``>`` and ``/`` escaped by plotly) are inserted as
+they are. API keys never appear: the configuration is scrubbed again here
+(:func:`ragdash.runs.scrub_secrets`), and strings passed as ``secrets`` are masked anywhere in
+the output.
 
 With ``include_text=False`` the report holds ids only — no query or document text — for
 sharing outside the team.
 
 Sections: title; dataset (name, sizes, fingerprint); runs and their configuration; curves
-across K; the summary table at K = 1, 3, 5, 10, 20, 50, 100; the worst queries of each run;
-the comparison (with two or more runs: the significance table and verdict sentences of
+across K (with bootstrap bands from :func:`ragdash.stats.table_bands`); the summary table at
+:data:`ragdash.metrics.DEFAULT_KS`; the worst queries of each run; the comparison (with two or
+more runs: the significance table and verdict sentences of
 :func:`ragdash.stats.compare_tables`, the queries where the runs disagree most, the per-query
-scatter); the cost (an estimate given by the caller, and each run's actual usage).
+scatter); the cost in USD and JPY (an estimate given by the caller, and each run's usage).
 """
 
 from __future__ import annotations
@@ -27,108 +35,131 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, ClassVar
 
-from ..cost import format_money
+import jinja2
+import pandas as pd
+from markupsafe import Markup
+
+from .. import __version__
+from ..cost import actual_cost, format_money
+from ..errors import RagdashError
 from ..i18n import normalize_lang, t
-from ..metrics import DEFAULT_KS, metric_label
+from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
+from ..runs import scrub_secrets
+from ..stats import compare_tables, table_bands
+from ..stats.verdict import format_p
+from .charts import PLOTLY_CONFIG, cost_bar_figure, curve_figure, scatter_figure
+from .tables import disagreement, drilldown, per_query_frame, summary_frame
 
-__all__ = ["ReportCost", "ReportRun", "build_report"]
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
 
-_CSS = """
-:root { --fg: #1f2933; --muted: #5f6b7a; --line: #d9dee5; --accent: #0072B2; --bad: #D55E00; }
-* { box-sizing: border-box; }
-body { font-family: "Noto Sans CJK JP", "Noto Sans JP", "Hiragino Sans",
-       "Hiragino Kaku Gothic ProN", "Yu Gothic", Meiryo, IPAexGothic, system-ui, sans-serif;
-       color: var(--fg); margin: 0 auto; max-width: 1100px; padding: 24px 28px 60px;
-       line-height: 1.55; font-size: 15px; }
-h1 { font-size: 1.7em; margin: 0 0 4px; }
-h2 { font-size: 1.3em; border-bottom: 2px solid var(--line); padding-bottom: 4px;
-     margin-top: 2.2em; }
-h3 { font-size: 1.05em; margin: 1.4em 0 0.4em; }
-p.meta, .muted { color: var(--muted); font-size: 0.92em; }
-nav ol { columns: 2; margin: 0.4em 0; }
-table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.9em; }
-th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left;
-         vertical-align: top; }
-th { background: #f3f5f8; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.text { max-width: 520px; }
-code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
-              font-size: 0.9em; word-break: break-all; }
-details { margin: 0.2em 0 0.6em; }
-summary { cursor: pointer; }
-.verdict { border-left: 4px solid var(--accent); padding: 4px 12px; margin: 6px 0;
-           background: #f5f9fc; }
-.note { border-left: 4px solid #E69F00; padding: 4px 12px; background: #fffaf0; }
-.chart { margin: 0.5em 0 1.2em; }
-dl.config { display: grid; grid-template-columns: max-content auto; gap: 2px 14px;
-            margin: 0.3em 0 1em; font-size: 0.9em; }
-dl.config dt { color: var(--muted); }
-dl.config dd { margin: 0; }
-footer { margin-top: 3em; color: var(--muted); font-size: 0.85em; }
-@media print { .chart { break-inside: avoid; } }
-"""
+    from ..cost import CostEstimate
+    from ..dataset import Dataset
+    from ..metrics import MetricTable
+    from ..run import Run
+    from ..stats import Comparison
+
+__all__ = ["ReportCost", "build_report"]
+
+#: the currencies every money figure is shown in, as on the Cost page
+CURRENCIES = ("USD", "JPY")
+#: retrievers that cost nothing to run
+_FREE = frozenset({"bm25", "trec", "local"})
 
 
-def _e(value: Any) -> str:
-    """Escape any value for HTML text or a quoted attribute."""
-    return html.escape("" if value is None else str(value), quote=True)
+# -- what the template draws ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Cell:
+    """One table cell: plain text (escaped by the template), a CSS class (``num``: right
+    aligned figures, ``text``: a long text), shown in monospace (ids) or bold (the best)."""
+
+    text: str = ""
+    cls: str = ""
+    mono: bool = False
+    strong: bool = False
 
 
-def _num(x: Any, digits: int = 4) -> str:
-    if x is None:
-        return "—"
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return _e(x)
-    if not math.isfinite(v):
-        return "—"
-    return f"{v:.{digits}f}"
+def _num_cell(x: object, digits: int = 4, *, strong: bool = False) -> Cell:
+    return Cell(_num(x, digits), "num", strong=strong)
+
+
+def _id_cell(x: object) -> Cell:
+    return Cell(str(x), mono=True)
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: str
+    kind: ClassVar[str] = "heading"
+
+
+@dataclass(frozen=True)
+class Para:
+    """A paragraph; ``cls``: ``""``, ``"muted"``, ``"note"`` (a caveat) or ``"verdict"``."""
+
+    text: str
+    cls: str = ""
+    kind: ClassVar[str] = "para"
+
+
+@dataclass(frozen=True)
+class Table:
+    head: list[str]
+    rows: list[list[Cell]]
+    kind: ClassVar[str] = "table"
+
+
+@dataclass(frozen=True)
+class KeyValues:
+    rows: list[tuple[str, Cell]]
+    kind: ClassVar[str] = "key_values"
+
+
+@dataclass(frozen=True)
+class ConfigList:
+    items: list[tuple[str, str]]
+    kind: ClassVar[str] = "config"
+
+
+@dataclass(frozen=True)
+class Chart:
+    html: Markup  # plotly's div and script, trusted
+    kind: ClassVar[str] = "chart"
+
+
+@dataclass(frozen=True)
+class Details:
+    """A folded drill-down: the query in the summary line, then tables."""
+
+    query_id: str
+    query_text: str
+    tail: str
+    tables: list[Table]
+    kind: ClassVar[str] = "details"
+
+
+Block = Heading | Para | Table | KeyValues | ConfigList | Chart | Details
 
 
 @dataclass
-class ReportRun:
-    """What the report needs of one run; build with :meth:`of` from a
-    :class:`ragdash.runs.SavedRun` or a :class:`ragdash.pipeline.EvaluationResult`."""
-
-    name: str
-    table: Any  # ragdash.metrics.MetricTable
-    ranking: Any  # ragdash.Ranking
-    retriever: str = ""
-    model: str | None = None
-    config: dict = field(default_factory=dict)
-    usage: dict = field(default_factory=dict)
-    cost: dict | None = None
-    created_at: str | None = None
-    seconds: float | None = None
-    run_id: str | None = None
-
-    @classmethod
-    def of(cls, run: Any, name: str | None = None) -> ReportRun:
-        if isinstance(run, ReportRun):
-            return run
-        table = run.table() if callable(getattr(run, "table", None)) else run.table
-        config = dict(getattr(run, "config", None) or {})
-        retriever = getattr(run, "retriever", None) or getattr(run, "retriever_name", "") or ""
-        created = getattr(run, "created_at", None)
-        return cls(
-            name=str(name or getattr(run, "name", None) or retriever or "run"),
-            table=table, ranking=run.ranking, retriever=str(retriever),
-            model=getattr(run, "model", None) or config.get("model"), config=config,
-            usage=dict(getattr(run, "usage", None) or {}), cost=getattr(run, "cost", None),
-            created_at=None if created is None else str(created),
-            seconds=getattr(run, "seconds", None), run_id=getattr(run, "id", None))
+class Section:
+    anchor: str
+    heading: str
+    blocks: list[Block] = field(default_factory=list)
 
 
+# -- inputs ---------------------------------------------------------------------------------------
 @dataclass
 class ReportCost:
     """The cost section's estimate; build it with :meth:`from_estimate` from a
     :class:`ragdash.cost.CostEstimate`, or by hand.
 
-    ``rows``: one dict per provider / model with ``provider``, ``model`` and ``cost`` (in
-    ``currency``, "USD" or "JPY").
+    ``rows``: one dict per provider / model with ``provider``, ``model``, ``usd`` and ``jpy``
+    (the cost of one evaluation). Tables show both currencies; the chart is drawn in
+    ``currency`` ("USD" or "JPY").
     """
 
     tokens: int | None = None
@@ -137,255 +168,460 @@ class ReportCost:
     rows: list[dict] = field(default_factory=list)
 
     @classmethod
-    def from_estimate(cls, estimate: Any, currency: str = "USD") -> ReportCost:
+    def from_estimate(cls, estimate: CostEstimate, currency: str = "USD") -> ReportCost:
         """From :func:`ragdash.cost.estimate_evaluation`'s result: its token count and
         method, and every provider's price for those tokens (``per_provider``)."""
-        jpy = currency.upper() == "JPY"
-        rows = [{"provider": p.provider, "model": p.model, "cost": p.jpy if jpy else p.usd}
-                for p in getattr(estimate, "per_provider", None) or []]
+        rows = [{"provider": p.provider, "model": p.model, "usd": p.usd, "jpy": p.jpy}
+                for p in estimate.per_provider]
         return cls(tokens=int(estimate.tokens), method=estimate.token_method,
-                   currency="JPY" if jpy else "USD", rows=rows)
+                   currency=_currency(currency), rows=rows)
 
 
-def build_report(runs: Sequence[Any], *, dataset: Any = None, lang: str = "en",
+def _currency(code: str) -> str:
+    code = str(code).upper()
+    if code not in CURRENCIES:
+        raise ValueError(f'currency "{code}": use USD or JPY')
+    return code
+
+
+@dataclass
+class _Entry:
+    """A run as the report shows it: under a name no other run in the report has."""
+
+    name: str
+    run: Run
+    table: MetricTable
+
+
+@dataclass
+class _Report:
+    """Everything the section builders share."""
+
+    entries: list[_Entry]
+    dataset: Dataset | None
+    lang: str
+    include_text: bool
+    metric: str  # the per-query metric, cut to the runs' Kmax
+    kmax: int
+    secrets: tuple[str, ...]
+    n_resamples: int
+    drop_no_relevant: bool
+    figures: _FigureWriter
+
+    @property
+    def tables(self) -> dict[str, MetricTable]:
+        return {e.name: e.table for e in self.entries}
+
+    def t(self, key: str, **kwargs: object) -> str:
+        return t(key, self.lang, **kwargs)
+
+
+def build_report(runs: Sequence[Run], *, dataset: Dataset | None = None, lang: str = "en",
                  include_text: bool = True, title: str | None = None,
-                 ks: Sequence[int] = DEFAULT_KS,
-                 families: Sequence[str] | None = None,
+                 ks: Sequence[int] = DEFAULT_KS, families: Sequence[str] | None = None,
                  curve_families: Sequence[str] = ("ndcg", "recall", "mrr"),
                  metric: str = "ndcg@10", n_worst: int = 10, n_drilldowns: int = 3,
-                 n_disagree: int = 15,
-                 bands: bool = True, compare: bool = True, cost: ReportCost | None = None,
-                 drop_no_relevant: bool = False, secrets: Iterable[str] = (),
-                 generated_at: Any = None, n_resamples: int = 2000) -> str:
-    """The HTML report for ``runs`` (SavedRun / EvaluationResult / :class:`ReportRun`).
+                 n_disagree: int = 15, bands: bool = True, compare: bool = True,
+                 cost: ReportCost | None = None, drop_no_relevant: bool = False,
+                 secrets: Iterable[str] = (), generated_at: dt.datetime | str | None = None,
+                 n_resamples: int = 2000) -> str:
+    """The HTML report for ``runs``.
 
-    ``dataset``: the Dataset the runs were made on (default: the first run's ``dataset``).
+    ``dataset``: the Dataset the runs were made on (default: the first run's).
     ``metric``: the per-query metric for the worst queries, the comparison and the scatter
     (cut to the runs' Kmax). ``n_drilldowns``: how many of each run's worst queries get a
     folded drill-down (relevant documents and where they landed, the top K).
-    ``bands``: bootstrap bands around the curves. ``secrets``:
-    strings (an API key) masked wherever they would appear.
+    ``bands``: bootstrap bands around the curves. ``secrets``: strings (an API key) masked
+    wherever they would appear.
     """
-    from .. import __version__
-    from ..runs import scrub_secrets
-    from ..stats import table_bands
-    from .charts import PLOTLY_CONFIG, cost_bar_figure, curve_figure, scatter_figure
-    from .tables import disagreement, per_query_frame, summary_frame
-
-    lang = normalize_lang(lang)
-    secrets = tuple(s for s in secrets if s)
     if not runs:
         raise ValueError("a report needs at least one run")
-    if dataset is None:
-        dataset = getattr(runs[0], "dataset", None)
-    items = _unique_names([ReportRun.of(r) for r in runs])
-    kmax = min(r.table.kmax for r in items)
-    metric = _clip(metric, kmax)
-    tables = {r.name: r.table for r in items}
-    figures = _FigureWriter(PLOTLY_CONFIG)
-    body: list[str] = []
-    toc: list[tuple[str, str]] = []
-
-    def section(anchor: str, heading: str) -> None:
-        toc.append((anchor, heading))
-        body.append(f'<h2 id="{anchor}">{_e(heading)}</h2>')
-
-    # -- dataset --------------------------------------------------------------------------
-    if dataset is not None:
-        section("dataset", t("report.dataset", lang))
-        sizes = dataset.sizes()
-        body.append(_kv_table([
-            (t("report.dataset_name", lang), _e(dataset.name)),
-            (t("report.documents", lang), f"{sizes['documents']:,}"),
-            (t("report.queries", lang), f"{sizes['queries']:,}"),
-            (t("report.queries_with_qrels", lang), f"{sizes['queries_with_qrels']:,}"),
-            (t("report.judgements", lang), f"{sizes['judgements']:,}"),
-            (t("report.fingerprint", lang), f'<span class="mono">{_e(dataset.fingerprint())}'
-                                            f"</span>"),
-        ]))
-
-    # -- runs -----------------------------------------------------------------------------
-    section("runs", t("report.runs", lang))
-    head = [t("report.run", lang), t("report.retriever", lang), t("report.model", lang),
-            t("report.created", lang), t("report.n_queries", lang), t("report.kmax", lang),
-            t("report.seconds", lang)]
-    rows = [[_e(r.name), _e(r.retriever), _e(r.model or "—"), _e(r.created_at or "—"),
-             (f"{len(r.table):,}", "num"), (str(r.table.kmax), "num"),
-             (_num(r.seconds, 1) if r.seconds is not None else "—", "num")] for r in items]
-    body.append(_table(head, rows))
-    for r in items:
-        config = scrub_secrets(r.config, secrets)
-        if config:
-            body.append(f"<h3>{_e(r.name)} — {_e(t('report.settings', lang))}</h3>")
-            body.append(_config_list(config))
-    body.append(f'<p class="muted">{_e(t("report.no_key", lang))}</p>')
-
-    # -- curves ---------------------------------------------------------------------------
-    section("curves", t("report.curves", lang))
-    nr = int(items[0].table.no_relevant.sum())
-    if nr:
-        note = t("report.no_relevant", lang, n=nr, total=len(items[0].table))
-        body.append(f'<p class="note">{_e(note)}</p>')
-    from ..metrics import family as _family
-
-    for fam in curve_families:
-        fam = _family(fam).name
-        if all(fam in tb.values for tb in tables.values()):
-            band = table_bands(tables, fam, drop_no_relevant=drop_no_relevant,
-                               n_resamples=n_resamples) if bands else None
-            fig = curve_figure(tables, fam, bands=band, lang=lang,
-                               drop_no_relevant=drop_no_relevant)
-            body.append(figures.add(fig))
-
-    # -- summary --------------------------------------------------------------------------
-    ks_used = [k for k in ks if 1 <= k <= kmax] or [kmax]
-    section("summary", t("report.summary", lang, ks=", ".join(map(str, ks_used))))
-    frame = summary_frame(tables, ks_used, families, drop_no_relevant=drop_no_relevant)
-    fams = list(dict.fromkeys(c.split("@")[0] for c in frame.columns))
-    for fam in fams:
-        head = [t("report.run", lang)] + [f"@{k}" for k in ks_used]
-        rows = []
-        for run_name, row in frame.iterrows():
-            vals = [row[f"{fam}@{k}"] for k in ks_used]
-            best = [max((frame[f"{fam}@{k}"]).dropna(), default=None) for k in ks_used]
-            cells = []
-            for v, b in zip(vals, best):
-                text = _num(v)
-                if len(frame) > 1 and b is not None and v == b:
-                    text = f"<strong>{text}</strong>"
-                cells.append((text, "num"))
-            rows.append([_e(run_name), *cells])
-        body.append(f"<h3>{_e(metric_label(fam))}</h3>")
-        body.append(_table(head, rows))
-
-    # -- worst queries --------------------------------------------------------------------
-    section("worst", t("report.worst", lang))
-    for r in items:
-        pq = per_query_frame(r.table, dataset, r.ranking, [metric],
-                             include_text=include_text and dataset is not None) \
-            if dataset is not None else None
-        if pq is None:
-            continue
-        head = [t("col.query_id", lang)]
-        if include_text:
-            head.append(t("col.query", lang))
-        head += [t("col.n_relevant", lang), t("col.first_relevant_rank", lang),
-                 metric_label(metric)]
-        rows = []
-        for rec in pq.head(n_worst).to_dict("records"):
-            row = [f'<span class="mono">{_e(rec["query_id"])}</span>']
-            if include_text:
-                row.append((_e(rec.get("query", "")), "text"))
-            first = rec["first_relevant_rank"]
-            row += [(str(rec["n_relevant"]), "num"),
-                    (_e(t("views.not_retrieved", lang)) if _is_na(first) else str(int(first)),
-                     "num"),
-                    (_num(rec[metric]), "num")]
-            rows.append(row)
-        caption = t("report.worst_for", lang, run=r.name, n=min(n_worst, len(pq)),
-                    metric=metric_label(metric))
-        body.append(f"<h3>{_e(caption)}</h3>")
-        body.append(_table(head, rows))
-        shown = [rec for rec in pq.head(n_worst).to_dict("records") if not rec["no_relevant"]]
-        for rec in shown[:n_drilldowns]:
-            body.append(_drilldown_html(dataset, r, rec, metric, lang, include_text))
-
-    # -- comparison -----------------------------------------------------------------------
-    section("comparison", t("report.comparison", lang))
-    if len(items) < 2 or not compare:
-        body.append(f'<p class="muted">{_e(t("report.comparison_needs_two", lang))}</p>')
-    else:
-        body.extend(_comparison(items, tables, metric, lang, dataset, include_text,
-                                n_disagree, n_resamples, figures, scatter_figure,
-                                disagreement, metric_label))
-
-    # -- cost -----------------------------------------------------------------------------
-    section("cost", t("report.cost", lang))
-    body.extend(_cost(items, cost, lang, figures, cost_bar_figure, secrets))
-
-    # -- page -----------------------------------------------------------------------------
-    when = _when(generated_at)
-    heading = title or t("report.title", lang)
-    generated = t("report.generated", lang, when=when, version=__version__)
-    notes = [f'<p class="meta">{_e(generated)} {_e(t("report.offline", lang))}</p>']
-    if not include_text:
-        notes.append(f'<p class="note">{_e(t("report.texts_omitted", lang))}</p>')
-    nav = "".join(f'<li><a href="#{a}">{_e(h)}</a></li>' for a, h in toc)
-    page = "\n".join([
-        "<!DOCTYPE html>",
-        f'<html lang="{lang}">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        '<meta name="generator" content="ragdash">',
-        f"<title>{_e(heading)}</title>",
-        f"<style>{_CSS}</style>",
-        figures.library(),
-        "</head>",
-        "<body>",
-        f"<h1>{_e(heading)}</h1>",
-        *notes,
-        f'<nav><strong>{_e(t("report.contents", lang))}</strong><ol>{nav}</ol></nav>',
-        *body,
-        f'<footer>{_e(t("report.footer", lang))}</footer>',
-        "</body>",
-        "</html>",
-    ])
-    for s in secrets:
-        page = page.replace(s, "***")
+    entries = _entries(runs)
+    kmax = min(e.table.kmax for e in entries)
+    rep = _Report(entries=entries, dataset=dataset if dataset is not None else runs[0].dataset,
+                  lang=normalize_lang(lang), include_text=include_text,
+                  metric=_clip(metric, kmax), kmax=kmax,
+                  secrets=tuple(s for s in secrets if s), n_resamples=n_resamples,
+                  drop_no_relevant=drop_no_relevant, figures=_FigureWriter())
+    sections = [
+        _dataset_section(rep),
+        _runs_section(rep),
+        _curves_section(rep, curve_families, bands),
+        _summary_section(rep, ks, families),
+        _worst_section(rep, n_worst, n_drilldowns),
+        _comparison_section(rep, n_disagree, enabled=compare),
+        _cost_section(rep, cost),
+    ]
+    page = _render(rep, [s for s in sections if s is not None], title, generated_at)
+    for s in rep.secrets:
+        page = page.replace(s, "***").replace(html.escape(s), "***")
     return page
 
 
-# -- pieces ---------------------------------------------------------------------------------------
+def _entries(runs: Sequence[Run]) -> list[_Entry]:
+    """Each run under a unique name (a repeated name gets " (2)", " (3)", ...)."""
+    seen: dict[str, int] = {}
+    out = []
+    for run in runs:
+        name = run.name or run.retriever or "run"
+        n = seen.get(name, 0)
+        seen[name] = n + 1
+        out.append(_Entry(name=f"{name} ({n + 1})" if n else name, run=run, table=run.table()))
+    return out
+
+
+# -- the page -------------------------------------------------------------------------------------
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.PackageLoader("ragdash.present", "templates"),
+                              autoescape=True, undefined=jinja2.StrictUndefined,
+                              keep_trailing_newline=True)
+
+
+def stylesheet() -> str:
+    """The report's CSS (package data beside the template), as it is inlined."""
+    return _environment().loader.get_source(_environment(), "report.css")[0]
+
+
+def _render(rep: _Report, sections: list[Section], title: str | None,
+            generated_at: dt.datetime | str | None) -> str:
+    notes = [] if rep.include_text else [rep.t("report.texts_omitted")]
+    return _environment().get_template("report.html.j2").render(
+        lang=rep.lang, title=title or rep.t("report.title"), css=Markup(stylesheet()),
+        plotly_js=rep.figures.library(), notes=notes, sections=sections,
+        generated=rep.t("report.generated", when=_when(generated_at), version=__version__),
+        offline=rep.t("report.offline"), contents=rep.t("report.contents"),
+        footer=rep.t("report.footer"))
+
+
 class _FigureWriter:
     """Inline plotly.js once; each figure becomes a div and a newPlot call."""
 
-    def __init__(self, config: Mapping) -> None:
-        self.config = dict(config)
+    def __init__(self) -> None:
         self.count = 0
 
-    def add(self, fig) -> str:
+    def add(self, fig: go.Figure) -> Chart:
         self.count += 1
-        div = fig.to_html(full_html=False, include_plotlyjs=False, config=self.config,
+        div = fig.to_html(full_html=False, include_plotlyjs=False, config=PLOTLY_CONFIG,
                           div_id=f"chart-{self.count}", default_height="460px")
-        return f'<div class="chart">{div}</div>'
+        return Chart(Markup(div))
 
-    def library(self) -> str:
+    def library(self) -> Markup | None:
         if not self.count:
-            return ""
+            return None
         from plotly.offline import get_plotlyjs
 
-        js = get_plotlyjs().replace("</script", "<\\/script")
-        return f'<script type="text/javascript">{js}</script>'
+        return Markup(get_plotlyjs().replace("</script", "<\\/script"))
 
 
-def _unique_names(items: list[ReportRun]) -> list[ReportRun]:
-    seen: dict[str, int] = {}
-    for r in items:
-        n = seen.get(r.name, 0)
-        seen[r.name] = n + 1
-        if n:
-            r.name = f"{r.name} ({n + 1})"
-    return items
+# -- sections -------------------------------------------------------------------------------------
+def _dataset_section(rep: _Report) -> Section | None:
+    ds = rep.dataset
+    if ds is None:
+        return None
+    sizes = ds.sizes()
+    rows = [(rep.t("report.dataset_name"), Cell(ds.name))]
+    rows += [(rep.t(f"report.{key}"), Cell(f"{sizes[key]:,}"))
+             for key in ("documents", "queries", "queries_with_qrels", "judgements")]
+    rows.append((rep.t("report.fingerprint"), _id_cell(ds.fingerprint())))
+    return Section("dataset", rep.t("report.dataset"), [KeyValues(rows)])
+
+
+def _runs_section(rep: _Report) -> Section:
+    head = [rep.t(f"report.{k}") for k in ("run", "retriever", "model", "created",
+                                            "n_queries", "kmax", "seconds")]
+    rows = [[Cell(e.name), Cell(e.run.retriever), Cell(e.run.model or "—"),
+             Cell(e.run.created_at or "—"), Cell(f"{len(e.table):,}", "num"),
+             Cell(str(e.table.kmax), "num"), _num_cell(e.run.seconds, 1)]
+            for e in rep.entries]
+    blocks: list[Block] = [Table(head, rows)]
+    for e in rep.entries:
+        config = scrub_secrets(e.run.config, rep.secrets)
+        if config:
+            blocks += [Heading(f"{e.name} — {rep.t('report.settings')}"), _config_list(config)]
+    blocks.append(Para(rep.t("report.no_key"), "muted"))
+    return Section("runs", rep.t("report.runs"), blocks)
+
+
+def _config_list(config: Mapping[str, object]) -> ConfigList:
+    return ConfigList([(str(k), v if isinstance(v, str) else
+                        json.dumps(v, ensure_ascii=False, sort_keys=True))
+                       for k, v in config.items()])
+
+
+def _curves_section(rep: _Report, curve_families: Sequence[str], bands: bool) -> Section:
+    blocks: list[Block] = []
+    first = rep.entries[0].table
+    n_empty = int(first.no_relevant.sum())
+    if n_empty:
+        blocks.append(Para(rep.t("report.no_relevant", n=n_empty, total=len(first)), "note"))
+    tables = rep.tables
+    for fam in dict.fromkeys(family(f).name for f in curve_families):
+        if not all(fam in tb.values for tb in tables.values()):
+            continue
+        band = table_bands(tables, fam, drop_no_relevant=rep.drop_no_relevant,
+                           n_resamples=rep.n_resamples) if bands else None
+        blocks.append(rep.figures.add(curve_figure(
+            tables, fam, bands=band, lang=rep.lang, drop_no_relevant=rep.drop_no_relevant)))
+    return Section("curves", rep.t("report.curves"), blocks)
+
+
+def _summary_section(rep: _Report, ks: Sequence[int],
+                     families: Sequence[str] | None) -> Section:
+    ks_used = [k for k in ks if 1 <= k <= rep.kmax] or [rep.kmax]
+    frame = summary_frame(rep.tables, ks_used, families, drop_no_relevant=rep.drop_no_relevant)
+    blocks: list[Block] = []
+    for fam in dict.fromkeys(c.split("@")[0] for c in frame.columns):
+        blocks += [Heading(metric_label(fam)), _summary_table(rep, frame, fam, ks_used)]
+    heading = rep.t("report.summary", ks=", ".join(map(str, ks_used)))
+    return Section("summary", heading, blocks)
+
+
+def _summary_table(rep: _Report, frame: pd.DataFrame, fam: str, ks: Sequence[int]) -> Table:
+    """One family's means, run by run; with several runs the best at each K in bold."""
+    best = [max(frame[f"{fam}@{k}"].dropna(), default=None) for k in ks]
+    rows = []
+    for run_name, row in frame.iterrows():
+        values = [row[f"{fam}@{k}"] for k in ks]
+        rows.append([Cell(str(run_name))] + [
+            _num_cell(v, strong=len(frame) > 1 and b is not None and v == b)
+            for v, b in zip(values, best)])
+    return Table([rep.t("report.run")] + [f"@{k}" for k in ks], rows)
+
+
+def _worst_section(rep: _Report, n_worst: int, n_drilldowns: int) -> Section:
+    blocks: list[Block] = []
+    if rep.dataset is not None:
+        for e in rep.entries:
+            blocks += _worst_queries(rep, e, n_worst, n_drilldowns)
+    return Section("worst", rep.t("report.worst"), blocks)
+
+
+def _worst_queries(rep: _Report, e: _Entry, n_worst: int, n_drilldowns: int) -> list[Block]:
+    """The run's ``n_worst`` lowest queries on the report's metric, and drill-downs of the
+    first ``n_drilldowns`` of them that have a relevant document."""
+    metric, text = rep.metric, rep.include_text
+    worst = per_query_frame(e.table, rep.dataset, e.run.ranking, [metric],
+                            include_text=text).head(n_worst).to_dict("records")
+    head = [rep.t("col.query_id"), *([rep.t("col.query")] if text else []),
+            rep.t("col.n_relevant"), rep.t("col.first_relevant_rank"), metric_label(metric)]
+    rows = []
+    for rec in worst:
+        first = rec["first_relevant_rank"]
+        rows.append([_id_cell(rec["query_id"]),
+                     *([Cell(rec.get("query", ""), "text")] if text else []),
+                     Cell(str(rec["n_relevant"]), "num"),
+                     Cell(rep.t("views.not_retrieved") if _is_na(first) else str(int(first)),
+                          "num"),
+                     _num_cell(rec[metric])])
+    caption = rep.t("report.worst_for", run=e.name, n=len(worst), metric=metric_label(metric))
+    shown = [rec for rec in worst if not rec["no_relevant"]][:n_drilldowns]
+    return [Heading(caption), Table(head, rows), *(_drilldown(rep, e, rec) for rec in shown)]
+
+
+def _drilldown(rep: _Report, e: _Entry, rec: Mapping[str, object]) -> Details:
+    """Where one query's relevant documents landed, and what its top K held."""
+    metric, text = rep.metric, rep.include_text
+    k = parse_metric(metric)[1] or e.table.kmax
+    d = drilldown(rep.dataset, e.run.ranking, rep.dataset.qrels, rec["query_id"], k,
+                  relevance_level=e.table.relevance_level, include_text=text, lang=rep.lang)
+    text_cols = [rep.t("col.title"), rep.t("col.snippet")] if text else []
+
+    def texts(x: Mapping[str, object]) -> list[Cell]:
+        return [Cell(x["title"]), Cell(x["snippet"], "text")] if text else []
+
+    relevant = Table(
+        [rep.t("col.doc_id"), *text_cols, rep.t("col.grade"), rep.t("col.rank_got")],
+        [[_id_cell(x["doc_id"]), *texts(x), _num_cell(x["grade"], 1),
+          Cell(x["rank_label"], "num")] for x in d.relevant.to_dict("records")])
+    top = Table(
+        [rep.t("col.rank"), rep.t("col.doc_id"), *text_cols, rep.t("col.score"),
+         rep.t("col.grade"), rep.t("col.relevant")],
+        [[Cell(str(x["rank"]), "num"), _id_cell(x["doc_id"]), *texts(x),
+          _num_cell(x["score"]),
+          Cell("" if math.isnan(x["grade"]) else _num(x["grade"], 1), "num"),
+          Cell("✓" if x["relevant"] else "")] for x in d.top.to_dict("records")])
+    return Details(query_id=d.query_id, query_text=d.query_text if text else "",
+                   tail=f"{metric_label(metric)} {_num(rec[metric])}", tables=[relevant, top])
+
+
+def _comparison_section(rep: _Report, n_disagree: int, *, enabled: bool) -> Section:
+    heading = rep.t("report.comparison")
+    if len(rep.entries) < 2 or not enabled:
+        return Section("comparison", heading, [Para(rep.t("report.comparison_needs_two"),
+                                                    "muted")])
+    try:
+        cmp = compare_tables(rep.tables, rep.metric, n_resamples=rep.n_resamples)
+    except RagdashError as exc:
+        reason = rep.t("report.comparison_unavailable", reason=str(exc))
+        return Section("comparison", heading, [Para(reason, "note")])
+    a, b = rep.entries[0], rep.entries[1]
+    return Section("comparison", heading, [*_significance(rep, cmp),
+                                           *_disagreement(rep, a, b, n_disagree),
+                                           _pair_scatter(rep, a, b)])
+
+
+def _significance(rep: _Report, cmp: Comparison) -> list[Block]:
+    """Each run's mean with its interval, every pair's difference, test and verdict."""
+    conf = round(cmp.confidence * 100)
+    ci = rep.t("report.ci", level=conf)
+    means = Table([rep.t("report.run"), rep.t("report.mean"), ci],
+                  [[Cell(r.name), _num_cell(r.mean),
+                    Cell(f"{_num(r.ci_low)} – {_num(r.ci_high)}", "num")] for r in cmp.runs])
+    pairs = Table(
+        ["A", "B", rep.t("report.diff"), ci, rep.t("report.p_holm"),
+         rep.t("report.wins_ties_losses")],
+        [[Cell(p.a), Cell(p.b), Cell(f"{p.diff:+.4f}", "num"),
+          Cell(f"{p.ci_low:+.4f} – {p.ci_high:+.4f}", "num"),
+          Cell(format_p(p.p_holm, alpha=cmp.alpha), "num"),
+          Cell(f"{p.wins} / {p.ties} / {p.losses}", "num")] for p in cmp.pairs])
+    heading = f"{metric_label(rep.metric)} — {rep.t('report.n_queries')}: {cmp.n_queries:,}"
+    return [Heading(heading), means, pairs,
+            *(Para(v, "verdict") for v in cmp.verdicts(rep.lang)),
+            *(Para(n, "muted") for n in cmp.notes)]
+
+
+def _disagreement(rep: _Report, a: _Entry, b: _Entry, n: int) -> list[Block]:
+    """The queries where the first two runs differ most."""
+    dis = disagreement(a.table, b.table, rep.metric, n=n, dataset=rep.dataset,
+                       include_text=rep.include_text, names=(a.name, b.name))
+    with_text = "query" in dis
+    head = [rep.t("col.query_id"), *([rep.t("col.query")] if with_text else []),
+            a.name, b.name, rep.t("col.delta"), rep.t("col.winner")]
+    rows = [[_id_cell(r["query_id"]), *([Cell(r["query"], "text")] if with_text else []),
+             _num_cell(r["a"]), _num_cell(r["b"]), Cell(f"{r['delta']:+.4f}", "num"),
+             Cell(r["winner"])] for r in dis.to_dict("records")]
+    heading = rep.t("report.disagreement", a=a.name, b=b.name, metric=metric_label(rep.metric))
+    return [Heading(heading), Table(head, rows)]
+
+
+def _pair_scatter(rep: _Report, a: _Entry, b: _Entry) -> Chart:
+    """Run A against run B, one point per query both have."""
+    pa = {q: i for i, q in enumerate(a.table.query_ids)}
+    pb = {q: i for i, q in enumerate(b.table.query_ids)}
+    common = [q for q in a.table.query_ids if q in pb]
+    va, vb = a.table.value(rep.metric), b.table.value(rep.metric)
+    texts = None
+    if rep.include_text and rep.dataset is not None:
+        texts = [(rep.dataset.query(q).text if rep.dataset.query(q) else "") for q in common]
+    return rep.figures.add(scatter_figure(
+        [va[pa[q]] for q in common], [vb[pb[q]] for q in common], common, texts,
+        metric=rep.metric, names=(a.name, b.name), lang=rep.lang))
+
+
+def _cost_section(rep: _Report, cost: ReportCost | None) -> Section:
+    blocks: list[Block] = []
+    if cost is not None and (cost.rows or cost.tokens):
+        blocks += _cost_estimate(rep, cost)
+    blocks += _cost_actual(rep)
+    if not blocks:
+        blocks.append(Para(rep.t("report.cost_none"), "muted"))
+    return Section("cost", rep.t("report.cost"), blocks)
+
+
+def _money_heads(rep: _Report, key: str) -> list[str]:
+    return [rep.t(key, currency=c) for c in CURRENCIES]
+
+
+def _money_cells(figures: Mapping[str, float | None]) -> list[Cell]:
+    return [Cell(format_money(figures.get(c.lower()), c), "num") for c in CURRENCIES]
+
+
+def _cost_estimate(rep: _Report, cost: ReportCost) -> list[Block]:
+    """Tokens of one evaluation and every provider's price for them, in USD and JPY, and
+    a bar chart in the report's chart currency."""
+    blocks: list[Block] = [Heading(rep.t("report.cost_estimate"))]
+    if cost.tokens is not None:
+        line = f"{rep.t('report.tokens')}: {int(cost.tokens):,}"
+        if cost.method:
+            line += f" · {rep.t('report.token_method', method=cost.method)}"
+        blocks.append(Para(line))
+    if cost.rows:
+        rows = sorted(cost.rows, key=lambda r: float(r.get("usd") or 0))
+        blocks.append(Table(
+            [rep.t("chart.cost_x"), *_money_heads(rep, "chart.cost_y")],
+            [[Cell(" · ".join(str(r[k]) for k in ("provider", "model") if r.get(k))),
+              *_money_cells(r)] for r in rows]))
+        currency = _currency(cost.currency)
+        bars = [{**r, "cost": r.get(currency.lower())} for r in rows]
+        blocks.append(rep.figures.add(cost_bar_figure(bars, currency=currency,
+                                                      lang=rep.lang)))
+    return blocks
+
+
+def _cost_actual(rep: _Report) -> list[Block]:
+    """Each run's API usage, with its estimated and actual cost in USD and JPY."""
+    with_usage = [e for e in rep.entries if e.run.usage or e.run.cost]
+    if not with_usage:
+        return []
+    head = [rep.t("report.run"), rep.t("report.requests"), rep.t("report.tokens"),
+            *_money_heads(rep, "report.estimated_in"), *_money_heads(rep, "report.actual_in")]
+    rows = []
+    for e in with_usage:
+        estimated, actual = _run_costs(e.run)
+        rows.append([Cell(e.name), Cell(str(e.run.usage.get("requests", "—")), "num"),
+                     Cell(_int(e.run.usage.get("prompt_tokens")), "num"),
+                     *_money_cells(estimated), *_money_cells(actual)])
+    return [Heading(rep.t("report.cost_actual")), Table(head, rows)]
+
+
+def _run_costs(run: Run) -> tuple[dict[str, float | None], dict[str, float | None]]:
+    """(estimated, actual), each ``{"usd": ..., "jpy": ...}``: the estimate saved with the
+    run; the actual figure saved with it, else priced from the API's usage with
+    :func:`ragdash.cost.actual_cost` (free retrievers cost 0; unknown models give None)."""
+    saved = dict(run.cost or {})
+    estimated = {c: _float(saved.get(f"estimated_{c}")) for c in ("usd", "jpy")}
+    actual = {c: _float(saved.get(f"actual_{c}")) for c in ("usd", "jpy")}
+    if run.retriever in _FREE:
+        actual = {c: 0.0 if v is None else v for c, v in actual.items()}
+    if None in actual.values() and run.usage.get("prompt_tokens") is not None:
+        try:
+            figure = actual_cost(run.usage, model=saved.get("model") or run.model,
+                                 provider=saved.get("provider"))
+        except RagdashError:
+            return estimated, actual
+        priced = {"usd": figure.usd, "jpy": figure.jpy}
+        actual = {c: priced[c] if v is None else v for c, v in actual.items()}
+    return estimated, actual
+
+
+# -- small formatting helpers --------------------------------------------------------------------
+def _num(x: object, digits: int = 4) -> str:
+    if x is None:
+        return "—"
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if not math.isfinite(v):
+        return "—"
+    return f"{v:.{digits}f}"
+
+
+def _float(x: object) -> float | None:
+    return None if x is None else float(x)
+
+
+def _int(x: object) -> str:
+    try:
+        return f"{int(x):,}"
+    except (TypeError, ValueError):
+        return "—"
 
 
 def _clip(metric: str, kmax: int) -> str:
-    from ..metrics import parse_metric
-
     fam, k = parse_metric(metric)
     return f"{fam}@{min(k or kmax, kmax)}"
 
 
-def _is_na(x: Any) -> bool:
+def _is_na(x: object) -> bool:
     try:
-        import pandas as pd
-
         return bool(pd.isna(x))
     except (TypeError, ValueError):
         return False
 
 
-def _when(value: Any) -> str:
+def _when(value: dt.datetime | str | None) -> str:
     if value is None:
         value = dt.datetime.now(dt.UTC)
     if isinstance(value, dt.datetime):
@@ -393,195 +629,3 @@ def _when(value: Any) -> str:
             value = value.replace(tzinfo=dt.UTC)
         return value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     return str(value)
-
-
-def _cell(c: Any) -> str:
-    if isinstance(c, tuple):
-        text, cls = c
-        return f'<td class="{cls}">{text}</td>'
-    return f"<td>{c}</td>"
-
-
-def _table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """``head`` is plain text (escaped here); cells are HTML already escaped by the caller,
-    optionally ``(html, css_class)``."""
-    th = "".join(f"<th>{_e(h)}</th>" for h in head)
-    trs = "".join("<tr>" + "".join(_cell(c) for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
-
-
-def _kv_table(pairs: Sequence[tuple[str, str]]) -> str:
-    trs = "".join(f"<tr><th>{_e(k)}</th><td>{v}</td></tr>" for k, v in pairs)
-    return f"<table><tbody>{trs}</tbody></table>"
-
-
-def _config_list(config: Mapping) -> str:
-    items = []
-    for k, v in config.items():
-        text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True)
-        items.append(f"<dt>{_e(k)}</dt><dd class=\"mono\">{_e(text)}</dd>")
-    return f'<dl class="config">{"".join(items)}</dl>'
-
-
-def _drilldown_html(dataset, run: ReportRun, rec: Mapping, metric: str, lang: str,
-                    include_text: bool) -> str:
-    from ..metrics import parse_metric
-    from .tables import drilldown
-
-    k = parse_metric(metric)[1] or run.table.kmax
-    d = drilldown(dataset, run.ranking, dataset.qrels, rec["query_id"], k,
-                  relevance_level=run.table.relevance_level, include_text=include_text,
-                  lang=lang)
-    summary = f'<span class="mono">{_e(d.query_id)}</span>'
-    if include_text and d.query_text:
-        summary += f" — {_e(d.query_text)}"
-    summary += f" ({_e(metric_label(metric))} {_num(rec[metric])})"
-    text_cols = [t("col.title", lang), t("col.snippet", lang)] if include_text else []
-    head = [t("col.doc_id", lang), *text_cols, t("col.grade", lang), t("col.rank_got", lang)]
-    rows = []
-    for x in d.relevant.to_dict("records"):
-        texts = [_e(x["title"]), (_e(x["snippet"]), "text")] if include_text else []
-        rows.append([f'<span class="mono">{_e(x["doc_id"])}</span>', *texts,
-                     (_num(x["grade"], 1), "num"), (_e(x["rank_label"]), "num")])
-    parts = [f"<details><summary>{summary}</summary>", _table(head, rows)]
-    head = [t("col.rank", lang), t("col.doc_id", lang), *text_cols, t("col.score", lang),
-            t("col.grade", lang), t("col.relevant", lang)]
-    rows = []
-    for x in d.top.to_dict("records"):
-        texts = [_e(x["title"]), (_e(x["snippet"]), "text")] if include_text else []
-        grade = "" if math.isnan(x["grade"]) else _num(x["grade"], 1)
-        rows.append([(str(x["rank"]), "num"), f'<span class="mono">{_e(x["doc_id"])}</span>',
-                     *texts, (_num(x["score"]), "num"), (grade, "num"),
-                     "✓" if x["relevant"] else ""])
-    parts += [_table(head, rows), "</details>"]
-    return "".join(parts)
-
-
-def _comparison(items, tables, metric, lang, dataset, include_text, n_disagree, n_resamples,
-                figures, scatter_figure, disagreement, metric_label) -> list[str]:
-    from ..errors import RagdashError
-    from ..stats import compare_tables
-    from ..stats.verdict import format_p
-
-    out: list[str] = []
-    label = metric_label(metric)
-    try:
-        cmp = compare_tables(tables, metric, n_resamples=n_resamples)
-    except RagdashError as exc:
-        reason = t("report.comparison_unavailable", lang, reason=str(exc))
-        out.append(f'<p class="note">{_e(reason)}</p>')
-        return out
-    conf = round(cmp.confidence * 100)
-    out.append(f"<h3>{_e(label)} — {_e(t('report.n_queries', lang))}: {cmp.n_queries:,}</h3>")
-    head = [t("report.run", lang), t("report.mean", lang), t("report.ci", lang, level=conf)]
-    rows = [[_e(r.name), (_num(r.mean), "num"),
-             (f"{_num(r.ci_low)} – {_num(r.ci_high)}", "num")] for r in cmp.runs]
-    out.append(_table(head, rows))
-    head = ["A", "B", t("report.diff", lang), t("report.ci", lang, level=conf),
-            t("report.p_holm", lang), t("report.wins_ties_losses", lang)]
-    rows = [[_e(p.a), _e(p.b), (f"{p.diff:+.4f}", "num"),
-             (f"{p.ci_low:+.4f} – {p.ci_high:+.4f}", "num"),
-             (_e(format_p(p.p_holm, alpha=cmp.alpha)), "num"),
-             (f"{p.wins} / {p.ties} / {p.losses}", "num")] for p in cmp.pairs]
-    out.append(_table(head, rows))
-    out.extend(f'<p class="verdict">{_e(v)}</p>' for v in cmp.verdicts(lang))
-    out.extend(f'<p class="muted">{_e(n)}</p>' for n in cmp.notes)
-    # The first pair in detail: where the runs disagree, and the per-query scatter.
-    a, b = items[0], items[1]
-    dis = disagreement(a.table, b.table, metric, n=n_disagree, dataset=dataset,
-                       include_text=include_text, names=(a.name, b.name))
-    out.append(f"<h3>{_e(t('report.disagreement', lang, a=a.name, b=b.name, metric=label))}"
-               f"</h3>")
-    head = [t("col.query_id", lang)] + ([t("col.query", lang)] if "query" in dis else []) + \
-        [a.name, b.name, t("col.delta", lang), t("col.winner", lang)]
-    rows = []
-    for rec in dis.to_dict("records"):
-        row = [f'<span class="mono">{_e(rec["query_id"])}</span>']
-        if "query" in dis:
-            row.append((_e(rec["query"]), "text"))
-        row += [(_num(rec["a"]), "num"), (_num(rec["b"]), "num"),
-                (f"{rec['delta']:+.4f}", "num"), _e(rec["winner"])]
-        rows.append(row)
-    out.append(_table(head, rows))
-    pa = {q: i for i, q in enumerate(a.table.query_ids)}
-    pb = {q: i for i, q in enumerate(b.table.query_ids)}
-    common = [q for q in a.table.query_ids if q in pb]
-    va, vb = a.table.value(metric), b.table.value(metric)
-    texts = None
-    if include_text and dataset is not None:
-        texts = [(dataset.query(q).text if dataset.query(q) else "") for q in common]
-    fig = scatter_figure([va[pa[q]] for q in common], [vb[pb[q]] for q in common], common,
-                         texts, metric=metric, names=(a.name, b.name), lang=lang)
-    out.append(figures.add(fig))
-    return out
-
-
-def _cost(items, cost: ReportCost | None, lang, figures, cost_bar_figure, secrets) -> list[str]:
-    currency = (cost.currency if cost is not None else "USD").upper()
-    out: list[str] = []
-    if cost is not None and (cost.rows or cost.tokens):
-        out.append(f"<h3>{_e(t('report.cost_estimate', lang))}</h3>")
-        if cost.tokens is not None:
-            line = f"{_e(t('report.tokens', lang))}: {int(cost.tokens):,}"
-            if cost.method:
-                line += f" · {_e(t('report.token_method', lang, method=cost.method))}"
-            out.append(f"<p>{line}</p>")
-        if cost.rows:
-            head = [t("chart.cost_x", lang), t("chart.cost_y", lang, currency=currency)]
-            rows = [[_e(" · ".join(str(r.get(k)) for k in ("provider", "model") if r.get(k))),
-                     (_e(format_money(r.get("cost"), currency)), "num")]
-                    for r in sorted(cost.rows, key=lambda r: float(r.get("cost") or 0))]
-            out.append(_table(head, rows))
-            out.append(figures.add(cost_bar_figure(cost.rows, currency=currency, lang=lang)))
-    with_usage = [r for r in items if r.usage or r.cost]
-    if with_usage:
-        out.append(f"<h3>{_e(t('report.cost_actual', lang))}</h3>")
-        head = [t("report.run", lang), t("report.requests", lang), t("report.tokens", lang),
-                t("chart.estimated", lang), t("chart.actual", lang)]
-        rows = []
-        for r in with_usage:
-            estimated, actual = _run_costs(r, currency)
-            rows.append([_e(r.name), (_e(r.usage.get("requests", "—")), "num"),
-                         (_e(_int(r.usage.get("prompt_tokens"))), "num"),
-                         (_e(format_money(estimated, currency)), "num"),
-                         (_e(format_money(actual, currency)), "num")])
-        out.append(_table(head, rows))
-    if not out:
-        out.append(f'<p class="muted">{_e(t("report.cost_none", lang))}</p>')
-    return out
-
-
-#: retrievers that cost nothing to run
-_FREE = frozenset({"bm25", "trec", "local"})
-
-
-def _run_costs(run: ReportRun, currency: str) -> tuple[float | None, float | None]:
-    """(estimated, actual) in ``currency``: the estimate saved with the run; the actual
-    figure saved with it, else priced from the API's usage with :func:`ragdash.cost
-    .actual_cost` (free retrievers cost 0; unknown models give None)."""
-    from ..errors import RagdashError
-
-    cur = currency.lower()
-    c = dict(run.cost or {})
-    estimated = c.get(f"estimated_{cur}")
-    actual = c.get(f"actual_{cur}")
-    if actual is None and run.retriever in _FREE:
-        actual = 0.0
-    if actual is None and run.usage.get("prompt_tokens") is not None:
-        try:
-            from ..cost import actual_cost
-
-            figure = actual_cost(run.usage, model=c.get("model") or run.model,
-                                 provider=c.get("provider"))
-            actual = figure.usd if cur == "usd" else figure.jpy if cur == "jpy" else None
-        except RagdashError:
-            actual = None
-    return (None if estimated is None else float(estimated),
-            None if actual is None else float(actual))
-
-
-def _int(x: Any) -> str:
-    try:
-        return f"{int(x):,}"
-    except (TypeError, ValueError):
-        return "—"
