@@ -11,7 +11,8 @@
     │   ├── InputTooLongError    400: a text is over the model's limit
     │   ├── QuotaExceededError   429 insufficient_quota: no credit left
     │   └── ServerUnreachableError  connection refused, DNS, timeouts after retries
-    ├── CacheError               the embeddings cache cannot be opened or written
+    ├── RerankError              a rerank server failed for good, or answered what cannot be right
+    ├── CacheError               the embeddings or rerank cache cannot be opened or written
     ├── CostError                unknown model or a malformed price catalog
     ├── RunStoreError            a saved run that cannot be found or read
     └── StatsError               runs that cannot be compared
@@ -90,6 +91,11 @@ class QuotaExceededError(EmbeddingError):
 
 class ServerUnreachableError(EmbeddingError):
     """The server could not be reached (after retries)."""
+
+
+class RerankError(RagdashError):
+    """A rerank server failed for good (after retries) or sent a reply that cannot be right;
+    the scores already received are cached."""
 
 
 class CacheError(RagdashError):

@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 #: keys ragdash reads from the environment; a developer's real key must never reach a test
-API_KEY_VARIABLES = ("OPENAI_API_KEY", "AZURE_OPENAI_API_KEY")
+API_KEY_VARIABLES = ("OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "COHERE_API_KEY", "JINA_API_KEY",
+                     "VOYAGE_API_KEY")
 
 
 @pytest.fixture

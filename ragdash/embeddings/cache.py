@@ -52,15 +52,16 @@ CREATE UNIQUE INDEX IF NOT EXISTS embeddings_key
 """
 
 
-def _initialize(conn: sqlite3.Connection) -> None:
-    """WAL mode and the table. Switching the journal mode does not wait on SQLite's busy
-    handler, so when another process is creating the file at the same moment, try again."""
+def _initialize(conn: sqlite3.Connection, schema: str = _SCHEMA) -> None:
+    """WAL mode and the tables (``schema``; the rerank cache passes its own). Switching the
+    journal mode does not wait on SQLite's busy handler, so when another process is creating
+    the file at the same moment, try again."""
     deadline = time.monotonic() + BUSY_TIMEOUT
     while True:
         try:
             if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
                 conn.execute("PRAGMA journal_mode=WAL")
-            conn.executescript(_SCHEMA)
+            conn.executescript(schema)
             return
         except sqlite3.OperationalError as exc:
             transient = "locked" in str(exc) or "busy" in str(exc)

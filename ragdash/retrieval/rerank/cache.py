@@ -1,0 +1,175 @@
+"""The rerank score cache: one SQLite file, ``$RAGDASH_HOME/rerank.sqlite``.
+
+A score is stored under (base URL, model, sha256 of the query, sha256 of the document): the
+normalized endpoint base (see :mod:`.protocols`; ``"local"`` for a local cross-encoder), the
+model name as sent, and the digests of the query text and of the document text as the
+reranker saw it. A cross-encoder scores each (query, document) pair on its own, so a rerun
+pays for nothing, and a deeper or shallower depth pays only for pairs not yet scored.
+
+Every reply is committed as soon as it arrives, so a run that is killed or cancelled loses at
+most the requests in flight. WAL mode and a busy timeout let two processes share the file, as
+the embeddings cache does (:mod:`ragdash.embeddings.cache`). The API key is never part of it:
+not a column, not a key, not the file name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ...embeddings.cache import BUSY_TIMEOUT, _initialize, text_hash, text_hashes
+from ...errors import CacheError
+from ...home import ragdash_home
+
+FILENAME = "rerank.sqlite"
+_CHUNK = 900  # host parameters per statement, under old SQLite's 999
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS scores (
+    base_url     TEXT NOT NULL,
+    model        TEXT NOT NULL,
+    query_sha256 BLOB NOT NULL,
+    doc_sha256   BLOB NOT NULL,
+    score        REAL NOT NULL,
+    PRIMARY KEY (base_url, model, query_sha256, doc_sha256)
+) WITHOUT ROWID;
+"""
+
+__all__ = ["FILENAME", "RerankCache", "text_hash", "text_hashes"]
+
+
+class RerankCache:
+    """Read and write cached (query, document) scores; one connection per object, shared by
+    its threads under a lock."""
+
+    def __init__(self, directory: str | os.PathLike | None = None) -> None:
+        self.directory = Path(directory).expanduser() if directory else ragdash_home()
+        self.path = self.directory / FILENAME
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+
+    def __repr__(self) -> str:
+        return f"RerankCache({str(self.path)!r})"
+
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            if self._conn is None:
+                self._conn = self._open()
+            try:
+                yield self._conn
+            except sqlite3.Error as exc:
+                raise self._error(exc) from exc
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None,
+                                   check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise self._error(exc) from exc
+        try:
+            conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+            _initialize(conn, _SCHEMA)
+            conn.execute("PRAGMA synchronous=NORMAL")
+        except sqlite3.Error as exc:
+            conn.close()
+            raise self._error(exc) from exc
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def _error(self, exc: BaseException) -> CacheError:
+        return CacheError(f"Cannot use the rerank cache {self.path} ({exc}): make the folder "
+                          "writable, point RAGDASH_HOME at another folder, or delete the file "
+                          "if it is damaged.")
+
+    # -- scores --------------------------------------------------------------------------
+    def get_many(self, base_url: str, model: str, query_hash: bytes,
+                 doc_hashes: Sequence[bytes]) -> dict[bytes, float]:
+        """The cached scores of ``query_hash`` against any of ``doc_hashes``."""
+        found: dict[bytes, float] = {}
+        if not doc_hashes or (self._conn is None and not self.path.exists()):
+            return found
+        unique = list(dict.fromkeys(doc_hashes))
+        with self._connect() as conn:
+            for lo in range(0, len(unique), _CHUNK):
+                chunk = unique[lo: lo + _CHUNK]
+                rows = conn.execute(
+                    "SELECT doc_sha256, score FROM scores WHERE base_url=? AND model=? AND "
+                    f"query_sha256=? AND doc_sha256 IN ({','.join('?' * len(chunk))})",
+                    (base_url, model, query_hash, *chunk))
+                for h, score in rows:
+                    if score is not None and np.isfinite(score):
+                        found[bytes(h)] = float(score)
+        return found
+
+    def put_many(self, base_url: str, model: str, query_hash: bytes,
+                 doc_hashes: Sequence[bytes], scores: Sequence[float]) -> None:
+        """Store one reply's scores, in one transaction (committed before this returns)."""
+        if len(doc_hashes) != len(scores):
+            raise ValueError("one hash per score")
+        if not len(doc_hashes):
+            return
+        rows = [(base_url, model, query_hash, h, float(s)) for h, s in zip(doc_hashes, scores)]
+        with self._connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executemany("INSERT OR REPLACE INTO scores VALUES (?,?,?,?,?)", rows)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    # -- management (``python -m ragdash cache``) ----------------------------------------
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    def info(self) -> dict:
+        """Path, bytes on disk (with the WAL file), scores in all, and per model."""
+        out = {"path": str(self.path), "exists": self.exists(), "bytes": 0, "rows": 0,
+               "models": []}
+        if not out["exists"]:
+            return out
+        out["bytes"] = sum(p.stat().st_size for p in
+                           (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
+                           if p.exists())
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT base_url, model, COUNT(*), COUNT(DISTINCT query_sha256) FROM scores "
+                "GROUP BY base_url, model ORDER BY model, base_url").fetchall()
+        for base_url, model, count, queries in rows:
+            out["models"].append({"model": model, "base_url": base_url, "rows": count,
+                                  "queries": queries})
+            out["rows"] += count
+        return out
+
+    def models(self) -> list[str]:
+        if not self.exists():
+            return []
+        with self._connect() as conn:
+            return [m for (m,) in conn.execute("SELECT DISTINCT model FROM scores ORDER BY 1")]
+
+    def clear(self, model: str | None = None) -> int:
+        """Delete every score, or those of one model; returns how many were deleted."""
+        if not self.exists():
+            return 0
+        with self._connect() as conn:
+            if model is None:
+                removed = conn.execute("DELETE FROM scores").rowcount
+            else:
+                removed = conn.execute("DELETE FROM scores WHERE model=?", (model,)).rowcount
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if model is None:
+                conn.execute("VACUUM")
+        return removed

@@ -1,0 +1,535 @@
+"""One HTTP client for the rerank APIs: Cohere, Jina, Voyage, text-embeddings-inference, vLLM.
+
+``RerankClient(base_url, model).score_groups(groups, on_scores=...)`` scores every
+``(query, documents)`` group with as few requests as the server allows: one request per query
+while its documents fit the server's limits (so Q queries at depth N take exactly Q requests
+when the server takes N documents at once), never one request per document.
+
+- Limits: at most ``max_documents`` documents per request (default 1,000, the most Cohere and
+  Voyage document; ``--max-documents`` to set it) and, where the provider caps a request's
+  tokens (Voyage), at most ``max_request_tokens`` estimated tokens. A group beyond either is
+  split, and :attr:`RerankClient.notes` says so. A server that refuses a request for having
+  too many documents ("batch size 50 > maximum allowed batch size 32", as TEI says, or "at most
+  N documents") has its limit learned from the message — the refused request is not billed —
+  and every later request is planned under it. A request the server finds too long is split
+  in halves; a single document still too long is cut shorter by a token estimate (counted in
+  ``usage["truncated_documents"]``).
+- Requests run ``concurrency`` at a time over one ``requests.Session`` (connections kept
+  alive). Each reply is handed to ``on_scores`` in the calling thread as soon as it is in,
+  so the caller caches it at once: a killed run loses at most the requests in flight.
+- Retries, key handling and messages are the embeddings client's: the policy of
+  :mod:`ragdash.embeddings.retry` (timeouts, dropped connections, 408/409/429/5xx, with
+  ``retry-after`` honored), the key sent only in a header (``Authorization: Bearer`` unless
+  ``api_key_header`` names another) and scrubbed from anything the server sends back, error
+  bodies read by :func:`ragdash.embeddings.client.parse_error_body`, and one sentence per
+  final failure that says what to do.
+- Replies are checked by :func:`.protocols.parse_reply` (one score per document, indexes in
+  range and distinct, finite scores). A reply that fails a check is not retried — asking again
+  would pay again for an answer that cannot be trusted — and nothing of it is cached.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import random
+import re
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import requests
+from requests.adapters import HTTPAdapter
+
+from ...embeddings.batching import estimate_tokens, estimate_tokens_many, truncate_to_tokens
+from ...embeddings.client import (
+    _UNREACHABLE,
+    ErrorInfo,
+    _connection_reason,
+    error_code,
+    is_too_long,
+    parse_error_body,
+)
+from ...embeddings.retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
+from ...errors import Cancelled, RerankError, RetrievalError
+from ...runs.store import scrub_secrets
+from .protocols import (
+    BILLING,
+    DEFAULT_MAX_DOCUMENTS,
+    DEFAULT_MAX_REQUEST_TOKENS,
+    BadReply,
+    parse_reply,
+    request_body,
+    resolve_rerank_endpoint,
+    search_units_for,
+)
+
+log = logging.getLogger("ragdash.rerank")
+
+#: connecting never waits longer than this, whatever the read timeout
+CONNECT_TIMEOUT_CAP = 10.0
+#: how many times one document is cut shorter before giving up
+MAX_TRUNCATIONS = 6
+#: the most documents per request the command line accepts
+MAX_DOCUMENTS_CAP = 10_000
+
+#: ``on_scores(group, positions, scores)``: scores of ``groups[group][1][positions]``
+ScoresFn = Callable[[int, np.ndarray, np.ndarray], None]
+ProgressFn = Callable[[dict], None]
+
+_TOO_MANY = re.compile(
+    r"maximum allowed batch size\s*(?:is\s*)?(\d[\d,]*)"
+    r"|(?:at most|maximum(?: number)? of|max(?:imum)?|no more than|up to|more than|limit(?: is|"
+    r" of)?|exceed(?:s|ed|ing)?(?: the (?:maximum|limit) of)?)\s*(\d[\d,]*)\s*"
+    r"(?:documents|docs|texts|inputs|items|passages)"
+    r"|too many (?:documents|docs|texts|inputs|passages)",
+    re.IGNORECASE)
+
+
+def too_many_documents(status: int | None, info: ErrorInfo) -> tuple[bool, int | None]:
+    """Whether a refusal says the request had too many documents, and the most it allows
+    (None when it names no number)."""
+    if status not in (400, 413, 422):
+        return False, None
+    m = _TOO_MANY.search(info.message)
+    if not m:
+        return False, None
+    number = m.group(1) or m.group(2)
+    return True, (int(number.replace(",", "")) if number else None)
+
+
+class _Failure(Exception):
+    def __init__(self, kind: str, *, status: int | None = None, info: ErrorInfo | None = None,
+                 headers: dict | None = None, detail: str = "") -> None:
+        super().__init__(detail or kind)
+        self.kind = kind  # http, timeout, connection, unreachable, tls, malformed, invalid
+        self.status = status
+        self.info = info or ErrorInfo()
+        self.headers = headers or {}
+        self.detail = detail
+
+
+class _TooMany(Exception):
+    def __init__(self, limit: int | None, said: str) -> None:
+        super().__init__(said)
+        self.limit = limit
+        self.said = said
+
+
+class _TooLong(Exception):
+    pass
+
+
+class RerankClient:
+    """Scores (query, document) pairs through a rerank API (see the module docstring)."""
+
+    def __init__(self, base_url: str | None, model: str, *, protocol: str | None = None,
+                 api_key: str | None = None, api_key_header: str | None = None,
+                 timeout: float = 60.0, max_retries: int = MAX_RETRIES, concurrency: int = 4,
+                 max_documents: int | None = None, max_request_tokens: int | None = None,
+                 session: requests.Session | None = None, seed: int | None = None) -> None:
+        if not model or not str(model).strip():
+            raise RetrievalError("No rerank model was given: pass --model (e.g. rerank-v3.5).")
+        self.endpoint = resolve_rerank_endpoint(base_url, protocol=protocol)
+        self.protocol = self.endpoint.protocol
+        self.model = str(model).strip()
+        _check("concurrency", concurrency, 1, 64)
+        _check("max retries", max_retries, 0, 100)
+        if max_documents is not None:
+            _check("max documents per request", max_documents, 1, MAX_DOCUMENTS_CAP)
+        if max_request_tokens is not None:
+            _check("max tokens per request", max_request_tokens, 1, 10**9)
+        if not timeout or timeout <= 0:
+            raise RetrievalError("The timeout must be a positive number of seconds.")
+        self.timeout = float(timeout)
+        self.max_retries = int(max_retries)
+        self.concurrency = int(concurrency)
+        self.max_documents = int(max_documents or DEFAULT_MAX_DOCUMENTS[self.protocol])
+        self.max_request_tokens = (int(max_request_tokens) if max_request_tokens
+                                   else DEFAULT_MAX_REQUEST_TOKENS.get(self.protocol))
+        self.api_key_header = api_key_header or "Authorization"
+        self._api_key = (api_key or "").strip() or None
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self.usage = {"requests": 0, "pairs_scored": 0, "retries": 0, "split_requests": 0,
+                      "truncated_documents": 0, "refused_requests": 0}
+        billing = BILLING[self.protocol]
+        if billing:
+            self.usage[billing] = 0
+        self._estimated = False  # some reply did not report its billed units
+        self._learned_limit: tuple[int, str] | None = None  # (limit, what the server said)
+        self._split_by_tokens = False
+        self._own_session = session is None
+        if session is None:
+            session = requests.Session()
+            adapter = HTTPAdapter(pool_connections=1, pool_maxsize=self.concurrency,
+                                  max_retries=0)
+            session.mount("http://", adapter)
+            session.mount("https://", adapter)
+        self.session = session
+
+    def __repr__(self) -> str:
+        return f"RerankClient({self.endpoint.url!r}, {self.model!r}, {self.protocol})"
+
+    @property
+    def cache_base(self) -> str:
+        return self.endpoint.base
+
+    @property
+    def label(self) -> str:
+        return self.model
+
+    @property
+    def billing(self) -> str | None:
+        return BILLING[self.protocol]
+
+    def config(self) -> dict:
+        """Settings, JSON-safe; never the key (only whether one is set)."""
+        return {"reranker": "http", "base_url": self.endpoint.base,
+                "endpoint": self.endpoint.url, "protocol": self.protocol, "model": self.model,
+                "max_documents": self.max_documents,
+                "max_request_tokens": self.max_request_tokens,
+                "concurrency": self.concurrency, "api_key_header": self.api_key_header,
+                "api_key_set": self._api_key is not None, "timeout": self.timeout,
+                "max_retries": self.max_retries}
+
+    @property
+    def notes(self) -> list[str]:
+        out = []
+        if self._learned_limit:
+            limit, said = self._learned_limit
+            out.append(f"{self.endpoint.url} takes at most {limit} documents per request (it "
+                       f"said: {said}); longer lists went in several requests.")
+        elif self.usage["split_requests"] and not self._split_by_tokens:
+            out.append(f"Lists longer than {self.max_documents} documents went in several "
+                       "requests (--max-documents).")
+        if self._split_by_tokens:
+            out.append(f"Some queries' documents went in several requests to stay under "
+                       f"{self.max_request_tokens:,} estimated tokens per request.")
+        if self.usage["truncated_documents"]:
+            out.append(f"{self.usage['truncated_documents']} document(s) were longer than the "
+                       "reranker accepts and were cut to fit (by a token estimate).")
+        if self._estimated and self.billing:
+            unit = "search units" if self.billing == "search_units" else "tokens"
+            out.append(f"The server did not report billed {unit} for some requests; the "
+                       "usage includes an estimate for them.")
+        return out
+
+    def close(self) -> None:
+        if self._own_session:
+            self.session.close()
+
+    # -- planning ------------------------------------------------------------------------
+    def plan(self, query: str, documents: Sequence[str]) -> list[list[int]]:
+        """Positions of ``documents`` in each request, in order, under the current limits."""
+        n = len(documents)
+        if n == 0:
+            return []
+        limit = self.max_documents
+        budget = self.max_request_tokens
+        if budget is None:
+            return [list(range(lo, min(lo + limit, n))) for lo in range(0, n, limit)]
+        q = estimate_tokens(query)
+        cost = (estimate_tokens_many(list(documents)) + q).tolist()
+        out: list[list[int]] = []
+        current: list[int] = []
+        used = 0
+        for i, c in enumerate(cost):
+            if current and (len(current) >= limit or used + c > budget):
+                out.append(current)
+                current, used = [], 0
+            current.append(i)
+            used += c
+        out.append(current)
+        if len(out) > -(-n // limit):
+            self._split_by_tokens = True
+        return out
+
+    # -- scoring -------------------------------------------------------------------------
+    def score_groups(self, groups: Sequence[tuple[str, Sequence[str]]], *,
+                     on_scores: ScoresFn | None = None, progress: ProgressFn | None = None,
+                     cancel: threading.Event | None = None) -> list[np.ndarray]:
+        """Scores of every ``(query, documents)`` group (float64 arrays, document order).
+
+        ``on_scores(group, positions, scores)`` runs in this thread after each reply. When
+        ``cancel`` is set, or a request has failed for good, no new request starts; the
+        requests in flight finish and reach ``on_scores``; then
+        :class:`~ragdash.errors.Cancelled` or the failure is raised.
+        """
+        groups = [(str(q), [str(d) for d in docs]) for q, docs in groups]
+        out = [np.full(len(docs), np.nan) for _, docs in groups]
+        total = sum(len(docs) for _, docs in groups)
+        done = 0
+        stop = threading.Event()
+        results: queue.SimpleQueue = queue.SimpleQueue()
+
+        def report() -> None:
+            if progress is not None:
+                progress({"stage": "rerank", "done": done, "total": total,
+                          "calls": self.usage["requests"],
+                          "tokens": self.usage.get("tokens", 0)})
+
+        def work(g: int) -> None:
+            try:
+                query, docs = groups[g]
+                self._score_group(g, query, docs, results, stop, cancel)
+            except BaseException as exc:  # raised below, after the requests in flight
+                stop.set()
+                results.put(("error", g, exc))
+            finally:
+                results.put(("done", g, None))
+
+        report()
+        todo = [g for g, (_, docs) in enumerate(groups) if docs]
+        error: BaseException | None = None
+        handing = True  # False once on_scores has raised: a failed request does not stop it
+        if todo:
+            with ThreadPoolExecutor(max_workers=min(self.concurrency, len(todo)),
+                                    thread_name_prefix="ragdash-rerank") as pool:
+                for g in todo:
+                    pool.submit(work, g)
+                running = len(todo)
+                while running:
+                    kind, g, payload = results.get()
+                    if kind == "done":
+                        running -= 1
+                    elif kind == "error":
+                        error = error or payload
+                    else:
+                        positions, scores = payload
+                        out[g][positions] = scores
+                        done += len(positions)
+                        if on_scores is not None and handing:
+                            try:
+                                on_scores(g, positions, scores)
+                            except BaseException as exc:
+                                stop.set()
+                                handing = False
+                                error = error or exc
+                        report()
+        if error is not None:
+            raise error
+        if cancel is not None and cancel.is_set() and done < total:
+            raise Cancelled(f"Cancelled after scoring {done} of {total} pairs; what was "
+                            "scored is cached, so running again continues from there.")
+        return out
+
+    def _score_group(self, g: int, query: str, docs: list[str], results: queue.SimpleQueue,
+                     stop: threading.Event, cancel: threading.Event | None) -> None:
+        pending: deque[list[int]] = deque(self.plan(query, docs))
+        if len(pending) > 1:
+            with self._lock:
+                self.usage["split_requests"] += len(pending) - 1
+        texts = list(docs)
+        cuts: dict[int, int] = {}
+        while pending:
+            positions = pending.popleft()
+            if len(positions) > self.max_documents:  # a limit learned since this was planned
+                parts = [positions[i: i + self.max_documents]
+                         for i in range(0, len(positions), self.max_documents)]
+                with self._lock:
+                    self.usage["split_requests"] += len(parts) - 1
+                pending.extendleft(reversed(parts))
+                continue
+            if stop.is_set() or (cancel is not None and cancel.is_set()):
+                return
+            try:
+                scores = self._post_with_retries(query, [texts[p] for p in positions], cancel)
+            except _TooMany as exc:
+                self._learn_limit(exc, len(positions))
+                pending.appendleft(positions)  # re-split under the new limit
+                continue
+            except _TooLong:
+                if len(positions) > 1:
+                    mid = len(positions) // 2
+                    with self._lock:
+                        self.usage["split_requests"] += 1
+                    pending.extendleft([positions[mid:], positions[:mid]])
+                    continue
+                p = positions[0]
+                cuts[p] = cuts.get(p, 0) + 1
+                shorter = truncate_to_tokens(texts[p], max(1, estimate_tokens(texts[p]) // 2))
+                if len(shorter) >= len(texts[p]):
+                    shorter = texts[p][: len(texts[p]) // 2]
+                if cuts[p] > MAX_TRUNCATIONS or not shorter:
+                    raise RerankError(
+                        f"A document of {len(docs[p])} characters is longer than "
+                        f"{self.model!r} accepts, even cut to {len(texts[p])} characters: "
+                        "shorten the longest documents or use a reranker with a longer "
+                        "input limit; what was scored is cached.") from None
+                if cuts[p] == 1:
+                    with self._lock:
+                        self.usage["truncated_documents"] += 1
+                texts[p] = shorter
+                pending.appendleft(positions)
+                continue
+            results.put(("scores", g, (np.asarray(positions, dtype=np.int64), scores)))
+
+    def _learn_limit(self, exc: _TooMany, sent: int) -> None:
+        limit = exc.limit if exc.limit and exc.limit < sent else max(1, sent // 2)
+        with self._lock:
+            self.usage["refused_requests"] += 1
+            if limit < self.max_documents:
+                self.max_documents = limit
+                self._learned_limit = (limit, self._scrub(exc.said))
+        log.info("the server takes at most %d documents per request", limit)
+
+    # -- one request ---------------------------------------------------------------------
+    def _post_with_retries(self, query: str, documents: list[str],
+                           cancel: threading.Event | None) -> np.ndarray:
+        data = json.dumps(request_body(self.protocol, self.model, query, documents),
+                          ensure_ascii=False).encode("utf-8")
+        attempt = 0
+        while True:
+            if cancel is not None and cancel.is_set():
+                raise Cancelled("Cancelled.")
+            try:
+                return self._post(data, query, documents)
+            except _Failure as failure:
+                code = error_code(failure.info)
+                if failure.kind == "http":
+                    many, limit = too_many_documents(failure.status, failure.info)
+                    if many and len(documents) > 1:
+                        raise _TooMany(limit, failure.info.message) from None
+                    if is_too_long(failure.status, failure.info):
+                        raise _TooLong() from None
+                if not should_retry(failure.status, code, attempt, failure.kind,
+                                    max_retries=self.max_retries):
+                    raise self._final_error(failure, code, attempt + 1) from None
+                with self._lock:
+                    delay = retry_delay(attempt, failure.headers, self._rng)
+                    self.usage["retries"] += 1
+                log.info("rerank request failed (%s); retry %d in %.2f s",
+                         failure.status or failure.kind, attempt + 1, delay)
+                attempt += 1
+                if cancel is None:
+                    time.sleep(delay)
+                elif cancel.wait(delay):
+                    raise Cancelled("Cancelled.") from None
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", "Accept": "application/json",
+                   "User-Agent": "ragdash"}
+        if self._api_key is not None:
+            if self.api_key_header.lower() == "authorization":
+                headers["Authorization"] = f"Bearer {self._api_key}"
+            else:
+                headers[self.api_key_header] = self._api_key
+        return headers
+
+    def _send(self, data: bytes) -> tuple[int, dict, bytes]:
+        """POST ``data``: (status, headers, body), or a _Failure for no reply at all."""
+        try:
+            resp = self.session.post(self.endpoint.url, data=data, headers=self._headers(),
+                                     timeout=(min(self.timeout, CONNECT_TIMEOUT_CAP),
+                                              self.timeout))
+            return resp.status_code, dict(resp.headers), resp.content
+        except requests.Timeout as exc:
+            raise _Failure("timeout", detail=type(exc).__name__) from None
+        except requests.ConnectionError as exc:
+            reason = _connection_reason(exc)
+            raise _Failure(_UNREACHABLE.get(reason, "connection"), detail=reason) from None
+        except requests.RequestException as exc:
+            raise _Failure("connection", detail=type(exc).__name__) from None
+
+    def _post(self, data: bytes, query: str, documents: list[str]) -> np.ndarray:
+        with self._lock:
+            self.usage["requests"] += 1
+        status, headers, content = self._send(data)
+        if not 200 <= status < 300:
+            raise _Failure("http", status=status, info=parse_error_body(content),
+                           headers=headers)
+        try:
+            obj = json.loads(content)
+        except ValueError:
+            raise _Failure("malformed", status=200, detail="the reply is not JSON") from None
+        try:
+            reply = parse_reply(obj, len(documents), self.endpoint.url)
+        except BadReply as exc:
+            raise _Failure("invalid", status=200, detail=str(exc)) from None
+        with self._lock:
+            self.usage["pairs_scored"] += len(documents)
+            if self.billing == "search_units":
+                units = reply.search_units
+                if units is None:
+                    self._estimated = True
+                    units = search_units_for(len(documents))
+                self.usage["search_units"] += units
+            elif self.billing == "tokens":
+                tokens = reply.tokens
+                if tokens is None:
+                    self._estimated = True
+                    tokens = pair_tokens(query, documents)
+                self.usage["tokens"] += tokens
+        return reply.scores
+
+    # -- messages ------------------------------------------------------------------------
+    def _scrub(self, text: str) -> str:
+        key = self._api_key if self._api_key and len(self._api_key) >= 4 else None
+        return scrub_secrets(text, [key] if key else [])
+
+    def _final_error(self, f: _Failure, code: str | None, attempts: int) -> RerankError:
+        url = self.endpoint.url
+        said = self._scrub(f.info.message)
+        said = f": {said}" if said else ""
+        tried = f"after {attempts} attempt{'s' if attempts != 1 else ''}"
+        kept = "what was already scored is cached"
+        if f.kind == "invalid":
+            return RerankError(f"{self._scrub(f.detail).rstrip('.')}; {kept}.")
+        if f.kind == "timeout":
+            return RerankError(f"No reply from {url} within {self.timeout:g} s, {tried}: check "
+                               "that the server is up, or raise --timeout or lower "
+                               f"--max-documents; {kept}.")
+        if f.kind in ("connection", "unreachable", "tls"):
+            return RerankError(f"Could not reach {url} ({self._scrub(f.detail)}), {tried}: "
+                               f"check the base URL and that the server is running; {kept}.")
+        if f.kind == "malformed":
+            return RerankError(f"{url} did not answer with rerank JSON ({f.detail}), {tried}: "
+                               f"check the base URL and --protocol; {kept}.")
+        status = f.status
+        if status in (401, 403):
+            if self._api_key is None:
+                return RerankError(f"{url} asks for an API key (HTTP {status}{said}): set the "
+                                   "variable named by --api-key-env and run again.")
+            return RerankError(f"{url} rejected the API key (HTTP {status}{said}): check that "
+                               "the key is right and belongs to this provider, then run "
+                               "again.")
+        if status == 404:
+            return RerankError(f"{url} has no rerank endpoint or model {self.model!r} (HTTP "
+                               f"404{said}): check the base URL, --protocol ({self.protocol}) "
+                               "and the model name.")
+        if status == 429 and is_quota_code(code):
+            return RerankError(f"The account behind this key has no quota or credit left "
+                               f"(HTTP 429 {code}{said}): add credit or use another key, then "
+                               f"run again; {kept}.")
+        if status == 429:
+            return RerankError(f"{url} kept answering HTTP 429 (rate limited) {tried}: lower "
+                               f"--concurrency, or wait a minute and run again; {kept}.")
+        if (status is not None and status >= 500) or status in (408, 409):
+            return RerankError(f"{url} kept failing with HTTP {status}{said} {tried}: try "
+                               f"again later; {kept}.")
+        return RerankError(f"{url} refused the request (HTTP {status}{said}): check the model "
+                           f"name and --protocol ({self.protocol}); {kept}.")
+
+
+def pair_tokens(query: str, documents: Sequence[str]) -> int:
+    """Estimated tokens of scoring ``documents`` against ``query``, as Jina and Voyage
+    count them: the query once per document plus every document."""
+    if not documents:
+        return 0
+    return int(estimate_tokens(query)) * len(documents) + int(
+        estimate_tokens_many(list(documents)).sum())
+
+
+def _check(what: str, value, lo: int, hi: int) -> None:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) \
+            or not lo <= value <= hi:
+        raise RetrievalError(f"The {what} must be a whole number from {lo} to {hi}, "
+                             f"not {value!r}.")
+
+
+__all__ = ["RerankClient", "pair_tokens", "too_many_documents"]

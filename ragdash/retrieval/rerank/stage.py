@@ -1,0 +1,267 @@
+"""The rerank stage: the top N of a first-stage ranking, scored again by a reranker.
+
+``Reranker(scorer, depth=50).rerank_run(run)`` → a derived :class:`~ragdash.run.Run`:
+
+1. for each query of the run, its first ``depth`` documents (all of them when it has fewer);
+   the reranker sees the query text and each document's ``embed_text`` (title + text);
+2. every (query, document) pair is looked up in the score cache (:mod:`.cache`); identical
+   documents within one query are scored once;
+3. the pairs not cached go to the scorer — one request per query while the server's limits
+   allow (:class:`~.client.RerankClient`), or a local cross-encoder — and each reply is
+   cached as it arrives;
+4. the top ``depth`` are ordered by the reranker's score (descending; ties by doc id
+   descending, trec_eval's rule); the documents below ``depth`` keep their first-stage order
+   beneath them. Their scores become ``min(reranked) − 1``, ``min(reranked) − 2``, ... so that
+   the ranking's canonical order (by score) is exactly that order. The first-stage scores are
+   not comparable with the reranker's and are not kept.
+
+Usage: ``requests``, ``pairs_scored`` (sent to the reranker), ``cached_pairs`` (from the
+cache), ``search_units`` (Cohere) or ``tokens`` (Jina, Voyage), ``retries``. A rerun of the
+same depth makes no request; a shallower depth makes none; a deeper one pays only for the new
+pairs.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ...errors import RetrievalError
+from ...ranking import Ranking
+from .cache import RerankCache, text_hash, text_hashes
+
+if TYPE_CHECKING:
+    from ...dataset import Dataset
+    from ...run import Run
+
+DEFAULT_DEPTH = 50
+MAX_DEPTH = 10_000
+
+ProgressFn = Callable[[dict], None]
+
+
+@dataclass
+class QueryPlan:
+    """One query's part of a rerank: its top documents and which pairs are still due."""
+    query_id: str
+    query: str
+    query_hash: bytes
+    doc_ids: list[str]          #: the first ``depth`` documents, first-stage order
+    texts: list[str]            #: their texts as the reranker sees them
+    hashes: list[bytes]
+    cached: dict[bytes, float]  #: scores already in the cache, by document hash
+    due: list[int] = field(default_factory=list)  #: positions of distinct uncached texts
+
+
+@dataclass
+class RerankPlan:
+    """What a rerank will do before it does it: for the cost estimate and for the run."""
+    queries: list[QueryPlan]
+    depth: int
+
+    @property
+    def pairs(self) -> int:
+        return sum(len(q.doc_ids) for q in self.queries)
+
+    @property
+    def due_pairs(self) -> int:
+        return sum(len(q.due) for q in self.queries)
+
+    @property
+    def cached_pairs(self) -> int:
+        return self.pairs - self.due_pairs
+
+    def groups(self) -> list[tuple[str, list[str]]]:
+        """(query, uncached documents) for every query with something due."""
+        return [(q.query, [q.texts[p] for p in q.due]) for q in self.queries if q.due]
+
+
+def check_depth(depth) -> int:
+    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) \
+            or not 1 <= depth <= MAX_DEPTH:
+        raise RetrievalError(f"The rerank depth must be a whole number from 1 to {MAX_DEPTH}, "
+                             f"not {depth!r}.")
+    return int(depth)
+
+
+class Reranker:
+    """A scorer (:class:`~.client.RerankClient` or :class:`~.local.LocalCrossEncoder`), a
+    depth and a score cache (None: no cache)."""
+
+    def __init__(self, scorer, *, depth: int = DEFAULT_DEPTH,
+                 cache: RerankCache | None = None) -> None:
+        self.scorer = scorer
+        self.depth = check_depth(depth)
+        self.cache = cache
+        self.cached_pairs = 0
+        self.seconds: float | None = None
+
+    @property
+    def name(self) -> str:
+        return f"rerank:{self.scorer.label}@{self.depth}"
+
+    @property
+    def usage(self) -> dict:
+        usage = {"requests": self.scorer.usage["requests"],
+                 "pairs_scored": self.scorer.usage["pairs_scored"],
+                 "cached_pairs": self.cached_pairs}
+        for key in ("search_units", "tokens"):
+            if key in self.scorer.usage:
+                usage[key] = self.scorer.usage[key]
+        usage["retries"] = self.scorer.usage.get("retries", 0)
+        return usage
+
+    @property
+    def notes(self) -> list[str]:
+        return list(self.scorer.notes)
+
+    def config(self) -> dict:
+        return {**self.scorer.config(), "depth": self.depth,
+                "cache": str(self.cache.path) if self.cache is not None else None}
+
+    def transform(self) -> dict:
+        """What a derived run says was done (``config["transform"]``)."""
+        cfg = self.scorer.config()
+        return {"kind": "rerank", "model": self.scorer.model, "depth": self.depth,
+                "reranker": cfg.get("reranker"), "base_url": cfg.get("base_url"),
+                "protocol": cfg.get("protocol")}
+
+    # -- planning ------------------------------------------------------------------------
+    def plan(self, ranking: Ranking, dataset: Dataset,
+             query_ids: Sequence[str] | None = None) -> RerankPlan:
+        """Look every pair up in the cache; raise before any request when a query or a
+        document of the ranking is not in the dataset (the reranker needs their texts)."""
+        qids = list(ranking.query_ids if query_ids is None else query_ids)
+        docs_index = dataset.doc_index
+        missing_docs: list[str] = []
+        missing_queries = [q for q in qids if q in ranking and dataset.query(q) is None]
+        if missing_queries:
+            raise RetrievalError(
+                f"{len(missing_queries)} queries of the run are not in the dataset (e.g. "
+                f"{missing_queries[0]!r}): the reranker needs their texts; rerank a run made "
+                "on this dataset.")
+        plans: list[QueryPlan] = []
+        base, model = self.scorer.cache_base, self.scorer.model
+        for qid in qids:
+            doc_ids, _ = ranking.get(qid)
+            doc_ids = [str(d) for d in doc_ids[: self.depth]]
+            if not doc_ids:
+                continue
+            texts = []
+            for d in doc_ids:
+                i = docs_index.get(d)
+                if i is None:
+                    missing_docs.append(d)
+                    continue
+                texts.append(dataset.documents[i].embed_text)
+            if missing_docs:
+                continue
+            query = dataset.query(qid).text
+            qhash = text_hash(query)
+            hashes = text_hashes(texts)
+            cached = (self.cache.get_many(base, model, qhash, hashes)
+                      if self.cache is not None else {})
+            seen: set[bytes] = set()
+            due = []
+            for p, h in enumerate(hashes):
+                if h not in cached and h not in seen:
+                    seen.add(h)
+                    due.append(p)
+            plans.append(QueryPlan(qid, query, qhash, doc_ids, texts, hashes, cached, due))
+        if missing_docs:
+            raise RetrievalError(
+                f"The run names {len(set(missing_docs))} documents that the dataset does not "
+                f"have (e.g. {missing_docs[0]!r}): the reranker needs their texts; rerank a "
+                "run made on this dataset.")
+        return RerankPlan(plans, self.depth)
+
+    # -- reranking -----------------------------------------------------------------------
+    def rerank(self, ranking: Ranking, dataset: Dataset, *,
+               query_ids: Sequence[str] | None = None, plan: RerankPlan | None = None,
+               progress: ProgressFn | None = None,
+               cancel: threading.Event | None = None) -> Ranking:
+        """The reranked ranking (see the module docstring); queries keep their order."""
+        start = time.perf_counter()
+        plan = plan or self.plan(ranking, dataset, query_ids)
+        with_due = [q for q in plan.queries if q.due]
+        base, model = self.scorer.cache_base, self.scorer.model
+        fresh: list[dict[bytes, float]] = [{} for _ in with_due]
+
+        def on_scores(g: int, positions: np.ndarray, scores: np.ndarray) -> None:
+            q = with_due[g]
+            hashes = [q.hashes[q.due[p]] for p in positions.tolist()]
+            if self.cache is not None:
+                self.cache.put_many(base, model, q.query_hash, hashes, scores.tolist())
+            fresh[g].update(zip(hashes, scores.tolist()))
+
+        if with_due:
+            self.scorer.score_groups(plan.groups(), on_scores=on_scores, progress=progress,
+                                     cancel=cancel)
+        self.cached_pairs += plan.cached_pairs
+        reranked = {}
+        for g, q in enumerate(with_due):
+            reranked[q.query_id] = fresh[g]
+        out = _assemble(ranking, plan, reranked, self.depth)
+        self.seconds = time.perf_counter() - start
+        return out
+
+    def rerank_run(self, run: Run, *, progress: ProgressFn | None = None,
+                   cancel: threading.Event | None = None, cost: dict | None = None) -> Run:
+        """A derived run: the rerank of ``run`` (parents, transform, usage, timings)."""
+        ranking = self.rerank(run.ranking, run.dataset, query_ids=run.query_ids,
+                              progress=progress, cancel=cancel)
+        label = self.scorer.label
+        parent = run.name or run.retriever
+        return run.derive(ranking, transform=self.transform(),
+                          retriever=f"{run.retriever} → {label}@{self.depth}",
+                          name=f"{parent} → {label} top {self.depth}", source="rerank",
+                          usage=self.usage, cost=cost, seconds=self.seconds,
+                          timings={"rerank": self.seconds})
+
+
+def _assemble(ranking: Ranking, plan: RerankPlan, fresh: dict[str, dict[bytes, float]],
+              depth: int) -> Ranking:
+    """Every query of ``ranking``: the reranked top ``depth``, then the rest in first-stage
+    order; queries outside the plan keep their first-stage ranking."""
+    by_query = {q.query_id: q for q in plan.queries}
+    docs_parts, score_parts, counts = [], [], []
+    for qid in ranking.query_ids:
+        doc_ids, scores = ranking.get(qid)
+        q = by_query.get(qid)
+        if q is None:
+            docs_parts.append(np.asarray(doc_ids, dtype=object))
+            score_parts.append(np.asarray(scores, dtype=np.float64))
+            counts.append(len(doc_ids))
+            continue
+        got = fresh.get(qid, {})
+        top = np.asarray([q.cached[h] if h in q.cached else got[h] for h in q.hashes],
+                         dtype=np.float64)
+        # the reranked top: by score descending, ties by doc id descending (trec_eval)
+        top_ids = np.asarray(q.doc_ids, dtype=object)
+        order = sorted(range(len(top)), key=lambda i: (-top[i], _desc(q.doc_ids[i])))
+        rest = np.asarray(doc_ids[len(q.doc_ids):], dtype=object)
+        floor = float(top.min())
+        rest_scores = floor - 1.0 - np.arange(len(rest), dtype=np.float64)
+        docs_parts.append(np.concatenate([top_ids[order], rest]))
+        score_parts.append(np.concatenate([top[order], rest_scores]))
+        counts.append(len(doc_ids))
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    docs = np.concatenate(docs_parts) if docs_parts else np.empty(0, dtype=object)
+    scores = np.concatenate(score_parts) if score_parts else np.empty(0)
+    return Ranking(ranking.query_ids, offsets, docs, scores, name=ranking.name,
+                   canonical=True)
+
+
+class _desc(str):
+    """A doc id that sorts in descending order (for the tie rule)."""
+
+    def __lt__(self, other: str) -> bool:  # type: ignore[override]
+        return str.__gt__(self, other)
+
+
+__all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "QueryPlan", "RerankPlan", "Reranker", "check_depth"]
