@@ -10,15 +10,18 @@ from __future__ import annotations
 import argparse
 
 from ..embeddings.cache import EmbeddingCache
+from ..retrieval.rerank.cache import RerankCache
 from ._output import add_format_option, emit, format_table, note, to_json
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "cache", help="show or clear the embeddings cache",
+        "cache", help="show or clear the embeddings and rerank caches",
         description="The embeddings cache keeps every vector paid for, keyed by base URL, "
                     "model, dimensions, prefix and a hash of the text (never the API key), in "
-                    "$RAGDASH_HOME/embeddings.sqlite (default ./.ragdash).")
+                    "$RAGDASH_HOME/embeddings.sqlite (default ./.ragdash); the rerank cache "
+                    "keeps every (query, document) score, keyed by base URL, model and hashes "
+                    "of both texts, in $RAGDASH_HOME/rerank.sqlite.")
     sub = p.add_subparsers(dest="cache_command")
     sub.required = True
     info = sub.add_parser("info", help="where the cache is, its size, vectors per model",
@@ -48,9 +51,18 @@ def run(args: argparse.Namespace) -> int:
 
 def run_info(args: argparse.Namespace) -> int:
     info = EmbeddingCache(args.home).info()
+    rerank = RerankCache(args.home).info()
     if args.format == "json":
-        emit(to_json(info))
+        emit(to_json({**info, "rerank": rerank}))
         return 0
+    if rerank["exists"]:
+        emit(f"Rerank cache: {rerank['path']}\nSize:  {_size(rerank['bytes'])}, "
+             f"{rerank['rows']:,} scores")
+        if rerank["models"]:
+            emit(format_table(["model", "base URL", "queries", "scores"],
+                              [[m["model"], m["base_url"], f"{m['queries']:,}",
+                                f"{m['rows']:,}"] for m in rerank["models"]]))
+        emit("")
     if not info["exists"]:
         emit(f"No embeddings cache yet at {info['path']}.")
         return 0
@@ -67,13 +79,20 @@ def run_info(args: argparse.Namespace) -> int:
 
 def run_clear(args: argparse.Namespace) -> int:
     cache = EmbeddingCache(args.home)
-    if args.model is not None and args.model not in cache.models():
-        known = ", ".join(cache.models()) or "none"
-        note(f"No cached vectors for model {args.model!r}; models in the cache: {known}.")
+    rerank = RerankCache(args.home)
+    if args.model is not None and args.model not in cache.models() \
+            and args.model not in rerank.models():
+        known = ", ".join(cache.models() + rerank.models()) or "none"
+        note(f"No cached vectors for model {args.model!r} (nor rerank scores); models in the "
+             f"caches: {known}.")
         return 1
-    removed = cache.clear(model=args.model)
     which = f" of model {args.model!r}" if args.model is not None else ""
-    emit(f"Deleted {removed:,} cached vectors{which} from {cache.path}.")
+    if args.model is None or args.model in cache.models():
+        removed = cache.clear(model=args.model)
+        emit(f"Deleted {removed:,} cached vectors{which} from {cache.path}.")
+    if rerank.exists() and (args.model is None or args.model in rerank.models()):
+        removed = rerank.clear(model=args.model)
+        emit(f"Deleted {removed:,} cached rerank scores{which} from {rerank.path}.")
     return 0
 
 

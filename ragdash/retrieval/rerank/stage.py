@@ -81,6 +81,54 @@ class RerankPlan:
         return [(q.query, [q.texts[p] for p in q.due]) for q in self.queries if q.due]
 
 
+def estimate_cost(plan: RerankPlan, scorer, *, provider: str | None = None) -> dict:
+    """The cost of ``plan`` before the run (only pairs not in the cache are paid for): see
+    :mod:`ragdash.cost.rerank` for the formulas. ``{"requests", "pairs", "due_pairs",
+    "search_units" | "tokens", "token_method", "usd", "jpy", ...}``."""
+    from ...cost import count_tokens
+    from ...cost.rerank import find_rerank_price, rerank_cost
+    from .protocols import PROVIDER, search_units_for
+
+    groups = plan.groups()
+    plan_requests = getattr(scorer, "plan", None)
+    requests = [p for q, docs in groups
+                for p in (plan_requests(q, docs) if plan_requests else [range(len(docs))])]
+    protocol = getattr(scorer, "protocol", None)
+    billing = getattr(scorer, "billing", None)
+    out = {"requests": len(requests), "pairs": plan.pairs, "due_pairs": plan.due_pairs,
+           "cached_pairs": plan.cached_pairs}
+    if billing is None:  # local or self-hosted: no API bill
+        price = find_rerank_price("*", "local")
+        return {**out, **rerank_cost(0, price), "unit": None}
+    if billing == "search_units":
+        units = sum(search_units_for(len(r)) for r in requests)
+        out["search_units"] = units
+    else:
+        q_counts = count_tokens([q for q, _ in groups], per_text=True)
+        d_counts = count_tokens([d for _, docs in groups for d in docs])
+        units = sum(c * len(docs) for c, (_, docs) in zip(q_counts.per_text or (), groups)) \
+            + d_counts.tokens
+        out["tokens"] = units
+        out["token_method"] = d_counts.method
+    price = find_rerank_price(scorer.model, provider or PROVIDER.get(protocol))
+    cost = rerank_cost(units, price)
+    cost.pop("units", None)
+    return {**out, **cost}
+
+
+def actual_cost(usage: dict, scorer, *, provider: str | None = None) -> dict:
+    """The cost from what the API reported (search units or tokens in ``usage``)."""
+    from ...cost.rerank import find_rerank_price, rerank_cost
+    from .protocols import PROVIDER
+
+    billing = getattr(scorer, "billing", None)
+    units = usage.get(billing, 0) if billing else 0
+    protocol = getattr(scorer, "protocol", None)
+    price = (find_rerank_price(scorer.model, provider or PROVIDER.get(protocol)) if billing
+             else find_rerank_price("*", "local"))
+    return rerank_cost(units, price)
+
+
 def check_depth(depth) -> int:
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) \
             or not 1 <= depth <= MAX_DEPTH:
@@ -264,4 +312,5 @@ class _desc(str):
         return str.__gt__(self, other)
 
 
-__all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "QueryPlan", "RerankPlan", "Reranker", "check_depth"]
+__all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "QueryPlan", "RerankPlan", "Reranker", "actual_cost",
+           "check_depth", "estimate_cost"]

@@ -1,0 +1,276 @@
+"""``python -m ragdash rerank DATASET RUN --model M``: rerank the top N of a run and score it.
+
+Contract (scripts rely on it):
+
+- DATASET: anything :func:`ragdash.loaders.load_dataset` reads (the reranker needs the query
+  and document texts); RUN: a TREC run file (``qid Q0 docno rank score tag``) or a ragdash run
+  JSON export, made on that dataset.
+- The top ``--depth`` (default 50) documents of each judged query are scored by the reranker;
+  those below keep their first-stage order beneath them.
+- JSON: ``{"queries": n, "metrics": {...}, "first_stage_metrics": {...}, "usage":
+  {"requests", "pairs_scored", "cached_pairs", "search_units" | "tokens", "retries"},
+  "cost": {"estimate": {...}, "actual": {...}}, "reranker": {...}, "depth": N, "notes": [...],
+  ...}``.
+- The API key comes from the environment (the provider's variable, e.g. ``COHERE_API_KEY``,
+  or the one named by ``--api-key-env``), never from the command line, and is never printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from ..errors import AuthenticationError, DatasetError, RetrievalError
+from ._output import (
+    DEFAULT_K_TEXT,
+    add_format_option,
+    add_judging_options,
+    add_k_option,
+    emit,
+    format_metrics,
+    note,
+    parse_ks,
+    to_json,
+)
+from .evaluate import _is_loopback
+
+DESCRIPTION = """\
+Rerank the top documents of a first-stage run (a TREC run file from any engine, or a ragdash
+run JSON) with a cross-encoder, then score the result with trec_eval's rules beside the
+first stage. --reranker http (the default) speaks Cohere (/v2/rerank, billed in search units),
+Jina and Voyage (/v1/rerank, tokens), text-embeddings-inference (/rerank) and vLLM
+(/v1/rerank); --reranker local runs a sentence-transformers CrossEncoder from a folder or an
+installed package, offline. Each query's documents go in one request while the server allows
+(at most 1,000 per request by default). Scores are cached under $RAGDASH_HOME (default
+./.ragdash): a rerun makes no request, a deeper --depth pays only for the new pairs."""
+
+EPILOG = """\
+examples:
+  COHERE_API_KEY=... python -m ragdash rerank data/jsquad-valid bm25.run --model rerank-v3.5 \\
+      --base-url https://api.cohere.com --depth 50 --save-run reranked.run
+  python -m ragdash rerank data/jsquad-valid bm25.run --model BAAI/bge-reranker-v2-m3 \\
+      --base-url http://localhost:8080          (TEI on this machine: no key needed)
+  python -m ragdash rerank data/jsquad-valid bm25.run --model rerank-v3.5 \\
+      --base-url https://api.cohere.com --estimate          (the cost, no request)
+  python -m ragdash rerank data/jsquad-valid bm25.run --reranker local --model ./my-cross-encoder
+
+the API key: read from the provider's variable (COHERE_API_KEY, JINA_API_KEY, VOYAGE_API_KEY)
+or the one named by --api-key-env; never a command-line value. Servers on this machine
+(localhost, 127.0.0.1, ::1) may run without one.
+
+JSON output: {"queries": n, "metrics": {...}, "first_stage_metrics": {...}, "usage":
+{"requests", "pairs_scored", "cached_pairs", "search_units" or "tokens", "retries"},
+"cost": {"estimate", "actual"}, "reranker": {...}, "depth": N, "notes": [...], ...}"""
+
+_HTTP_ONLY = (("base_url", "--base-url"), ("protocol", "--protocol"),
+              ("api_key_env", "--api-key-env"), ("api_key_header", "--api-key-header"),
+              ("timeout", "--timeout"), ("concurrency", "--concurrency"),
+              ("max_documents", "--max-documents"))
+
+
+def register(subparsers) -> None:
+    from ..retrieval.rerank.protocols import PROTOCOLS
+    from ..retrieval.rerank.stage import DEFAULT_DEPTH
+
+    p = subparsers.add_parser(
+        "rerank", help="rerank the top N of a run with a cross-encoder and score it",
+        description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("dataset", metavar="DATASET",
+                   help="the dataset the run was made on (queries and document texts)")
+    p.add_argument("run", metavar="RUN",
+                   help="the first-stage ranking: a TREC run file or a ragdash run JSON")
+    p.add_argument("--reranker", choices=("http", "local"), default="http",
+                   help="http: a rerank API (default); local: a sentence-transformers "
+                        "CrossEncoder on this machine (pip install -r requirements-local.txt)")
+    p.add_argument("--model", required=True, metavar="NAME",
+                   help="the reranker: its name at the API (e.g. rerank-v3.5), or a local "
+                        "model folder or installed package (--reranker local)")
+    p.add_argument("--depth", type=int, default=DEFAULT_DEPTH, metavar="N",
+                   help=f"rerank the top N documents of each query (default {DEFAULT_DEPTH}); "
+                        "the rest keep their first-stage order beneath them")
+    add_k_option(p, DEFAULT_K_TEXT)
+    p.add_argument("--split", default="test", metavar="NAME",
+                   help="BEIR qrels split: qrels/NAME.tsv (default test)")
+    p.add_argument("--limit-queries", type=int, default=None, metavar="N",
+                   help="rerank only the first N queries that have qrels (file order)")
+    p.add_argument("--save-run", default=None, metavar="FILE",
+                   help="also write the reranked ranking to FILE as a TREC run")
+    p.add_argument("--estimate", action="store_true",
+                   help="only show what the rerank would cost (pairs not in the cache, "
+                        "requests, search units or tokens, USD and JPY); no request is made")
+    add_judging_options(p)
+    add_format_option(p)
+    http = p.add_argument_group("rerank API options (--reranker http)")
+    http.add_argument("--base-url", default=None, metavar="URL",
+                      help="the rerank API: https://api.cohere.com, https://api.jina.ai, "
+                           "https://api.voyageai.com, http://localhost:8080 (TEI), "
+                           "http://localhost:8000/v1 (vLLM); a URL with a path gets /rerank "
+                           "appended")
+    http.add_argument("--protocol", choices=PROTOCOLS, default=None,
+                      help="the API's request shape when the URL does not say it (default: "
+                           "by host, else /v2 -> cohere, /v1 -> vllm, otherwise tei)")
+    http.add_argument("--api-key-env", default=None, metavar="NAME",
+                      help="read the API key from the environment variable NAME (default: "
+                           "COHERE_API_KEY, JINA_API_KEY or VOYAGE_API_KEY by protocol); the "
+                           "key itself is never a command-line value")
+    http.add_argument("--api-key-header", default=None, metavar="NAME",
+                      help="send the key in header NAME instead of 'Authorization: Bearer'")
+    http.add_argument("--max-documents", type=int, default=None, metavar="N",
+                      help="documents per request (default 1000; lowered by itself when the "
+                           "server says it takes fewer)")
+    http.add_argument("--concurrency", type=int, default=None, metavar="N",
+                      help="requests in flight at once (default 4)")
+    http.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                      help="seconds to wait for one response before retrying (default 60)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    ks = parse_ks(args.k)
+    if args.limit_queries is not None and args.limit_queries < 1:
+        raise RetrievalError(f"--limit-queries must be at least 1, got {args.limit_queries}")
+    from ..retrieval.rerank import RerankCache, Reranker
+    from ..retrieval.rerank.stage import actual_cost, check_depth, estimate_cost
+
+    depth = check_depth(args.depth)
+    scorer = _make_scorer(args)
+
+    from ..loaders import load_dataset
+    from ..metrics import metric_names
+    from ..run import Run
+
+    dataset = load_dataset(args.dataset, split=args.split)
+    ranking, meta = _read_run(args.run)
+    judged = [q.id for q in dataset.evaluated_queries(args.limit_queries)]
+    query_ids = [q for q in judged if q in ranking]
+    if not query_ids:
+        raise DatasetError("the run has no query id in common with the dataset's judged "
+                           f"queries (run: {len(ranking)} queries, e.g. "
+                           f"{ranking.query_ids[:1]}; dataset: e.g. {judged[:1]})",
+                           file=args.run, fix="rerank a run made on this dataset")
+    kmax = max(max(ks), ranking.kmax)
+    first = Run(dataset, ranking.subset(query_ids), query_ids, kmax=kmax,
+                retriever=meta.get("retriever") or "trec", name=meta.get("name") or
+                Path(args.run).stem, config=meta.get("config") or {}, id=meta.get("id"),
+                relevance_level=args.relevance_level, gain=args.gain, source="trec")
+    reranker = Reranker(scorer, depth=depth, cache=RerankCache())
+    plan = reranker.plan(first.ranking, dataset, query_ids)
+    estimate = estimate_cost(plan, scorer)
+    if args.estimate:
+        if args.format == "json":
+            emit(to_json({"queries": len(query_ids), "depth": depth, "estimate": estimate}))
+        else:
+            emit(_estimate_line(estimate, depth, len(query_ids)))
+        return 0
+    ranking_out = reranker.rerank(first.ranking, dataset, query_ids=query_ids, plan=plan)
+    usage = reranker.usage
+    result = first.derive(ranking_out, transform=reranker.transform(),
+                          retriever=f"{first.retriever} → {scorer.label}@{depth}",
+                          usage=usage, source="rerank", seconds=reranker.seconds,
+                          cost={"estimate": estimate, "actual": actual_cost(usage, scorer)})
+    if args.save_run:
+        try:
+            ranking_out.write_trec(args.save_run, tag=f"rerank_{depth}")
+        except OSError as exc:
+            raise RetrievalError(f"cannot write the run file {args.save_run}: "
+                                 f"{exc.strerror or exc}; check the folder exists and is "
+                                 "writable") from exc
+    names = metric_names(ks)
+    after = result.summary(ks)
+    before = first.summary(ks)
+    if args.format == "json":
+        emit(to_json({
+            "queries": len(query_ids),
+            "metrics": {n: after[n] for n in names},
+            "first_stage_metrics": {n: before[n] for n in names},
+            "usage": usage,
+            "cost": result.cost,
+            "reranker": reranker.config(),
+            "depth": depth,
+            "seconds": round(reranker.seconds or 0.0, 3),
+            "k": ks,
+            "notes": reranker.notes,
+            "run_file": args.save_run,
+            "dataset": result.dataset_info(),
+        }))
+        return 0
+    lines = [f"{args.run} reranked by {scorer.label} (top {depth}) on {dataset.name}: "
+             f"{len(query_ids):,} queries", "", "reranked:", format_metrics(after), "",
+             "first stage:", format_metrics(before), "",
+             f"requests: {usage['requests']:,}, pairs scored: {usage['pairs_scored']:,}, "
+             f"from cache: {usage['cached_pairs']:,}"
+             + "".join(f", {k.replace('_', ' ')}: {usage[k]:,}" for k in ("search_units",
+                                                                          "tokens")
+                       if k in usage)]
+    actual = result.cost["actual"]
+    if actual.get("usd") is not None and scorer.billing:
+        lines.append(f"cost: ${actual['usd']:.4f} (¥{actual['jpy']:.2f}) at the catalog price "
+                     f"of {actual['as_of']}")
+    emit("\n".join(lines))
+    for text in reranker.notes:
+        note(f"note: {text}")
+    if args.save_run:
+        note(f"run written to {args.save_run}")
+    return 0
+
+
+def _estimate_line(est: dict, depth: int, queries: int) -> str:
+    units = (f"{est['search_units']:,} search units" if "search_units" in est else
+             f"{est['tokens']:,} tokens ({est.get('token_method', '')})" if "tokens" in est
+             else "no billed units")
+    money = (f"${est['usd']:.4f} (¥{est['jpy']:.2f})" if est.get("usd") is not None
+             else "not in the price catalog")
+    return (f"rerank top {depth} of {queries:,} queries: {est['pairs']:,} pairs, "
+            f"{est['cached_pairs']:,} in the cache, {est['due_pairs']:,} to score in "
+            f"{est['requests']:,} requests; {units}; {money}")
+
+
+def _make_scorer(args):
+    from ..retrieval.rerank import make_scorer
+    from ..retrieval.rerank.protocols import KEY_ENV, resolve_rerank_endpoint
+
+    if args.reranker == "local":
+        stray = [flag for dest, flag in _HTTP_ONLY if getattr(args, dest) is not None]
+        if stray:
+            raise RetrievalError(f"{', '.join(stray)} only apply to --reranker http")
+        return make_scorer("local", model=args.model)
+    endpoint = resolve_rerank_endpoint(args.base_url, protocol=args.protocol)
+    env = args.api_key_env or KEY_ENV.get(endpoint.protocol)
+    key = os.environ.get(env, "").strip() if env else ""
+    if not key and env and not _is_loopback(args.base_url):
+        raise AuthenticationError(
+            f"no API key: the environment variable {env} is not set. Set it (export {env}=...) "
+            f"or name another variable with --api-key-env; ragdash never takes a key on the "
+            f"command line")
+    return make_scorer("http", base_url=args.base_url, model=args.model,
+                       protocol=endpoint.protocol, api_key=key or None,
+                       api_key_header=args.api_key_header, timeout=args.timeout,
+                       concurrency=args.concurrency, max_documents=args.max_documents)
+
+
+def _read_run(path: str):
+    """(Ranking, metadata) from a TREC run file or a ragdash run JSON export."""
+    from ..ranking import Ranking
+
+    p = Path(path)
+    try:
+        head = p.open("rb").read(1)
+    except OSError as exc:
+        raise DatasetError(f"cannot read the run file ({exc.strerror})", file=path,
+                           fix="check the path") from exc
+    if head != b"{":
+        return Ranking.read_trec(p), {}
+    try:
+        obj = json.loads(p.read_text(encoding="utf-8"))
+        ranking = Ranking.from_json_obj(obj["ranking"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise DatasetError("not a ragdash run JSON export (no readable 'ranking')", file=path,
+                           fix="export the run again, or give a TREC run file") from exc
+    meta = {k: obj.get(k) for k in ("retriever", "name", "config", "id")}
+    return ranking, meta
+
+
+__all__ = ["register", "run"]
