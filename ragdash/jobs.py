@@ -37,6 +37,7 @@ from typing import Any
 
 from .errors import Cancelled, RagdashError
 from .i18n import t
+from .secrets import scrub_secrets
 
 __all__ = ["STATES", "TERMINAL_STATES", "EvaluationOutcome", "Job", "JobManager",
            "evaluation_task", "format_duration", "get_manager"]
@@ -53,8 +54,6 @@ Task = Callable[..., Any]
 def _redact(text: str, secrets: Iterable[str]) -> str:
     """Mask ``secrets`` and anything shaped like a credential (``Bearer ...``, ``sk-...``,
     ``?api-key=...``) — the same rules as the run store."""
-    from .runs.store import scrub_secrets
-
     return scrub_secrets(text, secrets)
 
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ._textio import ascii_space, finite_numbers, records_on_own_lines, word_bounds
 from .errors import DatasetError
+from .formats import trec_run
 
 
 class Ranking:
@@ -163,8 +163,7 @@ class Ranking:
         """Read ``qid Q0 docno rank score tag`` lines (whitespace separated)."""
         path = Path(path)
         try:
-            with open(path, "rb") as f:
-                columns = _parse_trec_chunks(_file_chunks(f), str(path))
+            columns = trec_run.read_columns(path, str(path))
         except OSError as exc:
             raise DatasetError(f"cannot read the run file ({exc.strerror})", file=str(path),
                                fix="check the path") from exc
@@ -180,7 +179,7 @@ class Ranking:
         ids, a bad line) goes line by line, and a bad line raises a DatasetError naming it.
         """
         data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
-        columns = _parse_trec_chunks(_memory_chunks(data), source)
+        columns = trec_run.parse_columns(data, source)
         return cls._from_columns(*columns, source=source, name=name)
 
     @classmethod
@@ -254,157 +253,6 @@ class Ranking:
     def from_json_obj(cls, obj: Mapping) -> Ranking:
         run = {q: {d: s for d, s in pairs} for q, pairs in obj["queries"].items()}
         return cls.from_dict(run, name=obj.get("name", "run"))
-
-
-#: the fast path gives up on an id column wider than this many bytes x rows
-_MAX_FIELD_BYTES = 1 << 28
-
-
-#: bytes per block when parsing run files (whole lines; the last line may run over)
-_CHUNK_BYTES = 1 << 20
-
-
-def _memory_chunks(data: bytes):
-    """Blocks of whole lines of ``data``, as zero-copy memoryviews."""
-    view = memoryview(data)
-    pos, n = 0, len(data)
-    while pos < n:
-        end = min(pos + _CHUNK_BYTES, n)
-        if end < n:
-            cut = data.rfind(b"\n", pos, end)
-            if cut < 0:
-                cut = data.find(b"\n", end)
-            end = n if cut < 0 else cut + 1
-        yield view[pos:end]
-        pos = end
-
-
-def _file_chunks(f):
-    """Blocks of whole lines read from binary file ``f``."""
-    carry = b""
-    while True:
-        block = f.read(_CHUNK_BYTES)
-        if not block:
-            break
-        if carry:
-            block = carry + block
-        cut = block.rfind(b"\n") + 1
-        if cut == 0:
-            carry = block
-            continue
-        carry = block[cut:]
-        yield memoryview(block)[:cut]
-    if carry:
-        yield memoryview(carry)
-
-
-def _parse_trec_chunks(chunks, source: str):
-    """(qids, docnos, scores) over all blocks; line numbers in errors count from the top."""
-    parts = []
-    lines_before = 0
-    for i, chunk in enumerate(chunks):
-        if i == 0 and chunk[:3] == b"\xef\xbb\xbf":
-            chunk = chunk[3:]
-        buf = np.frombuffer(chunk, dtype=np.uint8)
-        if len(buf) and buf.max() >= 0x80:
-            try:
-                bytes(chunk).decode("utf-8")
-            except UnicodeDecodeError as exc:
-                line = lines_before + bytes(chunk[: exc.start]).count(b"\n") + 1
-                raise DatasetError("the run file is not UTF-8 text", file=source, line=line,
-                                   fix="save it as UTF-8") from exc
-        columns = _trec_columns_fast(buf) if len(buf) else None
-        if columns is None:
-            columns = _trec_columns_by_line(bytes(chunk), source, lines_before)
-        if len(columns[2]):
-            parts.append(columns)
-        lines_before += int(np.count_nonzero(buf == 0x0A))
-    if not parts:
-        raise DatasetError("the run file is empty", file=source,
-                           fix="give a TREC run file: qid Q0 docno rank score tag")
-    if len(parts) == 1:
-        return parts[0]
-    return tuple(np.concatenate([p[j] for p in parts]) for j in range(3))
-
-
-def _trec_columns_fast(buf: np.ndarray):
-    """(qids, docnos, scores) from the raw bytes, vectorized; None if unsure."""
-    space = ascii_space(buf)
-    if space is None:
-        return None  # NUL or another control byte: let the line parser decide
-    gaps = np.flatnonzero(space)
-    if len(gaps) and not space[0] and np.all(np.diff(gaps) > 1):
-        # The usual layout: words separated by single bytes (one space, one newline).
-        starts = np.concatenate([[0], gaps + 1])
-        ends = np.append(gaps, len(buf))
-        if space[-1]:
-            starts, ends = starts[:-1], ends[:-1]
-        if len(starts) % 6:
-            return None
-        # Six words per line: the gap after every 6th word is a newline, no other gap is.
-        newline_after = buf[ends[:-1]] == 0x0A
-        expected = np.zeros(len(newline_after), dtype=bool)
-        expected[5::6] = True
-        if not np.array_equal(newline_after, expected):
-            return None
-    else:
-        starts, ends = word_bounds(space)
-        if len(starts) % 6:
-            return None
-        if not len(starts):
-            return np.empty(0, dtype="S1"), np.empty(0, dtype="S1"), np.empty(0)
-        if not records_on_own_lines(buf, starts, 6):
-            return None
-    fields = [_gather_field(buf, starts[j::6], ends[j::6]) for j in (0, 2, 4)]
-    if any(f is None for f in fields):
-        return None
-    qcol, dcol, score_text = fields
-    scores = finite_numbers(score_text)
-    if scores is None:
-        return None
-    return qcol, dcol, scores
-
-
-def _gather_field(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray):
-    """Words ``buf[starts[i]:ends[i]]`` as a numpy ``S`` array (None if too wide)."""
-    lengths = ends - starts
-    width = int(lengths.max())
-    if width * len(starts) > _MAX_FIELD_BYTES:
-        return None
-    out = np.zeros((len(starts), width), dtype=np.uint8)
-    last = len(buf) - 1
-    for j in range(width):
-        out[:, j] = np.where(lengths > j, buf[np.minimum(starts + j, last)], 0)
-    return out.view(f"S{width}").ravel()
-
-
-def _trec_columns_by_line(data: bytes, source: str, lines_before: int = 0):
-    """(qids, docnos, scores), line by line; a bad line raises a DatasetError naming it."""
-    qcol, dcol, scores = [], [], []
-    for n, line in enumerate(data.split(b"\n"), start=lines_before + 1):
-        parts = line.split()
-        if not parts:
-            continue
-        if len(parts) != 6:
-            raise DatasetError(f"expected 6 columns (qid Q0 docno rank score tag), found "
-                               f"{len(parts)}", file=source, line=n,
-                               fix="write one result per line as: qid Q0 docno rank score tag")
-        if b"\0" in line:
-            raise DatasetError("the line contains a NUL byte", file=source, line=n,
-                               fix="give a text file, not a binary one")
-        try:
-            score = float(parts[4])
-        except ValueError:
-            score = float("nan")
-        if not np.isfinite(score):
-            raise DatasetError(f"score {parts[4].decode('utf-8', 'replace')!r} is not a finite "
-                               f"number", file=source, line=n,
-                               fix="the fifth column must be a number")
-        qcol.append(parts[0])
-        dcol.append(parts[2])
-        scores.append(score)
-    return (np.array(qcol, dtype=bytes), np.array(dcol, dtype=bytes),
-            np.array(scores, dtype=np.float64))
 
 
 def _canonical_order(qpos: np.ndarray, scores: np.ndarray, dcode: np.ndarray, *,

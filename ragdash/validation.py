@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .dataset import Dataset
+from .metrics import is_relevant
 
 EXAMPLES = 5
 
@@ -219,7 +220,7 @@ def validate(dataset: Dataset, *, tokens: bool = True) -> ValidationReport:
             if not ok_number:
                 bad_grades.append(f"{qid} {did} = {g!r}")
                 continue
-            if g > 0:
+            if is_relevant(g):
                 relevant += 1
             elif g < 0:
                 negative.append(f"{qid} {did} = {g:g}")
@@ -309,4 +310,6 @@ def validate(dataset: Dataset, *, tokens: bool = True) -> ValidationReport:
 
 
 def _positive(g: Any) -> bool:
-    return isinstance(g, (int, float)) and not isinstance(g, bool) and math.isfinite(g) and g > 0
+    """A finite number that the metrics count as relevant (at the default level)."""
+    return (isinstance(g, (int, float)) and not isinstance(g, bool) and math.isfinite(g)
+            and is_relevant(g))

@@ -16,8 +16,8 @@ import pytrec_eval
 from ragdash import Ranking
 from ragdash.cli import build_parser, main
 from ragdash.cli._output import format_metrics, format_table, parse_ks, to_json
-from ragdash.cli._qrels_fast import read_qrels_fast
 from ragdash.errors import MetricError
+from ragdash.formats.qrels import read_qrels_fast
 from ragdash.loaders import load_qrels
 from ragdash.metrics import FAMILY_NAMES, evaluate, metric_names
 

@@ -13,18 +13,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragdash import DatasetError, Ranking
-from ragdash import ranking as ranking_module
+from ragdash.formats import trec_run, words
 
 
 @contextlib.contextmanager
 def block_size(n: int):
     """Parse in blocks of ``n`` bytes, so small texts cross many block boundaries."""
-    old = ranking_module._CHUNK_BYTES
-    ranking_module._CHUNK_BYTES = n
+    old = trec_run.CHUNK_BYTES
+    trec_run.CHUNK_BYTES = n
     try:
         yield
     finally:
-        ranking_module._CHUNK_BYTES = old
+        trec_run.CHUNK_BYTES = old
 
 
 def reference(lines: list[tuple[str, str, float]]) -> tuple[list[str], dict]:
@@ -121,7 +121,7 @@ def test_ids_with_control_bytes_take_the_line_path():
 
 
 def test_very_wide_ids_take_the_line_path(monkeypatch):
-    monkeypatch.setattr(ranking_module, "_MAX_FIELD_BYTES", 8)
+    monkeypatch.setattr(words, "MAX_FIELD_BYTES", 8)
     r = Ranking.parse_trec("q Q0 aaaaaaaaaaaa 1 1 t\nq Q0 b 2 2 t\n")
     assert r.get("q")[0] == ["b", "aaaaaaaaaaaa"]
 

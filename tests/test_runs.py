@@ -27,8 +27,8 @@ from ragdash.runs import (
     import_trec,
     new_run_id,
     run_to_json_obj,
-    scrub_secrets,
 )
+from ragdash.secrets import scrub_secrets
 
 KEY = "sk-proj-TESTKEY0123456789abcdefXYZ"
 

@@ -18,12 +18,12 @@ import argparse
 from ..cost import (
     METHOD_ESTIMATE,
     CostSettings,
+    check_rate,
     estimate_evaluation,
     format_money,
     load_catalog,
     load_settings,
 )
-from ..cost.currency import _check_rate
 from ._output import add_format_option, emit, format_table, to_json
 
 
@@ -67,7 +67,7 @@ def run(args) -> int:
     from ..loaders import load_dataset
 
     dataset = load_dataset(args.dataset, split=args.split)
-    settings = (CostSettings(_check_rate(args.jpy_per_usd)) if args.jpy_per_usd is not None
+    settings = (CostSettings(check_rate(args.jpy_per_usd)) if args.jpy_per_usd is not None
                 else load_settings())
     est = estimate_evaluation(dataset, model=args.model, provider=args.provider,
                               limit_queries=args.limit_queries, catalog=load_catalog(),

@@ -127,7 +127,7 @@ def _examples(ids, n: int = 3) -> str:
 def _load_qrels(path):
     """The vectorized reader for plain TREC / BEIR qrels; the loaders for anything else
     (other layouts, and every error message)."""
-    from ._qrels_fast import read_qrels_fast
+    from ..formats.qrels import read_qrels_fast
 
     qrels = read_qrels_fast(path)
     if qrels is not None:

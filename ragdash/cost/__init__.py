@@ -29,6 +29,7 @@ from .catalog import (
 from .currency import (
     DEFAULT_JPY_PER_USD,
     CostSettings,
+    check_rate,
     effective_rate,
     format_money,
     load_settings,
@@ -60,7 +61,7 @@ from .tokens import (
 __all__ = [
     "DEFAULT_JPY_PER_USD", "METHOD_ESTIMATE", "METHOD_TIKTOKEN", "ActualCost", "Catalog",
     "CostEstimate", "CostSettings", "PriceRow", "ProviderCost", "TokenCount", "actual_cost",
-    "count_tokens", "delete_user_row", "effective_rate", "estimate_evaluation",
+    "check_rate", "count_tokens", "delete_user_row", "effective_rate", "estimate_evaluation",
     "estimate_tokens", "evaluation_texts", "format_money", "load_catalog", "load_settings",
     "load_user_rows",
     "per_provider_costs", "price_tokens", "reset_settings", "reset_user_catalog",

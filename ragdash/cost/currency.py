@@ -30,10 +30,10 @@ class CostSettings:
     jpy_per_usd: float = DEFAULT_JPY_PER_USD
 
     def __post_init__(self) -> None:
-        _check_rate(self.jpy_per_usd)
+        check_rate(self.jpy_per_usd)
 
 
-def _check_rate(rate) -> float:
+def check_rate(rate) -> float:
     try:
         value = float(rate)
     except (TypeError, ValueError):
@@ -84,7 +84,7 @@ def save_settings(settings: CostSettings, path: str | Path | None = None) -> Pat
 
 def set_jpy_per_usd(rate: float, path: str | Path | None = None) -> CostSettings:
     """Change and save the global rate."""
-    settings = CostSettings(jpy_per_usd=_check_rate(rate))
+    settings = CostSettings(jpy_per_usd=check_rate(rate))
     save_settings(settings, path)
     return settings
 
@@ -120,7 +120,7 @@ def effective_rate(row: PriceRow | None, settings: CostSettings | None = None) -
 
 
 def to_jpy(usd: float, rate: float = DEFAULT_JPY_PER_USD) -> float:
-    return float(usd) * _check_rate(rate)
+    return float(usd) * check_rate(rate)
 
 
 def _significant(value: float, digits: int) -> str:

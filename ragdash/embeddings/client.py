@@ -54,7 +54,7 @@ from ..errors import (
     RetrievalError,
     ServerUnreachableError,
 )
-from ..runs.store import scrub_secrets
+from ..secrets import scrub_secrets
 from .batching import (
     DEFAULT_MAX_BATCH_TOKENS,
     MAX_BATCH_SIZE,

@@ -43,7 +43,7 @@ from .writers import write_beir
 
 ColumnOverrides = Mapping[str, Mapping[str, "str | None"]]
 
-__all__ = ["ALIASES", "LoadNote", "TableMapping", "column_mappings", "inspect_tables",
+__all__ = ["ALIASES", "LoadNote", "Source", "TableMapping", "column_mappings", "inspect_tables",
            "load_dataset", "load_qrels", "load_tables", "load_uploads", "write_beir"]
 
 

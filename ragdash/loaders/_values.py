@@ -87,6 +87,24 @@ def text_value(value: Any, *, what: str, file: str, line: int | None = None,
                        record=record, fix=f"give the {what} as a string")
 
 
+def json_kind(value: Any) -> str:
+    """What a JSON value is, for a message: "an object", "a list", "a string", "a number",
+    "a boolean" or "null" (another Python type by its name)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return type(value).__name__
+
+
 def _describe(value: Any) -> str:
     if value is None:
         return "null"

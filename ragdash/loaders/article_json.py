@@ -28,7 +28,7 @@ from typing import Any
 from ..dataset import Dataset, Document, Query
 from ..errors import DatasetError
 from ._source import ENCODING_LABELS, Source, decode_all
-from ._values import EXAMPLES, QrelsBuilder, parse_grade, text_value
+from ._values import EXAMPLES, QrelsBuilder, json_kind, parse_grade, text_value
 from .notes import LoadLog
 
 FORMAT_FIX = ('the article format is {"corpus": ["doc text", ...], "queries": [{"query": '
@@ -116,7 +116,7 @@ def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = 
     if obj is None:
         obj = parse_json_document(source, log)
     if not isinstance(obj, dict):
-        raise DatasetError(f"the top level is {_kind(obj)}, not an object with corpus and "
+        raise DatasetError(f"the top level is {json_kind(obj)}, not an object with corpus and "
                            "queries", file=file, fix=FORMAT_FIX)
     missing = [k for k in ("corpus", "queries") if k not in obj]
     if missing:
@@ -125,10 +125,10 @@ def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = 
                            file=file, fix=FORMAT_FIX)
     corpus, queries = obj["corpus"], obj["queries"]
     if not isinstance(corpus, list):
-        raise DatasetError(f"corpus is {_kind(corpus)}, not a list of texts", file=file,
+        raise DatasetError(f"corpus is {json_kind(corpus)}, not a list of texts", file=file,
                            record="corpus", fix=FORMAT_FIX)
     if not isinstance(queries, list):
-        raise DatasetError(f"queries is {_kind(queries)}, not a list of objects", file=file,
+        raise DatasetError(f"queries is {json_kind(queries)}, not a list of objects", file=file,
                            record="queries", fix=FORMAT_FIX)
     if not corpus:
         raise DatasetError("corpus is an empty list", file=file, record="corpus",
@@ -140,7 +140,7 @@ def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = 
     documents = []
     for i, text in enumerate(corpus):
         if not isinstance(text, str):
-            raise DatasetError(f"corpus[{i}] is {_kind(text)}, not a string", file=file,
+            raise DatasetError(f"corpus[{i}] is {json_kind(text)}, not a string", file=file,
                                record=f"corpus[{i}]", fix="every corpus entry is a text")
         documents.append(Document(str(i), text))
     n_docs = len(documents)
@@ -153,7 +153,7 @@ def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = 
     for qi, item in enumerate(queries):
         rec = f"queries[{qi}]"
         if not isinstance(item, dict):
-            raise DatasetError(f"{rec} is {_kind(item)}, not an object", file=file, record=rec,
+            raise DatasetError(f"{rec} is {json_kind(item)}, not an object", file=file, record=rec,
                                fix=FORMAT_FIX)
         if "query" not in item:
             raise DatasetError(f"{rec} has no \"query\" text (keys: "
@@ -168,14 +168,14 @@ def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = 
         if listed is None:
             listed = []
         if not isinstance(listed, list):
-            raise DatasetError(f"{rec}.relevant_docs is {_kind(listed)}, not a list",
+            raise DatasetError(f"{rec}.relevant_docs is {json_kind(listed)}, not a list",
                                file=file, record=f"{rec}.relevant_docs",
                                fix="write relevant_docs as a list of positions, e.g. [0, 3]")
         scores = item.get("relevance_scores", {})
         if scores is None:
             scores = {}
         if not isinstance(scores, dict):
-            raise DatasetError(f"{rec}.relevance_scores is {_kind(scores)}, not an object",
+            raise DatasetError(f"{rec}.relevance_scores is {json_kind(scores)}, not an object",
                                file=file, record=f"{rec}.relevance_scores",
                                fix='write relevance_scores as {"position": grade}, e.g. '
                                    '{"0": 1.0, "3": 0.8}')
@@ -226,21 +226,6 @@ def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = 
 def _stem(source: Source) -> str:
     return source.stem or "dataset"
 
-
-def _kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if value is None:
-        return "null"
-    return type(value).__name__
 
 
 def to_article_json(dataset: Dataset) -> dict:

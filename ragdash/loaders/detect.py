@@ -29,6 +29,7 @@ from typing import Any
 from ..dataset import Dataset
 from ..errors import DatasetError
 from ._source import Source, folder_sources, open_zip, zip_sources
+from ._values import json_kind
 from .article_json import FORMAT_FIX, load_article_json, looks_like_article, parse_json_document
 from .notes import LoadLog
 from .tables import Table, plan_table, read_documents
@@ -295,15 +296,11 @@ def _article(src: Source, log: LoadLog, name: str | None) -> Dataset:
             keys = ", ".join(map(repr, list(obj)[:8])) or "none"
             what = f"an object without corpus and queries (keys: {keys})"
         else:
-            what = f"{_json_kind(obj)}, not an object with corpus and queries"
+            what = f"{json_kind(obj)}, not an object with corpus and queries"
         raise DatasetError(f"this JSON is {what}; it is not the article's dataset format",
                            file=src.name, fix=FORMAT_FIX)
     return load_article_json(src, obj=obj, log=log, name=name or src.stem)
 
-
-def _json_kind(obj: Any) -> str:
-    return {list: "a list", str: "a string", bool: "a boolean", int: "a number",
-            float: "a number"}.get(type(obj), "null" if obj is None else type(obj).__name__)
 
 
 # -- entry points ------------------------------------------------------------------------------

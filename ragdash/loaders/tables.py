@@ -34,7 +34,14 @@ from typing import Any
 from ..dataset import Document, Qrels, Query
 from ..errors import DatasetError
 from ._source import ENCODING_LABELS, Source, TextLines
-from ._values import DocumentsBuilder, QrelsBuilder, norm_id, parse_grade, text_value
+from ._values import (
+    DocumentsBuilder,
+    QrelsBuilder,
+    json_kind,
+    norm_id,
+    parse_grade,
+    text_value,
+)
 from .notes import LoadLog, LoadNote
 
 KINDS = ("corpus", "queries", "qrels")
@@ -248,18 +255,12 @@ def _json_line(text: str, file: str, line: int) -> dict:
 
 def _json_object(obj: Any, file: str, record: str | None, line: int | None = None) -> dict:
     if not isinstance(obj, dict):
-        kind = _json_kind(obj)
+        kind = json_kind(obj)
         raise DatasetError(f"this record is {kind}, not a JSON object", file=file, line=line,
                            record=record, fix='write one object per record, e.g. {"_id": "d1", '
                                               '"text": "..."}')
     return obj
 
-
-def _json_kind(obj: Any) -> str:
-    if obj is None:
-        return "null"
-    return {list: "a list", str: "a string", bool: "a boolean", int: "a number",
-            float: "a number"}.get(type(obj), "a " + type(obj).__name__)
 
 
 # -- column matching ---------------------------------------------------------------------------

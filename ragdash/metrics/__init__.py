@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from ..errors import MetricError
-from .judging import GAINS, judge, query_list
+from .judging import GAINS, is_relevant, judge, query_list
 from .kernels import compute_all
 from .registry import (
     FAMILIES,
@@ -40,7 +40,7 @@ from .registry import (
 from .table import DEFAULT_KS, MetricTable
 
 __all__ = ["DEFAULT_KS", "FAMILIES", "FAMILY_NAMES", "GAINS", "Family", "MetricError",
-           "MetricTable", "evaluate", "family", "metric_label", "metric_names",
+           "MetricTable", "evaluate", "family", "is_relevant", "metric_label", "metric_names",
            "parse_metric"]
 
 

@@ -25,6 +25,14 @@ from .kernels import Judged
 GAINS = ("linear", "exponential")
 
 
+def is_relevant(grades, level: float | None = None):
+    """The relevance rule, stated once: a grade counts as relevant when it is > 0, or ≥
+    ``level`` when a relevance level is given. ``grades`` is one number or a numpy array (then
+    the answer is a bool array of the same shape). NDCG's gains do not use this rule: they are
+    the grades themselves."""
+    return grades > 0 if level is None else grades >= level
+
+
 def flatten_qrels(qrels: Mapping, qids: list[str]):
     """Judgements of ``qids`` as flat arrays: (query row, doc id, grade).
 
@@ -111,10 +119,7 @@ def judge(ranking, qrels: Mapping, qids: list[str], kmax: int, *,
         m = hit[matched]
         grade_matrix[row[m], col[m]] = jgrades[pos[matched]]
 
-    if level is None:
-        relevant, judged_relevant = grade_matrix > 0, grades > 0
-    else:
-        relevant, judged_relevant = grade_matrix >= level, grades >= level
+    relevant, judged_relevant = is_relevant(grade_matrix, level), is_relevant(grades, level)
     num_relevant = np.bincount(qrow, weights=judged_relevant, minlength=nq).astype(np.float64)
     gains = _gain(grade_matrix, gain)
     ideal = _ideal(qrow, _gain(grades, gain), nq, kmax)

@@ -13,7 +13,7 @@ every value (autoescaping on): dataset and run names, configuration values, quer
 document texts can hold any markup and are shown as text; only the stylesheet, plotly.js and
 plotly's chart divs (JSON with ``<``, ``>`` and ``/`` escaped by plotly) are inserted as
 they are. API keys never appear: the configuration is scrubbed again here
-(:func:`ragdash.runs.scrub_secrets`), and strings passed as ``secrets`` are masked anywhere in
+(:func:`ragdash.secrets.scrub_secrets`), and strings passed as ``secrets`` are masked anywhere in
 the output.
 
 With ``include_text=False`` the report holds ids only — no query or document text — for
@@ -47,7 +47,7 @@ from ..cost import actual_cost, format_money
 from ..errors import RagdashError
 from ..i18n import normalize_lang, t
 from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
-from ..runs import scrub_secrets
+from ..secrets import scrub_secrets
 from ..stats import compare_tables, table_bands
 from ..stats.verdict import format_p
 from .charts import PLOTLY_CONFIG, cost_bar_figure, curve_figure, scatter_figure

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..i18n import has, t
-from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
+from ..metrics import DEFAULT_KS, family, is_relevant, metric_label, parse_metric
 
 if TYPE_CHECKING:
     from ..dataset import Dataset
@@ -44,10 +44,6 @@ def _families(families: Iterable[str] | None, table: MetricTable) -> list[str]:
     if families is None:
         return list(table.families)
     return [family(f).name for f in families]
-
-
-def _is_relevant(grade: float, level: float | None) -> bool:
-    return grade >= level if level is not None else grade > 0
 
 
 # -- summaries ----------------------------------------------------------------------------------
@@ -101,7 +97,7 @@ def first_relevant_ranks(ranking: Ranking, qrels: Qrels, query_ids: Sequence[str
         judged = qrels.get(qid) or {}
         if not judged:
             continue
-        relevant = {d for d, g in judged.items() if _is_relevant(float(g), relevance_level)}
+        relevant = {d for d, g in judged.items() if is_relevant(float(g), relevance_level)}
         if not relevant:
             continue
         docs, _ = ranking.get(qid)
@@ -203,7 +199,7 @@ def drilldown(dataset: Dataset, ranking: Ranking, qrels: Qrels | None, qid: str,
     docs, scores = ranking.get(qid)
     rank_of = {d: r for r, d in enumerate(docs, start=1)}
     judged = {str(d): float(g) for d, g in (qrels.get(qid) or {}).items()}
-    relevant_ids = [d for d, g in judged.items() if _is_relevant(g, relevance_level)]
+    relevant_ids = [d for d, g in judged.items() if is_relevant(g, relevance_level)]
 
     def doc_fields(doc_id: str) -> tuple[str, str]:
         doc = dataset.document(doc_id)
@@ -240,7 +236,7 @@ def drilldown(dataset: Dataset, ranking: Ranking, qrels: Qrels | None, qid: str,
         g = judged.get(d)
         top_rows.append({"rank": r, "doc_id": d, "title": title, "snippet": snip,
                          "score": float(s), "grade": np.nan if g is None else g,
-                         "relevant": g is not None and _is_relevant(g, relevance_level)})
+                         "relevant": g is not None and is_relevant(g, relevance_level)})
     top = pd.DataFrame(top_rows, columns=["rank", "doc_id", "title", "snippet", "score",
                                           "grade", "relevant"])
     top["rank"] = top["rank"].astype("int64")

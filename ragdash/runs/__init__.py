@@ -23,9 +23,8 @@ from .store import (
     default_home,
     get_store,
     new_run_id,
-    scrub_secrets,
 )
 
 __all__ = ["EXPORT_FORMAT", "HEADLINE_METRICS", "RunStore", "RunSummary", "SavedRun",
            "default_home", "export_json", "export_trec", "get_store", "import_json",
-           "import_trec", "new_run_id", "run_to_json_obj", "scrub_secrets"]
+           "import_trec", "new_run_id", "run_to_json_obj"]

@@ -21,7 +21,8 @@ from typing import Any
 from ..dataset import Dataset, Document, Query
 from ..errors import DatasetError, RunStoreError
 from ..ranking import Ranking
-from .store import RunStore, SavedRun, dataset_from_json_obj, dataset_to_json_obj, scrub_secrets
+from ..secrets import scrub_secrets
+from .store import RunStore, SavedRun, dataset_from_json_obj, dataset_to_json_obj
 
 __all__ = ["EXPORT_FORMAT", "export_json", "export_trec", "import_json", "import_trec",
            "run_to_json_obj"]

@@ -43,16 +43,16 @@ from ..dataset import Dataset, Document, Query
 from ..errors import RunStoreError
 from ..home import ragdash_home as default_home
 from ..ranking import Ranking
+from ..secrets import scrub_secrets
 
 __all__ = ["DB_FILENAME", "HEADLINE_METRICS", "RunStore", "RunSummary", "SavedRun",
            "dataset_from_json_obj", "dataset_to_json_obj", "default_home", "get_store",
-           "new_run_id", "scrub_secrets"]
+           "new_run_id"]
 
 DB_FILENAME = "runs.sqlite"
 SCHEMA_VERSION = 1
 #: means shown in the run list (at K = 10, or Kmax when that is smaller)
 HEADLINE_METRICS = ("ndcg", "recall", "mrr", "hit_rate")
-_MASK = "***"
 #: saved runs kept in memory per store (each holds its ranking and, once asked, its table)
 RUN_CACHE_SIZE = 8
 
@@ -96,48 +96,6 @@ def new_run_id() -> str:
 
 _RUN_ID = re.compile(r"^[a-z2-7]{10}$")
 
-# -- secrets -------------------------------------------------------------------------------
-# Names of configuration entries that hold credentials. "tokens" (a count) and "max_tokens"
-# are not secrets; "token", "api_key", "access_token", "Authorization" are.
-_SECRET_NAME = re.compile(
-    r"(^|[_\-\s])(api[_\-]?key|apikey|key|secret|password|passwd|token|access[_\-]?token|"
-    r"auth[_\-]?token|authorization|bearer|credentials?|cookie)$", re.IGNORECASE)
-_SECRET_IN_URL = re.compile(
-    r"([?&](?:api[_\-]?key|key|token|access[_\-]?token|auth|sig|signature)=)[^&#\s]*",
-    re.IGNORECASE)
-_BEARER = re.compile(r"(Bearer\s+)[A-Za-z0-9._\-]{8,}", re.IGNORECASE)
-_OPENAI_KEY = re.compile(r"\bsk-[A-Za-z0-9_\-]{16,}")
-
-
-def scrub_secrets(obj: Any, secrets: Iterable[str] = ()) -> Any:
-    """A copy of a JSON-like ``obj`` with credentials removed.
-
-    Drops entries whose name says they hold a credential (``api_key``, ``token``,
-    ``Authorization``, ...), masks ``key=`` / ``token=`` query parameters in URLs, ``Bearer``
-    values and ``sk-...`` keys in strings, and masks every string in ``secrets`` anywhere.
-    """
-    secrets = tuple(s for s in secrets if s)
-
-    def clean(x: Any) -> Any:
-        if isinstance(x, Mapping):
-            return {str(k): clean(v) for k, v in x.items() if not _SECRET_NAME.search(str(k))}
-        if isinstance(x, (list, tuple)):
-            return [clean(v) for v in x]
-        if isinstance(x, str):
-            for s in secrets:
-                x = x.replace(s, _MASK)
-            x = _SECRET_IN_URL.sub(r"\1" + _MASK, x)
-            x = _BEARER.sub(r"\1" + _MASK, x)
-            return _OPENAI_KEY.sub(_MASK, x)
-        if isinstance(x, (np.integer,)):
-            return int(x)
-        if isinstance(x, (np.floating,)):
-            return float(x)
-        if x is None or isinstance(x, (bool, int, float)):
-            return x
-        return clean(str(x))
-
-    return clean(obj)
 
 
 # -- (de)serialisation ------------------------------------------------------------------------

@@ -125,7 +125,7 @@ def unmatched_tables(files: list[tuple[str, bytes]], mapping: dict | None
                      ) -> list[tuple[str, str, list[str], dict]]:
     """Uploaded tables, recognized by name, whose columns the loader cannot match by itself:
     (file name, kind, the file's columns, the roles it did match)."""
-    from ..loaders._source import Source
+    from ..loaders import Source
     from ..loaders.detect import classify_name
     from ..loaders.tables import ALIASES, Table, normalize_column, plan_table
 

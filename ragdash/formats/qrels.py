@@ -1,4 +1,4 @@
-"""A vectorized reader for the two plain qrels layouts, used by ``score`` for speed.
+"""A vectorized reader for the two plain qrels layouts (used by ``ragdash score`` for speed).
 
 ``qid iter docno grade`` (TREC) and ``query-id corpus-id score`` (BEIR .tsv, header
 optional), split on any ASCII whitespace as trec_eval does. It reads the whole file as numpy
@@ -15,8 +15,9 @@ import os
 
 import numpy as np
 
-from .._textio import ascii_space, finite_numbers, records_on_own_lines, word_bounds
-from ..ranking import _gather_field
+from .words import ascii_space, finite_numbers, gather_field, records_on_own_lines, word_bounds
+
+__all__ = ["read_qrels_fast"]
 
 #: header words of a BEIR qrels .tsv (first column), in lower case
 _HEADER_FIRST = (b"query-id", b"query_id", b"qid", b"query")
@@ -49,7 +50,7 @@ def read_qrels_fast(path: str | os.PathLike) -> dict[str, dict[str, float]] | No
     ncols = len(starts) if line_end < 0 else int(np.searchsorted(starts, line_end))
     if ncols not in (3, 4) or not records_on_own_lines(buf, starts, ncols):
         return None
-    fields = [_gather_field(buf, starts[j::ncols], ends[j::ncols])
+    fields = [gather_field(buf, starts[j::ncols], ends[j::ncols])
               for j in (0, ncols - 2, ncols - 1)]
     if any(f is None for f in fields):
         return None

@@ -1,5 +1,5 @@
 """Byte-level word splitting shared by the vectorized readers of whitespace-separated files
-(TREC run files in :mod:`ragdash.ranking`, qrels in :mod:`ragdash.cli._qrels_fast`).
+(TREC run files in :mod:`ragdash.formats.trec_run`, qrels in :mod:`ragdash.formats.qrels`).
 
 Words are split on ASCII whitespace (space, tab, line feed, vertical tab, form feed, carriage
 return), as trec_eval splits them. Everything works on the whole file as a numpy ``uint8``
@@ -10,6 +10,9 @@ rather than guess, so the caller can fall back to a line-by-line reader that nam
 from __future__ import annotations
 
 import numpy as np
+
+__all__ = ["MAX_FIELD_BYTES", "ascii_space", "finite_numbers", "gather_field",
+           "records_on_own_lines", "word_bounds"]
 
 
 def ascii_space(buf: np.ndarray) -> np.ndarray | None:
@@ -53,3 +56,20 @@ def finite_numbers(words: np.ndarray) -> np.ndarray | None:
     except ValueError:
         return None
     return values if np.isfinite(values).all() else None
+
+
+#: the fast path gives up on an id column wider than this many bytes x rows
+MAX_FIELD_BYTES = 1 << 28
+
+
+def gather_field(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray):
+    """Words ``buf[starts[i]:ends[i]]`` as a numpy ``S`` array (None if too wide)."""
+    lengths = ends - starts
+    width = int(lengths.max())
+    if width * len(starts) > MAX_FIELD_BYTES:
+        return None
+    out = np.zeros((len(starts), width), dtype=np.uint8)
+    last = len(buf) - 1
+    for j in range(width):
+        out[:, j] = np.where(lengths > j, buf[np.minimum(starts + j, last)], 0)
+    return out.view(f"S{width}").ravel()
