@@ -56,7 +56,7 @@ from ...embeddings.client import (
 )
 from ...embeddings.retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
 from ...errors import Cancelled, RerankError, RetrievalError
-from ...runs.store import scrub_secrets
+from ...secrets import scrub_secrets
 from .protocols import (
     BILLING,
     DEFAULT_MAX_DOCUMENTS,
