@@ -153,7 +153,7 @@ def _token_sizes(dataset: Dataset, evaluated_texts: list[str]) -> dict[str, Any]
             "total": int(docs.tokens) + int(queries.tokens), "method": str(docs.method)}
 
 
-def validate(dataset: Dataset, *, tokens: bool = True) -> ValidationReport:
+def validate(dataset: Dataset, *, tokens: bool = True) -> ValidationReport:  # noqa: C901
     """Check ``dataset`` (see the module docstring). ``tokens=False`` skips token counting."""
     report = ValidationReport()
     docs, queries, qrels = dataset.documents, dataset.queries, dataset.qrels

@@ -255,7 +255,7 @@ class _Handler(BaseHTTPRequestHandler):
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self._answer(rec)
 
-    def _answer(self, rec: Recorded) -> None:
+    def _answer(self, rec: Recorded) -> None:  # noqa: C901
         fake = self.fake
         if not rec.path.endswith("/embeddings") or fake.only_path not in (None, rec.path):
             rec.status = 404

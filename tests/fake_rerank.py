@@ -206,7 +206,7 @@ class _Handler(BaseHTTPRequestHandler):
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self._answer(rec)
 
-    def _answer(self, rec: Recorded) -> None:
+    def _answer(self, rec: Recorded) -> None:  # noqa: C901
         fake = self.fake
         want = {"cohere": "/v2/rerank", "tei": "/rerank"}.get(fake.protocol, "/v1/rerank")
         if rec.path.split("?")[0] != want:

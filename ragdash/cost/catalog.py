@@ -143,7 +143,7 @@ def _number(text: str, column: str, file, line: int, *, optional: bool) -> float
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def parse_catalog(text: str, *, file: str | Path = "<prices>", origin: str = "default"
+def parse_catalog(text: str, *, file: str | Path = "<prices>", origin: str = "default"  # noqa: C901
                   ) -> list[PriceRow]:
     """Rows from CSV text, validated. Errors name the file, the line and the fix."""
     if text.startswith("\ufeff"):

@@ -108,7 +108,7 @@ def _position(value: Any, n_docs: int, *, file: str, record: str) -> int:
     return pos
 
 
-def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = None,
+def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = None,  # noqa: C901
                       name: str | None = None) -> Dataset:
     """Load the article's JSON (see the module docstring). ``obj`` skips re-parsing."""
     log = log if log is not None else LoadLog()

@@ -101,7 +101,7 @@ def numpy_threads() -> int:
     return _numpy_threads_cache
 
 
-def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",
+def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",  # noqa: C901
                  chunk_size: int | None = None, query_chunk_size: int | None = None,
                  doc_ids=None, threads: int | None = None,
                  cancel: threading.Event | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -89,7 +89,7 @@ class DenseRetriever:
             f"for {model!r} between the cache and the model: run `python -m ragdash cache "
             f"clear --model {model}` and run again.")
 
-    def embed_groups(self, groups: Sequence[tuple[str, str, Sequence[str]]], *,
+    def embed_groups(self, groups: Sequence[tuple[str, str, Sequence[str]]], *,  # noqa: C901
                      progress: ProgressFn | None = None,
                      cancel: threading.Event | None = None,
                      while_waiting: Callable[[], object] | None = None) -> list[np.ndarray]:
