@@ -36,6 +36,7 @@ the default relevance level.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,163 +154,204 @@ def _token_sizes(dataset: Dataset, evaluated_texts: list[str]) -> dict[str, Any]
             "total": int(docs.tokens) + int(queries.tokens), "method": str(docs.method)}
 
 
-def validate(dataset: Dataset, *, tokens: bool = True) -> ValidationReport:  # noqa: C901
-    """Check ``dataset`` (see the module docstring). ``tokens=False`` skips token counting."""
-    report = ValidationReport()
-    docs, queries, qrels = dataset.documents, dataset.queries, dataset.qrels
+def _is_number(g: Any) -> bool:
+    return isinstance(g, (int, float)) and not isinstance(g, bool) and math.isfinite(g)
 
-    # -- ids ---------------------------------------------------------------------------
+
+def _positive(g: Any) -> bool:
+    """A finite number that the metrics count as relevant (at the default level)."""
+    return _is_number(g) and is_relevant(g)
+
+
+def _judgements(dataset: Dataset) -> Iterator[tuple[str, str, Any]]:
+    return ((qid, did, g) for qid, row in dataset.qrels.items() for did, g in row.items())
+
+
+# -- the checks: each a small function of the dataset, yielding its findings --------------------
+def check_id_types(dataset: Dataset) -> Iterator[Issue]:
+    docs, queries, qrels = dataset.documents, dataset.queries, dataset.qrels
     bad_ids = [repr(x) for x in [*(d.id for d in docs), *(q.id for q in queries)]
                if not isinstance(x, str)]
     bad_ids += [repr(q) for q in qrels if not isinstance(q, str)]
     bad_ids += [repr(d) for row in qrels.values() for d in row if not isinstance(d, str)]
     if bad_ids:
-        report.add(Issue("ids_not_strings", "error",
-                         f"{_plural(len(bad_ids), 'id is', 'ids are')} not strings; every id "
-                         "must be a string (1 and \"1\" would not match)", len(bad_ids),
-                         bad_ids[:EXAMPLES]))
-    for kind, ids, code in (("document", [d.id for d in docs], "duplicate_doc_ids"),
-                            ("query", [q.id for q in queries], "duplicate_query_ids")):
+        yield Issue("ids_not_strings", "error",
+                    f"{_plural(len(bad_ids), 'id is', 'ids are')} not strings; every id "
+                    "must be a string (1 and \"1\" would not match)", len(bad_ids),
+                    bad_ids[:EXAMPLES])
+
+
+def check_duplicate_ids(dataset: Dataset) -> Iterator[Issue]:
+    for kind, ids, code in (("document", [d.id for d in dataset.documents], "duplicate_doc_ids"),
+                            ("query", [q.id for q in dataset.queries], "duplicate_query_ids")):
         count, examples = _duplicates(ids)
         if count:
             plural = "documents" if kind == "document" else "queries"
-            report.add(Issue(code, "error",
-                             f"{_plural(count, kind + ' reuses', plural + ' reuse')} an id that "
-                             f"another {kind} already has; ids must be unique or results "
-                             "cannot be told apart",
-                             count, examples))
-    spaced = [repr(x) for x in [*(d.id for d in docs), *(q.id for q in queries)]
+            yield Issue(code, "error",
+                        f"{_plural(count, kind + ' reuses', plural + ' reuse')} an id that "
+                        f"another {kind} already has; ids must be unique or results "
+                        "cannot be told apart", count, examples)
+
+
+def check_whitespace_in_ids(dataset: Dataset) -> Iterator[Issue]:
+    spaced = [repr(x) for x in [*(d.id for d in dataset.documents),
+                                *(q.id for q in dataset.queries)]
               if isinstance(x, str) and any(c.isspace() for c in x)]
     if spaced:
-        report.add(Issue("whitespace_in_ids", "warning",
-                         f"{_plural(len(spaced), 'id contains', 'ids contain')} spaces or tabs; "
-                         "TREC run and qrels files cannot hold such ids", len(spaced),
-                         spaced[:EXAMPLES]))
+        yield Issue("whitespace_in_ids", "warning",
+                    f"{_plural(len(spaced), 'id contains', 'ids contain')} spaces or tabs; "
+                    "TREC run and qrels files cannot hold such ids", len(spaced),
+                    spaced[:EXAMPLES])
 
-    # -- sizes of the parts --------------------------------------------------------------
-    if not docs:
-        report.add(Issue("no_documents", "error", "the corpus has no documents"))
-    if not queries:
-        report.add(Issue("no_queries", "error", "there are no queries"))
 
-    empty_docs = [d.id for d in docs if not d.text.strip() and not d.title.strip()]
+def check_parts_present(dataset: Dataset) -> Iterator[Issue]:
+    if not dataset.documents:
+        yield Issue("no_documents", "error", "the corpus has no documents")
+    if not dataset.queries:
+        yield Issue("no_queries", "error", "there are no queries")
+
+
+def check_empty_texts(dataset: Dataset) -> Iterator[Issue]:
+    empty_docs = [d.id for d in dataset.documents if not d.text.strip() and not d.title.strip()]
     if empty_docs:
-        report.add(Issue("empty_documents", "warning",
-                         f"{_plural(len(empty_docs), 'document has', 'documents have')} no "
-                         "text: a query cannot match an empty document, and some embedding APIs "
-                         "reject empty input", len(empty_docs),
-                         [repr(i) for i in empty_docs[:EXAMPLES]]))
-    empty_queries = [q.id for q in queries if not q.text.strip()]
+        yield Issue("empty_documents", "warning",
+                    f"{_plural(len(empty_docs), 'document has', 'documents have')} no "
+                    "text: a query cannot match an empty document, and some embedding APIs "
+                    "reject empty input", len(empty_docs),
+                    [repr(i) for i in empty_docs[:EXAMPLES]])
+    empty_queries = [q.id for q in dataset.queries if not q.text.strip()]
     if empty_queries:
-        report.add(Issue("empty_queries", "warning",
-                         f"{_plural(len(empty_queries), 'query has', 'queries have')} empty "
-                         "text and cannot retrieve anything", len(empty_queries),
-                         [repr(i) for i in empty_queries[:EXAMPLES]]))
+        yield Issue("empty_queries", "warning",
+                    f"{_plural(len(empty_queries), 'query has', 'queries have')} empty "
+                    "text and cannot retrieve anything", len(empty_queries),
+                    [repr(i) for i in empty_queries[:EXAMPLES]])
 
-    # -- qrels ---------------------------------------------------------------------------
-    doc_ids = set(dataset.doc_index)
-    query_ids = set(dataset.query_index)
+
+def check_grades(dataset: Dataset) -> Iterator[Issue]:
     bad_grades, negative, fractional = [], [], []
-    unknown_docs: list[str] = []
-    unknown_doc_count = judged = relevant = 0
-    for qid, row in qrels.items():
-        for did, g in row.items():
-            judged += 1
-            ok_number = isinstance(g, (int, float)) and not isinstance(g, bool) and \
-                math.isfinite(g)
-            if not ok_number:
-                bad_grades.append(f"{qid} {did} = {g!r}")
-                continue
-            if is_relevant(g):
-                relevant += 1
-            elif g < 0:
-                negative.append(f"{qid} {did} = {g:g}")
-            if g != int(g) and len(fractional) < EXAMPLES:
-                fractional.append(f"{g:g}")
-            if did not in doc_ids:
-                unknown_doc_count += 1
-                if len(unknown_docs) < EXAMPLES:
-                    unknown_docs.append(f"{qid} → {did}")
+    for qid, did, g in _judgements(dataset):
+        if not _is_number(g):
+            bad_grades.append(f"{qid} {did} = {g!r}")
+            continue
+        if g < 0:
+            negative.append(f"{qid} {did} = {g:g}")
+        if g != int(g) and len(fractional) < EXAMPLES:
+            fractional.append(f"{g:g}")
     if bad_grades:
-        report.add(Issue("grades_not_numbers", "error",
-                         f"{_plural(len(bad_grades), 'grade is', 'grades are')} not finite "
-                         "numbers", len(bad_grades), bad_grades[:EXAMPLES]))
+        yield Issue("grades_not_numbers", "error",
+                    f"{_plural(len(bad_grades), 'grade is', 'grades are')} not finite "
+                    "numbers", len(bad_grades), bad_grades[:EXAMPLES])
     if negative:
-        report.add(Issue("negative_grades", "warning",
-                         f"{_plural(len(negative), 'judgement has', 'judgements have')} a "
-                         "negative grade, counted as not relevant (gain 0) as in trec_eval",
-                         len(negative), negative[:EXAMPLES]))
+        yield Issue("negative_grades", "warning",
+                    f"{_plural(len(negative), 'judgement has', 'judgements have')} a "
+                    "negative grade, counted as not relevant (gain 0) as in trec_eval",
+                    len(negative), negative[:EXAMPLES])
     if fractional:
-        report.add(Issue("fractional_grades", "info",
-                         "grades are fractional: NDCG uses them as gains; Recall, Precision, "
-                         "Hit rate, MRR and MAP count a grade above 0 as relevant",
-                         len(fractional), sorted(set(fractional))))
-    if unknown_doc_count:
-        every = unknown_doc_count == judged
-        report.add(Issue("qrels_unknown_docs", "error" if every else "warning",
-                         ("none of the judged documents is in the corpus: the ids do not match "
-                          "(check the corpus id column)" if every else
-                          _plural(unknown_doc_count, "judgement names a document",
-                                  "judgements name documents") + " not in the corpus; "
-                          "such documents can never be retrieved, which caps Recall"),
-                         unknown_doc_count, unknown_docs))
-    unknown_queries = [q for q in qrels if q not in query_ids]
-    if unknown_queries:
-        every = len(unknown_queries) == len(qrels)
-        report.add(Issue("qrels_unknown_queries", "error" if every else "warning",
-                         ("none of the queries in the qrels is in the queries file: the ids do "
-                          "not match (check the query id columns)" if every else
-                          _plural(len(unknown_queries), "query in the qrels is",
-                                  "queries in the qrels are") + " not in the queries file; the "
-                          "judgements for them are ignored"),
-                         len(unknown_queries), [repr(q) for q in unknown_queries[:EXAMPLES]]))
+        yield Issue("fractional_grades", "info",
+                    "grades are fractional: NDCG uses them as gains; Recall, Precision, "
+                    "Hit rate, MRR and MAP count a grade above 0 as relevant",
+                    len(fractional), sorted(set(fractional)))
 
+
+def check_unknown_docs(dataset: Dataset) -> Iterator[Issue]:
+    doc_ids = set(dataset.doc_index)
+    judged = count = 0
+    examples: list[str] = []
+    for qid, did, g in _judgements(dataset):
+        judged += 1
+        if _is_number(g) and did not in doc_ids:
+            count += 1
+            if len(examples) < EXAMPLES:
+                examples.append(f"{qid} → {did}")
+    if count:
+        every = count == judged
+        yield Issue("qrels_unknown_docs", "error" if every else "warning",
+                    ("none of the judged documents is in the corpus: the ids do not match "
+                     "(check the corpus id column)" if every else
+                     _plural(count, "judgement names a document", "judgements name documents")
+                     + " not in the corpus; such documents can never be retrieved, which "
+                     "caps Recall"), count, examples)
+
+
+def check_unknown_queries(dataset: Dataset) -> Iterator[Issue]:
+    query_ids = set(dataset.query_index)
+    unknown = [q for q in dataset.qrels if q not in query_ids]
+    if unknown:
+        every = len(unknown) == len(dataset.qrels)
+        yield Issue("qrels_unknown_queries", "error" if every else "warning",
+                    ("none of the queries in the qrels is in the queries file: the ids do "
+                     "not match (check the query id columns)" if every else
+                     _plural(len(unknown), "query in the qrels is", "queries in the qrels are")
+                     + " not in the queries file; the judgements for them are ignored"),
+                    len(unknown), [repr(q) for q in unknown[:EXAMPLES]])
+
+
+def check_evaluated_queries(dataset: Dataset) -> Iterator[Issue]:
+    queries, qrels = dataset.queries, dataset.qrels
     evaluated = dataset.evaluated_queries()
     if queries and not evaluated:
-        report.add(Issue("no_evaluated_queries", "error",
-                         "no query has qrels, so there is nothing to evaluate"))
+        yield Issue("no_evaluated_queries", "error",
+                    "no query has qrels, so there is nothing to evaluate")
     no_relevant = [q.id for q in evaluated
                    if not any(_positive(g) for g in qrels.get(q.id, {}).values())]
     if no_relevant:
-        report.add(Issue("no_relevant", "warning",
-                         _plural(len(no_relevant), "evaluated query has",
-                                 "evaluated queries have") + " no relevant "
-                         "document: they score 0 on every metric and count in the mean (as in "
-                         "trec_eval); the results can leave them out", len(no_relevant),
-                         [repr(i) for i in no_relevant[:EXAMPLES]]))
+        yield Issue("no_relevant", "warning",
+                    _plural(len(no_relevant), "evaluated query has", "evaluated queries have")
+                    + " no relevant document: they score 0 on every metric and count in the "
+                    "mean (as in trec_eval); the results can leave them out", len(no_relevant),
+                    [repr(i) for i in no_relevant[:EXAMPLES]])
     not_evaluated = len(queries) - len(evaluated)
     if evaluated and not_evaluated:
-        report.add(Issue("not_evaluated", "info",
-                         f"{_plural(not_evaluated, 'query has', 'queries have')} no qrels and "
-                         "will not be evaluated (only queries with qrels are)", not_evaluated,
-                         [repr(q.id) for q in queries if q.id not in qrels][:EXAMPLES]))
+        yield Issue("not_evaluated", "info",
+                    f"{_plural(not_evaluated, 'query has', 'queries have')} no qrels and "
+                    "will not be evaluated (only queries with qrels are)", not_evaluated,
+                    [repr(q.id) for q in queries if q.id not in qrels][:EXAMPLES])
 
-    # -- what the loader reported ---------------------------------------------------------
+
+def check_loader_notes(dataset: Dataset) -> Iterator[Issue]:
+    """What the loader reported (repeated lines dropped, ...), as warnings."""
     for note in dataset.notes:
         if getattr(note, "level", None) == "warning":
-            report.add(Issue(getattr(note, "code", "load"), "warning", str(note),
-                             int(getattr(note, "count", 0) or 0),
-                             list(getattr(note, "examples", []) or [])))
+            yield Issue(getattr(note, "code", "load"), "warning", str(note),
+                        int(getattr(note, "count", 0) or 0),
+                        list(getattr(note, "examples", []) or []))
 
-    # -- sizes ---------------------------------------------------------------------------
+
+#: the checks, in the order their findings appear in the report (within each level)
+CHECKS: tuple[Callable[[Dataset], Iterable[Issue]], ...] = (
+    check_id_types, check_duplicate_ids, check_whitespace_in_ids, check_parts_present,
+    check_empty_texts, check_grades, check_unknown_docs, check_unknown_queries,
+    check_evaluated_queries, check_loader_notes,
+)
+
+
+def dataset_sizes(dataset: Dataset, *, tokens: bool = True) -> dict[str, Any]:
+    """Counts and text lengths for the report (and token counts unless ``tokens=False``)."""
+    docs, queries, qrels = dataset.documents, dataset.queries, dataset.qrels
+    evaluated = dataset.evaluated_queries()
+    grades = [g for _, _, g in _judgements(dataset)]
     rel_counts = [sum(1 for g in qrels.get(q.id, {}).values() if _positive(g))
                   for q in evaluated]
-    report.sizes = {
+    return {
         "documents": len(docs),
         "queries": len(queries),
         "queries_with_qrels": len(evaluated),
-        "judgements": judged,
-        "relevant_judgements": relevant,
+        "judgements": len(grades),
+        "relevant_judgements": sum(1 for g in grades if _positive(g)),
         "mean_relevant_per_query": round(sum(rel_counts) / len(rel_counts), 3)
         if rel_counts else 0.0,
         "document_chars": _length_stats([len(d.embed_text) for d in docs]),
         "query_chars": _length_stats([len(q.text) for q in queries]),
         "tokens": _token_sizes(dataset, [q.text for q in evaluated]) if tokens else None,
     }
+
+
+def validate(dataset: Dataset, *, tokens: bool = True) -> ValidationReport:
+    """Check ``dataset`` (see the module docstring): the findings of every check in
+    :data:`CHECKS`, and the sizes. ``tokens=False`` skips token counting."""
+    report = ValidationReport()
+    for check in CHECKS:
+        for issue in check(dataset):
+            report.add(issue)
+    report.sizes = dataset_sizes(dataset, tokens=tokens)
     return report
-
-
-def _positive(g: Any) -> bool:
-    """A finite number that the metrics count as relevant (at the default level)."""
-    return (isinstance(g, (int, float)) and not isinstance(g, bool) and math.isfinite(g)
-            and is_relevant(g))
