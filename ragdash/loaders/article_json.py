@@ -23,6 +23,7 @@ Mapping onto a :class:`~ragdash.dataset.Dataset`:
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..dataset import Dataset, Document, Query
@@ -108,13 +109,31 @@ def _position(value: Any, n_docs: int, *, file: str, record: str) -> int:
     return pos
 
 
-def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = None,  # noqa: C901
+def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = None,
                       name: str | None = None) -> Dataset:
     """Load the article's JSON (see the module docstring). ``obj`` skips re-parsing."""
     log = log if log is not None else LoadLog()
     file = source.name
-    if obj is None:
-        obj = parse_json_document(source, log)
+    corpus, queries = _top_level(parse_json_document(source, log) if obj is None else obj, file)
+    documents = _documents(corpus, file)
+    n_docs = len(documents)
+    query_list: list[Query] = []
+    qrels = QrelsBuilder(file, log)
+    found = _Findings()
+    for qi, item in enumerate(queries):
+        rec = f"queries[{qi}]"
+        query, listed, scores = _query_item(item, qi, file)
+        query_list.append(query)
+        graded = _graded(scores, n_docs, file, rec)
+        listed_ids = _listed(listed, n_docs, file, rec)
+        _add_judgements(qrels, query.id, listed_ids, graded, found, rec)
+    _log_notes(log, file, n_docs, len(query_list), found)
+    return Dataset(documents, query_list, qrels.finish(), name=name or _stem(source),
+                   source=source.name, notes=log.notes)
+
+
+def _top_level(obj: Any, file: str) -> tuple[list, list]:
+    """``corpus`` and ``queries`` of the top-level object, each a non-empty list."""
     if not isinstance(obj, dict):
         raise DatasetError(f"the top level is {json_kind(obj)}, not an object with corpus and "
                            "queries", file=file, fix=FORMAT_FIX)
@@ -136,91 +155,111 @@ def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = 
     if not queries:
         raise DatasetError("queries is an empty list", file=file, record="queries",
                            fix="add at least one query with its relevant_docs")
+    return corpus, queries
 
+
+def _documents(corpus: list, file: str) -> list[Document]:
     documents = []
     for i, text in enumerate(corpus):
         if not isinstance(text, str):
             raise DatasetError(f"corpus[{i}] is {json_kind(text)}, not a string", file=file,
                                record=f"corpus[{i}]", fix="every corpus entry is a text")
         documents.append(Document(str(i), text))
-    n_docs = len(documents)
+    return documents
 
-    query_list: list[Query] = []
-    qrels = QrelsBuilder(file, log)
-    extra_scored: list[str] = []
-    extra_count = 0
-    zero_listed: list[str] = []
-    for qi, item in enumerate(queries):
-        rec = f"queries[{qi}]"
-        if not isinstance(item, dict):
-            raise DatasetError(f"{rec} is {json_kind(item)}, not an object", file=file, record=rec,
-                               fix=FORMAT_FIX)
-        if "query" not in item:
-            raise DatasetError(f"{rec} has no \"query\" text (keys: "
-                               f"{', '.join(map(repr, item)) or 'none'})", file=file,
-                               record=rec, fix='give each query as {"query": "...", '
-                                               '"relevant_docs": [...]}')
-        text = text_value(item["query"], what="query text", file=file, record=f"{rec}.query")
-        qid = f"q{qi}"
-        query_list.append(Query(qid, text))
 
-        listed = item.get("relevant_docs", [])
-        if listed is None:
-            listed = []
-        if not isinstance(listed, list):
-            raise DatasetError(f"{rec}.relevant_docs is {json_kind(listed)}, not a list",
-                               file=file, record=f"{rec}.relevant_docs",
-                               fix="write relevant_docs as a list of positions, e.g. [0, 3]")
-        scores = item.get("relevance_scores", {})
-        if scores is None:
-            scores = {}
-        if not isinstance(scores, dict):
-            raise DatasetError(f"{rec}.relevance_scores is {json_kind(scores)}, not an object",
-                               file=file, record=f"{rec}.relevance_scores",
-                               fix='write relevance_scores as {"position": grade}, e.g. '
-                                   '{"0": 1.0, "3": 0.8}')
-        graded: dict[str, float] = {}
-        for key, value in scores.items():
-            krec = f"{rec}.relevance_scores[{key!r}]"
-            did = str(_position(key, n_docs, file=file, record=krec))
-            grade = parse_grade(value, file=file, record=krec)
-            if did in graded and graded[did] != grade:
-                raise DatasetError(f"document {did} has two different scores", file=file,
-                                   record=krec, fix="give each document one score")
-            graded[did] = grade
-        listed_ids: list[str] = []
-        for j, value in enumerate(listed):
-            did = str(_position(value, n_docs, file=file, record=f"{rec}.relevant_docs[{j}]"))
-            if did not in listed_ids:
-                listed_ids.append(did)
+def _query_item(item: Any, qi: int, file: str) -> tuple[Query, list, dict]:
+    """Query ``q<qi>``, its ``relevant_docs`` (a list) and ``relevance_scores`` (a dict)."""
+    rec = f"queries[{qi}]"
+    if not isinstance(item, dict):
+        raise DatasetError(f"{rec} is {json_kind(item)}, not an object", file=file, record=rec,
+                           fix=FORMAT_FIX)
+    if "query" not in item:
+        raise DatasetError(f"{rec} has no \"query\" text (keys: "
+                           f"{', '.join(map(repr, item)) or 'none'})", file=file,
+                           record=rec, fix='give each query as {"query": "...", '
+                                           '"relevant_docs": [...]}')
+    text = text_value(item["query"], what="query text", file=file, record=f"{rec}.query")
+    listed = item.get("relevant_docs", [])
+    if listed is None:
+        listed = []
+    if not isinstance(listed, list):
+        raise DatasetError(f"{rec}.relevant_docs is {json_kind(listed)}, not a list",
+                           file=file, record=f"{rec}.relevant_docs",
+                           fix="write relevant_docs as a list of positions, e.g. [0, 3]")
+    scores = item.get("relevance_scores", {})
+    if scores is None:
+        scores = {}
+    if not isinstance(scores, dict):
+        raise DatasetError(f"{rec}.relevance_scores is {json_kind(scores)}, not an object",
+                           file=file, record=f"{rec}.relevance_scores",
+                           fix='write relevance_scores as {"position": grade}, e.g. '
+                               '{"0": 1.0, "3": 0.8}')
+    return Query(f"q{qi}", text), listed, scores
 
-        qrels.qrels.setdefault(qid, {})  # every query is evaluated, as the article does
-        for did in listed_ids:
-            grade = graded.get(did, 1.0)
-            if grade <= 0 and len(zero_listed) < EXAMPLES:
-                zero_listed.append(f"{qid}: doc {did} = {grade:g}")
+
+def _graded(scores: dict, n_docs: int, file: str, rec: str) -> dict[str, float]:
+    """``relevance_scores`` as doc id -> grade (one key written twice must agree)."""
+    graded: dict[str, float] = {}
+    for key, value in scores.items():
+        krec = f"{rec}.relevance_scores[{key!r}]"
+        did = str(_position(key, n_docs, file=file, record=krec))
+        grade = parse_grade(value, file=file, record=krec)
+        if did in graded and graded[did] != grade:
+            raise DatasetError(f"document {did} has two different scores", file=file,
+                               record=krec, fix="give each document one score")
+        graded[did] = grade
+    return graded
+
+
+def _listed(listed: list, n_docs: int, file: str, rec: str) -> list[str]:
+    """``relevant_docs`` as doc ids, each once, in the order listed."""
+    listed_ids: list[str] = []
+    for j, value in enumerate(listed):
+        did = str(_position(value, n_docs, file=file, record=f"{rec}.relevant_docs[{j}]"))
+        if did not in listed_ids:
+            listed_ids.append(did)
+    return listed_ids
+
+
+@dataclass
+class _Findings:
+    """What the notes report: scored documents not listed, listed ones scored ≤ 0."""
+
+    extra_count: int = 0
+    extra_scored: list[str] = field(default_factory=list)
+    zero_listed: list[str] = field(default_factory=list)
+
+
+def _add_judgements(qrels: QrelsBuilder, qid: str, listed_ids: list[str],
+                    graded: dict[str, float], found: _Findings, rec: str) -> None:
+    qrels.qrels.setdefault(qid, {})  # every query is evaluated, as the article does
+    for did in listed_ids:
+        grade = graded.get(did, 1.0)
+        if grade <= 0 and len(found.zero_listed) < EXAMPLES:
+            found.zero_listed.append(f"{qid}: doc {did} = {grade:g}")
+        qrels.add(qid, did, grade, None, record=rec)
+    for did, grade in graded.items():
+        if did not in listed_ids:
+            found.extra_count += 1
+            if len(found.extra_scored) < EXAMPLES:
+                found.extra_scored.append(f"{qid}: doc {did} = {grade:g}")
             qrels.add(qid, did, grade, None, record=rec)
-        for did, grade in graded.items():
-            if did not in listed_ids:
-                extra_count += 1
-                if len(extra_scored) < EXAMPLES:
-                    extra_scored.append(f"{qid}: doc {did} = {grade:g}")
-                qrels.add(qid, did, grade, None, record=rec)
 
+
+def _log_notes(log: LoadLog, file: str, n_docs: int, n_queries: int, found: _Findings) -> None:
     log.note(f"{file}: article JSON; document ids are corpus positions \"0\"..\"{n_docs - 1}\", "
-             f"query ids are \"q0\"..\"q{len(query_list) - 1}\"; every query is evaluated; a "
+             f"query ids are \"q0\"..\"q{n_queries - 1}\"; every query is evaluated; a "
              "relevant document without a score has grade 1", code="article_format")
-    if extra_count:
+    if found.extra_count:
         log.warn("scored_not_listed",
-                 f"{file}: {extra_count} documents have a relevance score but are not in "
+                 f"{file}: {found.extra_count} documents have a relevance score but are not in "
                  "relevant_docs; they are kept as judged with that score (a score above 0 "
-                 "makes them relevant)", count=extra_count, examples=extra_scored)
-    if zero_listed:
+                 "makes them relevant)", count=found.extra_count, examples=found.extra_scored)
+    if found.zero_listed:
         log.warn("listed_with_zero_score",
                  f"{file}: documents listed in relevant_docs with a score of 0 or less count "
-                 "as not relevant", count=len(zero_listed), examples=zero_listed)
-    return Dataset(documents, query_list, qrels.finish(), name=name or _stem(source),
-                   source=source.name, notes=log.notes)
+                 "as not relevant", count=len(found.zero_listed), examples=found.zero_listed)
 
 
 def _stem(source: Source) -> str:
