@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 
 from .dataset import Dataset
 from .errors import RetrievalError
+from .metrics import evaluate
 from .ranking import Ranking
 
 ProgressFn = Callable[[dict], None]
@@ -68,8 +69,6 @@ def run_evaluation(dataset: Dataset, retriever, *, kmax: int = 100,
                    relevance_level: float | None = None,
                    gain: str = "linear") -> EvaluationResult:
     """Retrieve the top ``kmax`` for the evaluated queries and score them at K = 1..kmax."""
-    from .metrics import evaluate
-
     kmax = _positive_int(kmax, "kmax")
     if limit_queries is not None:
         limit_queries = _positive_int(limit_queries, "limit_queries")

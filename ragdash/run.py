@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from .metrics import evaluate
+
 if TYPE_CHECKING:
     from .dataset import Dataset
     from .metrics import MetricTable
@@ -103,8 +105,6 @@ class Run:
     def table(self) -> MetricTable:
         """The metric table at K = 1..kmax over ``query_ids``, computed once (memoized)."""
         if self._table is None:
-            from .metrics import evaluate
-
             self._table = evaluate(self.ranking, self.dataset.qrels, kmax=self.kmax,
                                    queries=self.query_ids,
                                    relevance_level=self.relevance_level, gain=self.gain)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .dataset import Dataset
 from .errors import DatasetError
+from .loaders import load_dataset
 
 SAMPLES_DIR = Path(__file__).resolve().parent / "data" / "samples"
 DEFAULT_SAMPLE = "jsquad-mini"
@@ -101,8 +102,6 @@ def _get(name: str) -> Sample:
 
 def load_sample(name: str = DEFAULT_SAMPLE) -> Dataset:
     """Load a bundled sample by name; its ``source`` is ``"sample:<name>"``."""
-    from .loaders import load_dataset
-
     sample = _get(name)
     dataset = load_dataset(SAMPLES_DIR / sample.path)
     dataset.name = sample.name

@@ -40,7 +40,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cost import count_tokens
 from .dataset import Dataset
+from .errors import RagdashError
 from .metrics import is_relevant
 
 EXAMPLES = 5
@@ -139,12 +141,7 @@ def _duplicates(ids: list[Any]) -> tuple[int, list[str]]:
 
 
 def _token_sizes(dataset: Dataset, evaluated_texts: list[str]) -> dict[str, Any] | None:
-    """Token counts from ragdash.cost when it is importable (the cost helper owns counting)."""
-    try:
-        from .cost import count_tokens
-    except ImportError:
-        return None
-    from .errors import RagdashError
+    """Token counts from ragdash.cost (the cost helper owns counting); None if it cannot."""
     try:
         docs = count_tokens(dataset.doc_texts())
         queries = count_tokens(evaluated_texts)

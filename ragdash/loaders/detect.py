@@ -33,6 +33,7 @@ from ._values import json_kind
 from .article_json import FORMAT_FIX, load_article_json, looks_like_article, parse_json_document
 from .notes import LoadLog
 from .tables import Table, plan_table, read_documents
+from .trec_qrels import read_qrels
 
 DATA_EXTS = {".jsonl", ".ndjson", ".csv", ".tsv", ".tab", ".txt", ".json", ".qrels"}
 SPLITS = ("test", "dev", "validation", "valid", "val", "train")
@@ -273,8 +274,6 @@ def _classify_by_content(in_root: list[Source], chosen: dict[str, Source],
 def build_from_tables(corpus: Source, queries: Source, qrels: Source, *,
                       mapping: Mapping3 | None, log: LoadLog, name: str,
                       source: str) -> Dataset:
-    from .trec_qrels import read_qrels
-
     mapping = dict(mapping or {})
     unknown = [k for k in mapping if k not in ("corpus", "queries", "qrels")]
     if unknown:

@@ -42,6 +42,7 @@ from ._values import (
     parse_grade,
     text_value,
 )
+from .article_json import parse_json_document
 from .notes import LoadLog, LoadNote
 
 KINDS = ("corpus", "queries", "qrels")
@@ -181,7 +182,6 @@ class Table:
 
     def _load_json_array(self) -> list[Any]:
         if self._json_records is None:
-            from .article_json import parse_json_document
             obj = parse_json_document(self.source, LoadLog())
             if not isinstance(obj, list):
                 raise DatasetError("expected a JSON array of objects (one per record)",

@@ -22,6 +22,7 @@ from ..dataset import Qrels
 from ..errors import DatasetError
 from ._source import Source
 from ._values import QrelsBuilder, norm_id, parse_grade
+from .article_json import parse_json_document
 from .notes import LoadLog
 from .tables import read_qrels_table
 
@@ -31,7 +32,6 @@ def read_qrels(source: Source, log: LoadLog | None = None,
     """Qrels from one file in any of the formats in the module docstring."""
     log = log if log is not None else LoadLog()
     if source.ext == ".json":
-        from .article_json import parse_json_document
         try:
             obj = parse_json_document(source, log)
         except DatasetError:

@@ -42,6 +42,8 @@ import numpy as np
 from ..dataset import Dataset, Document, Query
 from ..errors import RunStoreError
 from ..home import ragdash_home as default_home
+from ..i18n import t
+from ..metrics import evaluate
 from ..ranking import Ranking
 from ..secrets import scrub_secrets
 
@@ -230,8 +232,6 @@ class SavedRun:
     def table(self):
         """The :class:`ragdash.metrics.MetricTable`, recomputed from the ranking (memoized)."""
         if self._table is None:
-            from ..metrics import evaluate
-
             self._table = evaluate(self.ranking, self.dataset.qrels, kmax=self.kmax,
                                    queries=self.query_ids,
                                    relevance_level=self.relevance_level, gain=self.gain)
@@ -344,8 +344,6 @@ class RunStore:
         if created_at is None:
             created_at = getattr(result, "created_at", None)
         if table is None or table.kmax != kmax or list(table.query_ids) != query_ids:
-            from ..metrics import evaluate
-
             table = evaluate(ranking, dataset.qrels, kmax=kmax, queries=query_ids,
                              relevance_level=relevance_level, gain=gain)
         secrets = tuple(secrets)
@@ -536,8 +534,6 @@ class RunStore:
 
 
 def _default_name(retriever: str, model: str | None, dataset_name: str) -> str:
-    from ..i18n import t
-
     # "openai:emb-1" already names its model: no "openai:emb-1 · emb-1"
     named = not model or model == retriever or retriever.endswith(f":{model}")
     who = retriever if named else f"{retriever} · {model}"

@@ -11,8 +11,12 @@ import streamlit as st
 from ..dataset import Dataset
 from ..errors import RagdashError
 from ..i18n import has
-from ..loaders import column_mappings, load_uploads
+from ..loaders import Source, column_mappings, load_uploads
+from ..loaders.detect import classify_name
+from ..loaders.tables import ALIASES, Table, normalize_column, plan_table
 from ..present.tables import display_frame, snippet
+from ..samples import list_samples
+from ..validation import validate
 from . import keys, state
 from .page import PageContext
 from .widgets import md
@@ -25,8 +29,6 @@ NONE = "—"
 
 def samples(lang: str) -> list[tuple[str, str, str]]:
     """(name, title, description) of each bundled sample, in ``lang``."""
-    from ..samples import list_samples
-
     def pick(text) -> str:
         return text.get(lang) or text.get("en", "") if isinstance(text, dict) else str(text)
 
@@ -68,8 +70,6 @@ def load_files(ctx: PageContext, files: list[tuple[str, bytes]], split: str,
                mapping: dict | None = None) -> None:
     """Read and validate uploaded files in a background job, so a big upload does not hold
     the page; small ones are done before the page is drawn (see :func:`load_outcome`)."""
-    from ..validation import validate
-
     split = split.strip() or "test"
 
     def task(*, progress, cancel) -> tuple:
@@ -125,10 +125,6 @@ def unmatched_tables(files: list[tuple[str, bytes]], mapping: dict | None
                      ) -> list[tuple[str, str, list[str], dict]]:
     """Uploaded tables, recognized by name, whose columns the loader cannot match by itself:
     (file name, kind, the file's columns, the roles it did match)."""
-    from ..loaders import Source
-    from ..loaders.detect import classify_name
-    from ..loaders.tables import ALIASES, Table, normalize_column, plan_table
-
     out = []
     for name, raw in files:
         src = Source.from_bytes(name, raw)

@@ -13,6 +13,8 @@ import streamlit as st
 
 from ..dataset import Dataset
 from ..jobs import Job, evaluation_task
+from ..retrieval import make_retriever
+from ..samples import load_sample
 from . import keys, state
 from .page import PageContext
 from .widgets import md
@@ -35,8 +37,6 @@ def start_evaluation(ctx: PageContext, dataset: Dataset, retriever_name: str,
     secrets = (api_key,) if api_key else ()
 
     def make() -> Any:
-        from ..retrieval import make_retriever
-
         kwargs = dict(options)
         if api_key:
             kwargs["api_key"] = api_key
@@ -106,8 +106,6 @@ def active_job(ctx: PageContext) -> Job | None:
 
 def quick_start(ctx: PageContext, sample: str = "jsquad-mini") -> Job:
     """Load a bundled sample and start BM25 on it: the one-click start."""
-    from ..samples import load_sample
-
     ds = load_sample(sample)
     state.set_dataset(ds, source=f"sample:{sample}")
     return start_evaluation(ctx, ds, "bm25", {}, kmax=100, limit_queries=None)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from ..cost import estimate_evaluation
+from ..errors import RagdashError
 from ..metrics import DEFAULT_KS, FAMILIES, FAMILY_NAMES
 from ..present.charts import PLOTLY_CONFIG, histogram_figure
 from ..present.tables import display_frame, drilldown, per_query_frame, safe_csv
@@ -194,8 +196,6 @@ def report_button(ctx: PageContext, runs: list[SavedRun], *, key: str) -> None:
     lang = ctx.lang
 
     def build() -> bytes:
-        from ..cost import estimate_evaluation
-        from ..errors import RagdashError
         from ..present.report import ReportCost, build_report
 
         try:  # providers side by side for this dataset's tokens (the model is irrelevant)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from ..cost import count_tokens, estimate_evaluation, evaluation_texts, format_money
 from ..dataset import Dataset
 from ..errors import RagdashError
 from . import keys, state
@@ -133,8 +134,6 @@ def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
 
     A model missing from the price table still gets its token count, with a pointer to the
     Cost page where its price can be added."""
-    from ..cost import estimate_evaluation, format_money
-
     t = ctx.t
     cache = st.session_state.setdefault("rd_estimates", {})
     key = (state.dataset_fingerprint(), settings.model, settings.provider, limit)
@@ -174,8 +173,6 @@ def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
 def _token_count(ds: Dataset, limit: int | None, cache: dict) -> tuple[int, str]:
     """Tokens one evaluation embeds (documents + evaluated queries) and how they were
     counted, memoized beside the estimates."""
-    from ..cost import count_tokens, evaluation_texts
-
     key = ("tokens", state.dataset_fingerprint(), limit)
     if key not in cache:
         docs, queries = evaluation_texts(ds, limit)

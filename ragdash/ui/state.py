@@ -16,6 +16,7 @@ from ..dataset import Dataset
 from ..i18n import normalize_lang
 from ..jobs import JobManager, get_manager
 from ..runs import RunStore, SavedRun, get_store
+from ..validation import validate
 from . import keys
 
 #: The environment variable (or Streamlit secret) that may supply the API key.
@@ -67,8 +68,6 @@ def dataset() -> Dataset | None:
 def set_dataset(ds: Dataset, source: str, report=None) -> None:
     """Make ``ds`` the current dataset (its validation ``report`` computed if not given)."""
     if report is None:
-        from ..validation import validate
-
         report = validate(ds)
     ss = st.session_state
     ss[keys.DATASET] = ds
