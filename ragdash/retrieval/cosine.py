@@ -101,7 +101,7 @@ def numpy_threads() -> int:
     return _numpy_threads_cache
 
 
-def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",  # noqa: C901
+def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",
                  chunk_size: int | None = None, query_chunk_size: int | None = None,
                  doc_ids=None, threads: int | None = None,
                  cancel: threading.Event | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -115,19 +115,7 @@ def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",  # 
     """
     queries = _as_matrix(query_vecs, "query vectors")
     docs = _as_matrix(doc_vecs, "document vectors")
-    if queries.shape[1] != docs.shape[1]:
-        raise RetrievalError(f"query vectors have {queries.shape[1]} dimensions but document "
-                             f"vectors have {docs.shape[1]}; embed both with the same model")
-    k = int(k)
-    if k < 0:
-        raise RetrievalError(f"k must be at least 0, got {k}")
-    if backend not in ("auto", "numpy", "faiss"):
-        raise RetrievalError(f"unknown cosine backend {backend!r}; use auto, numpy or faiss")
-    if backend == "auto":
-        backend = "faiss" if faiss_available() else "numpy"
-    elif backend == "faiss" and not faiss_available():
-        raise RetrievalError("the faiss backend needs faiss-cpu: pip install faiss-cpu")
-
+    k, backend = _checked(queries, docs, k, backend)
     nq, n = len(queries), len(docs)
     out_idx = np.full((nq, k), -1, dtype=np.int64)
     out_val = np.full((nq, k), -np.inf, dtype=np.float64)
@@ -157,6 +145,46 @@ def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",  # 
     keep = min(n, kk + max(8, kk // 4))
     row_cap = max(1, _CHUNK_BYTES // (4 * docs.shape[1]))
     qc = max(1, min(len(live), query_chunk_size or 1024))
+    run, nc = _block_scorer(backend, docs, keys, inv64, inv32, keep, chunk_size=chunk_size,
+                            row_cap=row_cap, qc=qc, threads=threads)
+    for b0 in range(0, len(live), qc):
+        rows = live[b0:b0 + qc]
+        q64b = q64[rows]
+        best_i, best_v, best_k = _first_pass(run, q64b.astype(np.float32), keys, n, nc, keep,
+                                             cancel)
+        idx, val, overflow = _refine(q64b, docs, inv64, best_i, best_v, best_k, kk, keep < n)
+        redo = np.flatnonzero(overflow)
+        if len(redo):
+            floors = best_v[redo, kk - 1].astype(np.float64) - TIE_MARGIN
+            idx[redo], val[redo] = _exact_many(q64b[redo], docs, inv64, inv32, keys, kk,
+                                               floors, row_cap, cancel)
+        out_idx[rows, :kk] = idx
+        out_val[rows, :kk] = val
+    return out_idx, out_val
+
+
+def _checked(queries: np.ndarray, docs: np.ndarray, k, backend: str) -> tuple[int, str]:
+    """``k`` as an int and the backend to use ("auto" resolved); a RetrievalError if not."""
+    if queries.shape[1] != docs.shape[1]:
+        raise RetrievalError(f"query vectors have {queries.shape[1]} dimensions but document "
+                             f"vectors have {docs.shape[1]}; embed both with the same model")
+    k = int(k)
+    if k < 0:
+        raise RetrievalError(f"k must be at least 0, got {k}")
+    if backend not in ("auto", "numpy", "faiss"):
+        raise RetrievalError(f"unknown cosine backend {backend!r}; use auto, numpy or faiss")
+    if backend == "auto":
+        backend = "faiss" if faiss_available() else "numpy"
+    elif backend == "faiss" and not faiss_available():
+        raise RetrievalError("the faiss backend needs faiss-cpu: pip install faiss-cpu")
+    return k, backend
+
+
+def _block_scorer(backend: str, docs: np.ndarray, keys: np.ndarray, inv64: np.ndarray,
+                  inv32: np.ndarray, keep: int, *, chunk_size: int | None, row_cap: int,
+                  qc: int, threads: int | None):
+    """``(run, nc)``: ``run(qblock, lo, hi)`` gives the top ``keep`` of a query block among
+    documents ``lo:hi`` (block-local columns, scores), and ``nc`` documents per block."""
     if backend == "faiss":
         import faiss
         faiss.omp_set_num_threads(threads or numpy_threads())
@@ -164,8 +192,9 @@ def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",  # 
         # not at all when the documents are float32 unit vectors already.
         unit = (docs.dtype == np.float32 and docs.flags.c_contiguous
                 and bool(np.all(np.abs(inv64 - 1.0) <= _UNIT_TOLERANCE)))
-        nc = chunk_size or (n if unit else row_cap)
-        buffer = None if unit else np.empty((min(nc, n), docs.shape[1]), dtype=np.float32)
+        nc = chunk_size or (len(docs) if unit else row_cap)
+        buffer = None if unit else np.empty((min(nc, len(docs)), docs.shape[1]),
+                                            dtype=np.float32)
 
         def run(qblock, lo, hi):
             return _faiss_chunk(qblock, docs, lo, hi, None if unit else inv32, keep, buffer)
@@ -176,31 +205,22 @@ def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",  # 
             scores = qblock @ _f32_rows(docs, lo, hi).T
             scores *= inv32[lo:hi]
             return select_topk(scores, keep, keys[lo:hi])
-    nc = max(1, nc)
+    return run, max(1, nc)
 
-    for b0 in range(0, len(live), qc):
-        rows = live[b0:b0 + qc]
-        q64b = q64[rows]
-        q32b = q64b.astype(np.float32)
-        best = None
-        for d0 in range(0, n, nc):
-            _check_cancel(cancel)
-            d1 = min(n, d0 + nc)
-            cols, vals = run(q32b, d0, d1)
-            gidx = np.where(cols >= 0, cols + d0, -1)
-            gkeys = np.where(cols >= 0, keys[np.maximum(gidx, 0)], -1)
-            part = (gidx, vals.astype(np.float32, copy=False), gkeys)
-            best = part if best is None else merge_topk(*best, *part, keep)
-        best_i, best_v, best_k = best
-        idx, val, overflow = _refine(q64b, docs, inv64, best_i, best_v, best_k, kk, keep < n)
-        redo = np.flatnonzero(overflow)
-        if len(redo):
-            floors = best_v[redo, kk - 1].astype(np.float64) - TIE_MARGIN
-            idx[redo], val[redo] = _exact_many(q64b[redo], docs, inv64, inv32, keys, kk,
-                                               floors, row_cap, cancel)
-        out_idx[rows, :kk] = idx
-        out_val[rows, :kk] = val
-    return out_idx, out_val
+
+def _first_pass(run, q32b: np.ndarray, keys: np.ndarray, n: int, nc: int, keep: int, cancel):
+    """The float32 top ``keep`` of a query block over all document blocks, merged:
+    (global indices, scores, tie keys)."""
+    best = None
+    for d0 in range(0, n, nc):
+        _check_cancel(cancel)
+        d1 = min(n, d0 + nc)
+        cols, vals = run(q32b, d0, d1)
+        gidx = np.where(cols >= 0, cols + d0, -1)
+        gkeys = np.where(cols >= 0, keys[np.maximum(gidx, 0)], -1)
+        part = (gidx, vals.astype(np.float32, copy=False), gkeys)
+        best = part if best is None else merge_topk(*best, *part, keep)
+    return best
 
 
 def _check_cancel(cancel) -> None:
