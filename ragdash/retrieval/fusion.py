@@ -1,0 +1,261 @@
+"""Fusion: two or more rankings of the same queries combined into one.
+
+Every method works on the columnar :class:`ragdash.ranking.Ranking` with numpy (segment
+statistics with ``bincount``/``reduceat``, one join of all (query, document) pairs by an
+integer key); there is no Python loop over queries or documents.
+
+Notation, per query: ``r_i(d)`` is the rank (1-based, trec_eval's canonical order: score
+descending, ties by doc id descending) of document ``d`` in input ``i``; ``s_i(d)`` its score;
+``n_i`` how many documents input ``i`` returned for the query; ``w_i`` the weight of input
+``i`` (1 by default). A document an input did not return contributes nothing to the sum from
+that input (0 after normalization, as in ``ranx``), and does not count in CombMNZ's count.
+
+Methods (:data:`METHODS`)
+
+- ``rrf``, reciprocal rank fusion (Cormack et al., 2009)::
+
+      RRF(d) = Σ_i  w_i / (k + r_i(d))              k = 60 by default
+
+- ``combsum`` (Fox & Shaw, 1993) over a normalization ``N`` (:data:`NORMS`)::
+
+      CombSUM(d) = Σ_i  w_i · N_i(d)
+
+- ``combmnz``: CombSUM times the number of inputs that returned ``d``::
+
+      CombMNZ(d) = |{i : d ∈ run_i}| · Σ_i  w_i · N_i(d)
+
+- ``alpha``, the convex combination of two inputs over min-max scores (a vector database's
+  "hybrid alpha")::
+
+      α · minmax_A(d) + (1 − α) · minmax_B(d)       0 ≤ α ≤ 1
+
+- ``dbsf``, distribution-based score fusion as Qdrant does it: each input is normalized
+  with its mean ± 3 standard deviations (sample standard deviation, ``n − 1``) as the ends
+  of the scale, not clipped, then summed::
+
+      DBSF(d) = Σ_i  w_i · (s_i(d) − (μ_i − 3σ_i)) / (6σ_i)
+      (0.5 for every document when σ_i = 0 or n_i = 1)
+
+Normalizations (per query, per input; the ``ranx`` definitions)::
+
+    minmax:  (s − min) / max(max − min, 1e−9)
+    zscore:  (s − mean) / max(std, 1e−9)              population std (ranx's "zmuv")
+    rank:    1 − (r − 1) / n                          r the 1-based rank, n = n_i
+
+Depth: the fused ranking keeps as many documents per query as the deepest input returned
+(the inputs' depth; ``depth=`` overrides). :func:`shallow_inputs` says which inputs are
+shallower than a K to be reported: below their depth they cannot vote.
+
+Ties in the fused scores are broken by doc id descending, as everywhere in ragdash. ``ranx``
+orders tied input scores by its own sort, so rank-based methods (``rrf``, ``rank``) agree
+with it exactly when inputs have no ties, and otherwise when it is given the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import RetrievalError
+from ..ranking import Ranking
+
+__all__ = ["ALPHAS", "METHODS", "NORMS", "RRF_K", "fuse", "fused_name", "normalized_scores",
+           "shallow_inputs"]
+
+#: fusion methods, in the order help texts list them
+METHODS = ("rrf", "combsum", "combmnz", "alpha", "dbsf")
+
+#: score normalizations for combsum / combmnz
+NORMS = ("minmax", "zscore", "rank")
+
+#: the default RRF constant
+RRF_K = 60
+
+#: the weight sweep's grid: α = 0, 0.1, ..., 1
+ALPHAS = tuple(round(i / 10, 1) for i in range(11))
+
+_METHOD_LABEL = {"rrf": "RRF", "combsum": "CombSUM", "combmnz": "CombMNZ", "alpha": "α",
+                 "dbsf": "DBSF"}
+
+
+# -- per-row helpers ----------------------------------------------------------------------
+def _row_query(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
+    """For every row: the query's position in ``ranking`` and the row's 0-based rank."""
+    counts = np.diff(ranking.offsets)
+    q = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    pos = np.arange(len(ranking.scores), dtype=np.int64) - ranking.offsets[:-1][q]
+    return q, pos
+
+
+def _segment_minmax(scores: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    counts = np.diff(offsets)
+    lo = np.zeros(len(counts))
+    hi = np.zeros(len(counts))
+    nonempty = counts > 0
+    if nonempty.any():
+        starts = offsets[:-1][nonempty]
+        lo[nonempty] = np.minimum.reduceat(scores, starts)
+        hi[nonempty] = np.maximum.reduceat(scores, starts)
+    return lo, hi
+
+
+def normalized_scores(ranking: Ranking, norm: str) -> np.ndarray:
+    """Every row's score after ``norm`` (``minmax``, ``zscore``, ``rank``, ``rrf:<k>``,
+    ``dbsf`` or ``none``), aligned with ``ranking.scores``. Formulas: the module docstring."""
+    s = ranking.scores
+    if norm == "none":
+        return s.copy()
+    q, pos = _row_query(ranking)
+    counts = np.diff(ranking.offsets)
+    if norm.startswith("rrf:"):
+        return 1.0 / (float(norm[4:]) + pos + 1.0)
+    if norm == "rank":
+        return 1.0 - pos / counts[q]
+    if norm == "minmax":
+        lo, hi = _segment_minmax(s, ranking.offsets)
+        return (s - lo[q]) / np.maximum(hi - lo, 1e-9)[q]
+    n = np.maximum(counts, 1).astype(np.float64)
+    mean = np.bincount(q, weights=s, minlength=len(counts)) / n
+    dev = s - mean[q]
+    sq = np.bincount(q, weights=dev * dev, minlength=len(counts))
+    if norm == "zscore":
+        return dev / np.maximum(np.sqrt(sq / n), 1e-9)[q]
+    if norm == "dbsf":
+        std = np.sqrt(sq / np.maximum(n - 1.0, 1.0))
+        low = mean - 3.0 * std
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = (s - low[q]) / (6.0 * std)[q]
+        flat = (std == 0) | (counts == 1)
+        out[flat[q]] = 0.5
+        return out
+    raise RetrievalError(f"unknown normalization {norm!r}; choose one of {', '.join(NORMS)}")
+
+
+# -- the join ------------------------------------------------------------------------------
+def _doc_codes(parts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Integer codes for the doc ids of all inputs, the id of each code, and each code's
+    rank in doc-id order."""
+    import pandas as pd
+
+    docs = np.concatenate(parts) if parts else np.empty(0, dtype=object)
+    codes, uniques = pd.factorize(docs)
+    uniques = np.asarray(uniques, dtype=object)
+    order = np.argsort(uniques.astype(str), kind="stable") if len(uniques) else \
+        np.empty(0, dtype=np.int64)
+    rank = np.empty(len(uniques), dtype=np.int64)
+    rank[order] = np.arange(len(uniques))
+    return codes.astype(np.int64), uniques, rank
+
+
+def _query_union(rankings: Sequence[Ranking]) -> tuple[list[str], list[np.ndarray]]:
+    """All query ids (order of first appearance) and, per input, its queries' positions."""
+    index: dict[str, int] = {}
+    maps = []
+    for r in rankings:
+        maps.append(np.fromiter((index.setdefault(q, len(index)) for q in r.query_ids),
+                                dtype=np.int64, count=len(r.query_ids)))
+    return list(index), maps
+
+
+def _check(rankings, method, norm, weights, alpha):
+    if method not in METHODS:
+        raise RetrievalError(f"unknown fusion method {method!r}; choose one of "
+                             f"{', '.join(METHODS)}")
+    if len(rankings) < 2:
+        raise RetrievalError(f"fusion needs at least two rankings, got {len(rankings)}")
+    if method == "alpha":
+        if len(rankings) != 2:
+            raise RetrievalError(f"--method alpha combines exactly two runs (α·A + (1−α)·B), "
+                                 f"got {len(rankings)}; use combsum with --weights for more")
+        if alpha is None and weights is None:
+            alpha = 0.5
+        if alpha is None:
+            alpha = float(weights[0])
+        if not 0.0 <= float(alpha) <= 1.0 or not np.isfinite(alpha):
+            raise RetrievalError(f"α must lie between 0 and 1, got {alpha}")
+        return [float(alpha), 1.0 - float(alpha)], "minmax"
+    if weights is None:
+        weights = [1.0] * len(rankings)
+    weights = [float(w) for w in weights]
+    if len(weights) != len(rankings):
+        raise RetrievalError(f"{len(weights)} weights for {len(rankings)} runs; give one "
+                             f"weight per run, in the order of the runs")
+    if not all(np.isfinite(w) and w >= 0 for w in weights):
+        raise RetrievalError(f"weights must be finite and ≥ 0, got {weights}")
+    if method in ("combsum", "combmnz"):
+        norm = norm or "minmax"
+        if norm not in NORMS:
+            raise RetrievalError(f"unknown normalization {norm!r}; choose one of "
+                                 f"{', '.join(NORMS)}")
+    elif norm not in (None, ""):
+        raise RetrievalError(f"--norm applies to combsum and combmnz only ({method} has its "
+                             f"own: {'ranks' if method == 'rrf' else 'mean ± 3σ'})")
+    return weights, norm
+
+
+def fuse(rankings: Sequence[Ranking], method: str = "rrf", *, norm: str | None = None,
+         weights: Sequence[float] | None = None, alpha: float | None = None,
+         rrf_k: float = RRF_K, depth: int | None = None, name: str | None = None) -> Ranking:
+    """One ranking from ``rankings`` by ``method`` (see the module docstring for formulas).
+
+    ``norm`` is for ``combsum`` / ``combmnz`` (default ``minmax``); ``weights`` one per input
+    (default 1 each); ``alpha`` for ``method="alpha"`` (default 0.5; ``weights=[a, 1-a]``
+    says the same); ``depth`` documents kept per query (default: the deepest input's).
+    Queries are the union of the inputs'; an input without a query contributes nothing to it.
+    """
+    rankings = list(rankings)
+    weights, norm = _check(rankings, method, norm, weights, alpha)
+    kind = {"rrf": f"rrf:{float(rrf_k)!r}", "dbsf": "dbsf", "alpha": "minmax"}.get(method, norm)
+    if method == "rrf" and not (np.isfinite(rrf_k) and rrf_k >= 0):
+        raise RetrievalError(f"the RRF constant k must be ≥ 0, got {rrf_k}")
+    qids, qmaps = _query_union(rankings)
+    depth = max((r.kmax for r in rankings), default=0) if depth is None else int(depth)
+
+    rows_q, contrib = [], []
+    for r, qmap, w in zip(rankings, qmaps, weights):
+        q, _ = _row_query(r)
+        rows_q.append(qmap[q])
+        contrib.append(normalized_scores(r, kind) * w)
+    codes, uniques, doc_rank = _doc_codes([r.doc_ids for r in rankings])
+    ndocs = max(len(doc_rank), 1)
+    keys = np.concatenate(rows_q) * ndocs + codes
+    ukeys, inverse = np.unique(keys, return_inverse=True)
+    fused = np.bincount(inverse, weights=np.concatenate(contrib), minlength=len(ukeys))
+    if method == "combmnz":
+        fused = fused * np.bincount(inverse, minlength=len(ukeys))
+    uq, ucode = ukeys // ndocs, ukeys % ndocs
+    order = np.lexsort((-doc_rank[ucode], -fused, uq))
+    uq, ucode, fused = uq[order], ucode[order], fused[order]
+    counts = np.bincount(uq, minlength=len(qids))
+    starts = np.concatenate([[0], np.cumsum(counts)])[:-1]
+    keep = (np.arange(len(uq)) - starts[uq]) < depth
+    kept = np.minimum(counts, depth)
+    offsets = np.concatenate([[0], np.cumsum(kept)]).astype(np.int64)
+    return Ranking(qids, offsets, uniques[ucode[keep]], fused[keep],
+                   name=name or fused_name([r.name for r in rankings], method, norm=norm),
+                   canonical=True)
+
+
+def fused_name(names: Sequence[str], method: str, *, norm: str | None = None,
+               alpha: float | None = None) -> str:
+    """``"bm25 + dense (RRF)"``: the inputs joined by +, the method in brackets."""
+    label = _METHOD_LABEL.get(method, method)
+    if method in ("combsum", "combmnz") and norm and norm != "minmax":
+        label += f", {norm}"
+    if method == "alpha" and alpha is not None:
+        label = f"α = {alpha:g}"
+    return " + ".join(str(n) for n in names) + f" ({label})"
+
+
+def shallow_inputs(rankings: Sequence[Ranking], k: int) -> list[str]:
+    """A sentence for each input that returned fewer than ``k`` documents for some query
+    (it cannot vote below its depth, so fused metrics at ``k`` lean on the deeper inputs)."""
+    out = []
+    for r in rankings:
+        d = r.kmax
+        if d < k:
+            out.append(f"run {r.name!r} returns at most {d} documents per query, fewer than "
+                       f"K = {k}: below rank {d} only the other runs vote; retrieve deeper "
+                       f"(--kmax) to fuse at K = {k}")
+    return out
