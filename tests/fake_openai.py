@@ -18,6 +18,8 @@ match (all requests, or those with an input containing ``match``). Kinds:
 - ``malformed``: 200 with a truncated JSON body;
 - ``count``: one vector fewer than inputs;  ``reverse``: items in reversed ``index`` order
   (valid: a client must reorder);  ``nan``: a NaN in the first vector (JSON's bare ``NaN``);
+- ``noindex``: items without ``index``, in reversed order (the client can only trust the
+  order: it takes it, with a note);  ``partial_index``: ``index`` missing from the first item;
 - ``dim``: from this request on, vectors have ``dim`` dimensions (a model swapped mid-run).
 
 Standing rules: ``api_key`` (401 unless the key comes in ``auth_header``; the 401 message
@@ -324,8 +326,12 @@ class _Handler(BaseHTTPRequestHandler):
             data.append({"object": "embedding", "index": i, "embedding": emb})
         if fault is not None and fault.kind == "count":
             data = data[:-1]
-        if fault is not None and fault.kind == "reverse":
+        if fault is not None and fault.kind in ("reverse", "noindex"):
             data = data[::-1]
+        if fault is not None and fault.kind == "noindex":
+            data = [{k: v for k, v in item.items() if k != "index"} for item in data]
+        if fault is not None and fault.kind == "partial_index":
+            del data[0]["index"]
         reply = {"object": "list", "data": data, "model": body.get("model")}
         if fake.report_usage:
             tokens = sum(fake_tokens(t) for t in inputs)

@@ -321,7 +321,8 @@ def test_read_timeout_is_retried(fake_server):
 
 def test_timeouts_give_up_as_unreachable(fake_server):
     fake_server.fault("timeout", seconds=0.6, times=2)
-    with pytest.raises(ServerUnreachableError, match=r"No reply .* within 0.2 s, after 2 attempts"):
+    with pytest.raises(ServerUnreachableError, match=r"No whole reply .* within 0.2 s \(the "
+                       r"timeout covers connecting and the whole reply\), after 2 attempts"):
         client(fake_server, timeout=0.2, max_retries=1).embed(["a"])
 
 

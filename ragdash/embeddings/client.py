@@ -20,6 +20,12 @@ What a call to :meth:`EmbeddingClient.embed` does:
 5. L2-normalizes on the client (a zero vector stays zero, with a warning), and hands every
    finished batch to ``on_batch`` in the calling thread, so the caller can cache it at once.
 
+Every request goes through :class:`ragdash.http.Transport`: one pooled session, a total
+deadline of ``timeout`` seconds per request (connecting and the whole reply), the reply read as
+a stream and capped at :func:`ragdash.http.reply_limit` (texts × dimensions × 32 bytes, at least
+4 MB), redirects to another host refused (so no credential header of any name leaves the
+configured host), the key checked for characters no header can carry before anything is sent.
+
 Final failures are :mod:`ragdash.errors` classes whose message is one sentence that says what to
 do. The API key is only ever put in a request header: it is scrubbed from anything the server
 sends back before that text reaches a message, and never logged.
@@ -31,6 +37,7 @@ import base64
 import binascii
 import json
 import logging
+import math
 import queue
 import random
 import re
@@ -38,11 +45,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import requests
-from requests.adapters import HTTPAdapter
 
 from ..errors import (
     AuthenticationError,
@@ -54,6 +59,20 @@ from ..errors import (
     RetrievalError,
     ServerUnreachableError,
 )
+from ..http import (
+    ErrorInfo,
+    HeaderValueError,
+    ReplyError,
+    Transport,
+    TransportError,
+    check_header_value,
+    error_code,
+    parse_error_body,
+    parse_json,
+    plain_http_warning,
+    reply_limit,
+)
+from ..retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
 from ..secrets import scrub_secrets
 from .batching import (
     DEFAULT_MAX_BATCH_TOKENS,
@@ -63,7 +82,6 @@ from .batching import (
     plan_batches,
     truncate_to_tokens,
 )
-from .retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
 from .urls import resolve_endpoint
 
 log = logging.getLogger("ragdash.embeddings")
@@ -72,10 +90,6 @@ log = logging.getLogger("ragdash.embeddings")
 MAX_TRUNCATIONS = 6
 #: a text cut to fit aims at this share of the limit the server named (the estimate is rough)
 TRUNCATE_SHARE = 0.9
-#: connecting never waits longer than this, whatever the read timeout
-CONNECT_TIMEOUT_CAP = 10.0
-#: longest excerpt of a server's error text quoted in a message
-EXCERPT_CHARS = 200
 #: longest wait of a worker that gave its slot up for the next request to start leaving
 HANDOVER_WAIT = 0.005
 
@@ -90,55 +104,17 @@ _TOO_LONG_TEXT = re.compile(
     r"|reduce (the|your) (length|input|prompt)|max(imum)?[ _]tokens",
     re.IGNORECASE)
 _TOKEN_LIMIT = re.compile(r"(\d[\d,]*)\s*tokens", re.IGNORECASE)
-_QUOTA_TEXT = re.compile(r"exceeded your current quota|insufficient (quota|credit|balance)"
-                         r"|out of credits?|credits? (are |is )?exhausted", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class ErrorInfo:
-    """What a server said when it refused a request."""
-    message: str = ""
-    type: str | None = None
-    code: str | None = None
-
-
-def parse_error_body(body: bytes | str) -> ErrorInfo:
-    """Read an error reply in any of the shapes servers use.
-
-    ``{"error": {"message", "type", "code"}}`` (OpenAI, Azure, LiteLLM), ``{"error": "text"}``
-    (Ollama, TEI), flat ``{"message", "type", "code"}`` (vLLM), ``{"detail": ...}`` (FastAPI),
-    and anything else (an HTML page from a proxy) as a short text excerpt.
-    """
-    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
-    try:
-        obj = json.loads(text)
-    except ValueError:
-        return ErrorInfo(message=_excerpt(re.sub(r"<[^>]+>", " ", text)))
-    if not isinstance(obj, dict):
-        return ErrorInfo(message=_excerpt(text))
-    err = obj.get("error", obj)
-    if isinstance(err, str):
-        return ErrorInfo(message=_excerpt(err), type=_str(obj.get("error_type", obj.get("type"))),
-                         code=_str(obj.get("code")))
-    if not isinstance(err, dict):
-        return ErrorInfo(message=_excerpt(text))
-    message = err.get("message", err.get("detail", err.get("msg", "")))
-    if isinstance(message, list):  # FastAPI validation details
-        message = "; ".join(str(m.get("msg", m)) if isinstance(m, dict) else str(m)
-                            for m in message)
-    return ErrorInfo(message=_excerpt(str(message)), type=_str(err.get("type")),
-                     code=_str(err.get("code")))
-
-
-def error_code(info: ErrorInfo) -> str | None:
-    """The code that decides retrying: a quota code wherever the server put it, else the code
-    or the type."""
-    for candidate in (info.code, info.type):
-        if is_quota_code(candidate):
-            return candidate
-    if _QUOTA_TEXT.search(info.message):
-        return "insufficient_quota"
-    return info.code or info.type
+#: a 400 that says the batch has too many inputs ("too many inputs: 256 > 100", "batch size
+#: 256 exceeds the maximum of 100", "at most 96 texts")
+_TOO_MANY_TEXT = re.compile(
+    r"too many (inputs|texts|items|documents|strings)|batch[ _]size|max(imum)?[ _]batch"
+    r"|(inputs?|texts?|items|array)\b.{0,40}\b(at most|no more than|maximum|max|limit|exceed)"
+    r"|(at most|up to|no more than|maximum of|max(imum)? is) \d+ (inputs|texts|items|strings)",
+    re.IGNORECASE)
+_LIMIT_NUMBERS = (re.compile(r"(\d[\d,]*)\s*>\s*(\d[\d,]*)"),
+                  re.compile(r"(?:at most|no more than|up to|maximum(?: of| is)?|max(?: is)?"
+                             r"|limit(?: is| of)?|exceeds?(?: the)?(?: maximum| limit)?(?: of)?)"
+                             r"\s*:?\s*(\d[\d,]*)", re.IGNORECASE))
 
 
 def is_too_long(status: int | None, info: ErrorInfo) -> bool:
@@ -146,6 +122,19 @@ def is_too_long(status: int | None, info: ErrorInfo) -> bool:
         return True
     return status in (400, 422) and (
         (info.code or "").lower() in _TOO_LONG_CODES or bool(_TOO_LONG_TEXT.search(info.message)))
+
+
+def batch_limit(status: int | None, info: ErrorInfo) -> int | None:
+    """For a 400 that says the batch holds too many inputs: the most the server named
+    (0 when it named no number); None for any other refusal."""
+    if status not in (400, 413, 422) or not _TOO_MANY_TEXT.search(info.message):
+        return None
+    greater, named = _LIMIT_NUMBERS
+    m = greater.search(info.message)
+    if m:
+        return int(m.group(2).replace(",", ""))
+    m = named.search(info.message)
+    return int(m.group(1).replace(",", "")) if m else 0
 
 
 def token_limit(info: ErrorInfo) -> int | None:
@@ -226,6 +215,16 @@ class EmbeddingClient:
         self.api_key_header = api_key_header or ("api-key" if self.endpoint.azure
                                                  else "Authorization")
         self._api_key = (api_key or "").strip() or None
+        try:  # before anything is sent: a line break or a curly quote in a pasted key
+            check_header_value(self.api_key_header, self._api_key or "")
+        except HeaderValueError as exc:
+            raise AuthenticationError(str(exc)) from None
+        #: sentences for the user before the run (a key over plain http to another machine)
+        self.warnings: list[str] = []
+        insecure = plain_http_warning(self.endpoint.base, key_set=self._api_key is not None)
+        if insecure:
+            self.warnings.append(insecure)
+            log.warning("%s", insecure)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self.dimension: int | None = None  #: the run's vector size, once known
@@ -234,15 +233,10 @@ class EmbeddingClient:
                       "cached_texts": 0, "retries": 0, "truncated_texts": 0}
         self._zero_vectors = 0
         self._estimated_tokens = False
-        self._settings: dict[str, dict] = {}  # per URL: proxies etc. from the environment
-        self._own_session = session is None
-        if session is None:
-            session = requests.Session()
-            adapter = HTTPAdapter(pool_connections=1, pool_maxsize=self.concurrency,
-                                  max_retries=0)
-            session.mount("http://", adapter)
-            session.mount("https://", adapter)
-        self.session = session
+        self._no_index = False
+        self.transport = Transport(self.endpoint.url, concurrency=self.concurrency,
+                                   timeout=self.timeout, session=session)
+        self.session = self.transport.session
 
     # -- identity ------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -271,14 +265,16 @@ class EmbeddingClient:
         if self._zero_vectors:
             out.append(f"{self._zero_vectors} text(s) got a zero vector (empty text, or the "
                        "server returned zeros); they score 0 against every query.")
+        if self._no_index:
+            out.append("The server sent its vectors without an 'index' field; they were "
+                       "taken in the order they came, which is the only evidence.")
         if self._estimated_tokens:
             out.append("The server did not report token usage for some requests; "
                        "prompt_tokens includes an estimate for them.")
         return out
 
     def close(self) -> None:
-        if self._own_session:
-            self.session.close()
+        self.transport.close()
 
     # -- embedding -----------------------------------------------------------------------
     def embed(self, texts: Sequence[str], *, progress: ProgressFn | None = None,
@@ -407,22 +403,9 @@ class EmbeddingClient:
                 headers[self.api_key_header] = self._api_key
         return headers
 
-    def _send(self, data: bytes, slot: _Slot | None = None) -> requests.Response:
-        """``session.post(url, data=...)``, step by step as ``Session.request`` takes it, but
-        with the environment's proxy and CA settings looked up once per job rather than on
-        every call (two scans of ``os.environ``, most of requests' own time per call)."""
-        session = self.session
-        prepared = session.prepare_request(requests.Request(
-            "POST", self.endpoint.url, headers=self._headers(), data=data,
-            params=self.endpoint.params or {}))
-        settings = self._settings.get(prepared.url)
-        if settings is None:
-            settings = self._settings[prepared.url] = session.merge_environment_settings(
-                prepared.url, {}, None, None, None)
-        if slot is not None:
-            slot.sending()
-        return session.send(prepared, timeout=(min(self.timeout, CONNECT_TIMEOUT_CAP),
-                                               self.timeout), allow_redirects=True, **settings)
+    def _reply_cap(self, n: int) -> int:
+        """Decoded bytes a reply for ``n`` texts may take (see :func:`ragdash.http.reply_limit`)."""
+        return reply_limit(n, self.dimensions or self.dimension)
 
     def _body(self, texts: list[str]) -> bytes:
         body = {"input": texts, "model": self.model, "encoding_format": self.encoding_format}
@@ -438,18 +421,17 @@ class EmbeddingClient:
         with self._lock:
             self.usage["requests"] += 1
         try:
-            resp = self._send(data, slot)
-        except requests.Timeout as exc:
-            raise _Failure("timeout", detail=type(exc).__name__) from None
-        except requests.ConnectionError as exc:
-            reason = _connection_reason(exc)
-            raise _Failure(_UNREACHABLE.get(reason, "connection"), detail=reason) from None
-        except requests.RequestException as exc:
-            raise _Failure("connection", detail=type(exc).__name__) from None
-        if not 200 <= resp.status_code < 300:
-            raise _Failure("http", status=resp.status_code,
-                           info=parse_error_body(resp.content), headers=dict(resp.headers))
-        content = resp.content  # the whole reply is in: the connection is back in the pool
+            reply = self.transport.post(
+                self.endpoint.url, data=data, headers=self._headers(),
+                params=self.endpoint.params, max_bytes=self._reply_cap(len(texts)),
+                on_send=slot.sending if slot is not None else None)
+        except TransportError as exc:
+            raise _Failure(exc.kind, status=exc.status, headers=exc.headers,
+                           detail=exc.detail) from None
+        if not 200 <= reply.status < 300:
+            raise _Failure("http", status=reply.status, info=parse_error_body(reply.body),
+                           headers=dict(reply.headers))
+        content = reply.body  # the whole reply is in: the connection is back in the pool
         if slot is not None:
             slot.hand_over()
         vectors, tokens = self._parse(content, len(texts))
@@ -467,9 +449,14 @@ class EmbeddingClient:
     def _parse(self, content: bytes, n: int) -> tuple[np.ndarray, int | None]:
         """Vectors in input order and the reported prompt tokens, or a _Failure."""
         try:
-            obj = json.loads(content)
-        except ValueError:
-            raise _Failure("malformed", status=200, detail="the reply is not JSON") from None
+            obj = parse_json(content)
+        except ReplyError as exc:
+            if exc.retry:
+                raise _Failure("malformed", status=200, detail=exc.detail) from None
+            raise _Failure("invalid", status=200, detail=(
+                f"{self.endpoint.url} sent a reply that cannot be read ({exc.detail}): check "
+                "that the base URL points at an OpenAI-compatible embeddings endpoint.")
+            ) from None
         data = obj.get("data") if isinstance(obj, dict) else None
         if not isinstance(data, list):
             raise _Failure("malformed", status=200, detail="the reply has no 'data' list")
@@ -478,7 +465,7 @@ class EmbeddingClient:
                 f"{self.endpoint.url} returned {len(data)} vectors for {n} texts: check that "
                 "the base URL points at an OpenAI-compatible embeddings endpoint."))
         try:
-            indices = [int(item.get("index", pos)) for pos, item in enumerate(data)]
+            indices = self._indices(data)
             rows = [_decode(item["embedding"]) for item in data]
             vectors = np.asarray(rows, dtype=np.float32)
         except (AttributeError, KeyError, TypeError, ValueError, binascii.Error):
@@ -502,8 +489,34 @@ class EmbeddingClient:
         self._check_dimension(ordered.shape[1])
         usage = obj.get("usage")
         tokens = usage.get("prompt_tokens") if isinstance(usage, dict) else None
-        tokens = int(tokens) if isinstance(tokens, (int, float)) and tokens >= 0 else None
-        return ordered, tokens
+        # 1e999 in JSON is infinity, and a count is never negative: such a figure is ignored
+        ok = isinstance(tokens, (int, float)) and not isinstance(tokens, bool) \
+            and math.isfinite(tokens) and 0 <= tokens < 2**53
+        return ordered, int(tokens) if ok else None
+
+    def _indices(self, data: list) -> list[int]:
+        """Each item's ``index``. When no item has one, the order is the only evidence and is
+        taken (with a note); when only some have one, the reply cannot be placed."""
+        has = [isinstance(item, dict) and "index" in item for item in data]
+        if not any(has):
+            if not all(isinstance(item, dict) for item in data):
+                raise TypeError("an item is not an object")
+            if len(data) > 1:
+                with self._lock:
+                    self._no_index = True
+            return list(range(len(data)))
+        if not all(has):
+            raise _Failure("invalid", status=200, detail=(
+                f"{self.endpoint.url} sent {has.count(False)} of {len(data)} vectors without "
+                "an 'index' field and the others with one, so they cannot be matched to the "
+                "texts: check that the server is OpenAI-compatible."))
+        out = []
+        for item in data:
+            index = item["index"]
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise TypeError("an index is not a whole number")
+            out.append(index)
+        return out
 
     def _check_dimension(self, d: int) -> None:
         if self.dimensions and d != self.dimensions:
@@ -536,8 +549,23 @@ class EmbeddingClient:
             return EmbeddingError(self._scrub(f.detail))
         if f.kind == "timeout":
             return ServerUnreachableError(
-                f"No reply from {url} within {self.timeout:g} s, {tried}: check that the server "
-                "is up, or raise the timeout or lower the batch size.")
+                f"No whole reply from {url} within {self.timeout:g} s (the timeout covers "
+                f"connecting and the whole reply), {tried}: check that the server is up, or "
+                "raise the timeout or lower the batch size.")
+        if f.kind == "redirect":
+            return EmbeddingError(
+                f"{self._scrub(f.detail)}: ragdash does not follow it, so neither the API key "
+                "nor the texts left for another host; if that host is the right server, give "
+                "its URL as the base URL.")
+        if f.kind == "too_large":
+            return EmbeddingError(
+                f"{url} sent a reply larger than a batch of vectors can be ({f.detail}); "
+                "ragdash stopped reading it: check that the base URL points at an "
+                "OpenAI-compatible embeddings endpoint.")
+        if f.kind == "encoding":
+            return EmbeddingError(
+                f"{url} sent a reply that cannot be read ({f.detail}): check the server or "
+                "a proxy in between.")
         if f.kind in ("connection", "unreachable", "tls"):
             return ServerUnreachableError(
                 f"Could not reach {url} ({self._scrub(f.detail)}), {tried}: check the base URL "
@@ -569,6 +597,12 @@ class EmbeddingClient:
                 f"{url} kept answering HTTP 429 (rate limited) {tried}: lower the concurrency "
                 "or the batch size, or wait a minute and run again; what was already embedded "
                 "is cached.")
+        most = batch_limit(status, f.info)
+        if most is not None:
+            advice = (f"run again with --batch-size {most} or less (the most the server named)"
+                      if most else "run again with a smaller --batch-size")
+            return EmbeddingError(
+                f"{url} refused a batch as too large (HTTP {status}{said}): {advice}.")
         if (status is not None and status >= 500) or status in (408, 409):
             return EmbeddingError(
                 f"{url} kept failing with HTTP {status}{said} {tried}: try again later; what "
@@ -602,7 +636,7 @@ class EmbeddingJob:
         self.client = client
         self.cancel = cancel
         self.on_batch = on_batch
-        client._settings = {}  # the environment is read again for each job
+        client.transport.new_job()  # the environment is read again for each job
         self.texts: list[str] = []
         self.empty: list[int] = []  #: positions of empty texts
         self.done = 0  #: texts handed to on_batch
@@ -844,36 +878,6 @@ def _decode(embedding) -> np.ndarray | list:
     if not isinstance(embedding, list):
         raise TypeError("embedding is neither a list nor base64")
     return embedding
-
-
-#: connection failures that a quick retry rarely mends (see retry.UNREACHABLE_RETRIES), and
-#: one that no retry mends (a certificate does not change between attempts)
-_UNREACHABLE = {"connection refused": "unreachable", "unknown host": "unreachable",
-                "TLS certificate not trusted": "tls"}
-
-
-def _connection_reason(exc: requests.ConnectionError) -> str:
-    text = str(exc)
-    for marker, reason in (("Connection refused", "connection refused"),
-                           ("Name or service not known", "unknown host"),
-                           ("nodename nor servname", "unknown host"),
-                           ("Temporary failure in name resolution", "unknown host"),
-                           ("RemoteDisconnected", "the server closed the connection"),
-                           ("Connection aborted", "the server closed the connection"),
-                           ("Connection reset", "connection reset"),
-                           ("CERTIFICATE_VERIFY_FAILED", "TLS certificate not trusted")):
-        if marker in text:
-            return reason
-    return type(exc).__name__
-
-
-def _excerpt(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1] + "…"
-
-
-def _str(value) -> str | None:
-    return None if value is None or value == "" else str(value)
 
 
 def _check_range(what: str, value, lo: int, hi: int) -> None:
