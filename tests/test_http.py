@@ -148,9 +148,9 @@ def test_a_gzip_bomb_stops_at_the_cap_without_expanding(small_cap):
     bomb = gzip_bomb(64 * 1024 * 1024)  # 64 MB of spaces in ~64 KB of gzip
     assert bomb.compressed < 200_000
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    with RawServer(bomb) as server:
-        with pytest.raises(EmbeddingError, match="larger than 64 KB decoded"):
-            client(server.url).embed(["a"])
+    with RawServer(bomb) as server, pytest.raises(EmbeddingError,
+                                                  match="larger than 64 KB decoded"):
+        client(server.url).embed(["a"])
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mb < 32, grown_mb  # the 64 MB were never held
 

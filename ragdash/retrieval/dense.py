@@ -34,9 +34,9 @@ from ..dataset import Dataset, Query
 from ..embeddings.batching import DEFAULT_MAX_BATCH_TOKENS
 from ..embeddings.cache import EmbeddingCache, Namespace, text_hashes
 from ..embeddings.client import EmbeddingClient
-from ..embeddings.retry import MAX_RETRIES
 from ..errors import Cancelled, EmbeddingError, RetrievalError
 from ..ranking import Ranking
+from ..retry import MAX_RETRIES
 
 ProgressFn = Callable[[dict], None]
 #: texts hashed (and looked up) at a time, when the embedder has no batch size

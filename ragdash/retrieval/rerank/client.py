@@ -18,7 +18,7 @@ when the server takes N documents at once), never one request per document.
   alive). Each reply is handed to ``on_scores`` in the calling thread as soon as it is in,
   so the caller caches it at once: a killed run loses at most the requests in flight.
 - Retries, key handling and messages are the embeddings client's: the policy of
-  :mod:`ragdash.embeddings.retry` (timeouts, dropped connections, 408/409/429/5xx, with
+  :mod:`ragdash.retry` (timeouts, dropped connections, 408/409/429/5xx, with
   ``retry-after`` honored), the key sent only in a header (``Authorization: Bearer`` unless
   ``api_key_header`` names another) and scrubbed from anything the server sends back, error
   bodies read by :func:`ragdash.embeddings.client.parse_error_body`, and one sentence per
@@ -46,16 +46,12 @@ import requests
 from requests.adapters import HTTPAdapter
 
 from ...embeddings.batching import estimate_tokens, estimate_tokens_many, truncate_to_tokens
-from ...embeddings.client import (
-    _UNREACHABLE,
-    ErrorInfo,
-    _connection_reason,
-    error_code,
-    is_too_long,
-    parse_error_body,
-)
-from ...embeddings.retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
+from ...embeddings.client import is_too_long
 from ...errors import Cancelled, RerankError, RetrievalError
+from ...http import REASON_KINDS as _UNREACHABLE
+from ...http import ErrorInfo, error_code, parse_error_body
+from ...http import connection_reason as _connection_reason
+from ...retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
 from ...secrets import scrub_secrets
 from .protocols import (
     BILLING,
