@@ -239,6 +239,14 @@ class EmbeddingClient:
         self.session = self.transport.session
 
     # -- identity ------------------------------------------------------------------------
+
+    def expect_dimension(self, dimension: int, *, source: str) -> None:
+        """Vectors of this run must have ``dimension`` (known from ``source``, e.g. "the
+        cache"): the first reply that disagrees stops the run, before paying for the rest.
+        A size already known is kept."""
+        if self.dimension is None:
+            self.dimension, self.dimension_source = int(dimension), source
+
     def __repr__(self) -> str:
         return f"EmbeddingClient({self.endpoint.base!r}, {self.model!r})"
 

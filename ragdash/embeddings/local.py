@@ -139,6 +139,14 @@ class LocalEmbedder:
         self._load_lock = threading.Lock()
         self._zero_vectors = 0
 
+
+    def expect_dimension(self, dimension: int, *, source: str) -> None:
+        """Vectors of this run must have ``dimension`` (known from ``source``, e.g. "the
+        cache"): the first reply that disagrees stops the run, before paying for the rest.
+        A size already known is kept."""
+        if self.dimension is None:
+            self.dimension, self.dimension_source = int(dimension), source
+
     def __repr__(self) -> str:
         return f"LocalEmbedder({self.model!r})"
 

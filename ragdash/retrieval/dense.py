@@ -89,7 +89,7 @@ class DenseRetriever:
             f"for {model!r} between the cache and the model: run `python -m ragdash cache "
             f"clear --model {model}` and run again.")
 
-    def embed_groups(self, groups: Sequence[tuple[str, str, Sequence[str]]], *,  # noqa: C901
+    def embed_groups(self, groups: Sequence[tuple[str, str, Sequence[str]]], *,
                      progress: ProgressFn | None = None,
                      cancel: threading.Event | None = None,
                      while_waiting: Callable[[], object] | None = None) -> list[np.ndarray]:
@@ -98,149 +98,8 @@ class DenseRetriever:
         Returns one (len(texts), d) float32 array per group. ``while_waiting`` is called once
         the requests are under way (when there are any), to use the wait.
         """
-        embedder = self.embedder
-        prefixes = list(dict.fromkeys(prefix for _, prefix, _ in groups))
-        texts_all = list(itertools.chain.from_iterable(texts for _, _, texts in groups))
-        sizes = [len(texts) for _, _, texts in groups]
-        text_prefix = np.repeat(np.asarray([prefixes.index(p) for _, p, _ in groups],
-                                           dtype=np.int64), sizes)
-        # When nothing of this model is cached there is nothing to look up, and the first
-        # batches leave while later texts are still being hashed. Otherwise every text is
-        # looked up first, so that the client knows the cached vector size before any request
-        # (and stops at the first reply that disagrees).
-        lookup = self.cache is not None and any(
-            self.cache.has_any(self._namespace(p)) for p in prefixes)
-
-        # Unique (prefix, text) pairs, "slots", numbered in order of first appearance.
-        slot_of: dict[bytes, int] = {}
-        slot_pos: list[int] = []  # where each slot first appears in texts_all
-        slot_hash: list[bytes] = []
-        text_slot = np.empty(len(texts_all), dtype=np.int64)
-        pieces: list[tuple[np.ndarray, np.ndarray]] = []  # (slots, vectors), cached or new
-        missing: list[int] = []  # slots to embed, in the order they go to the embedder
-        batches: list[Sequence[int]] = []  # positions in missing of each finished batch
-        stages: dict = {}  # progress counts, once every text has been seen
-
-        def store(batch: Sequence[int], vectors: np.ndarray) -> None:
-            """A finished batch: cache it, keep it, report progress."""
-            batches.append(batch)
-            slots = np.asarray([missing[i] for i in batch], dtype=np.int64)
-            if self.cache is not None:
-                prefix_of = text_prefix[np.asarray([slot_pos[s] for s in slots.tolist()],
-                                                   dtype=np.int64)]
-                for p in np.unique(prefix_of).tolist():
-                    rows = np.flatnonzero(prefix_of == p)
-                    self.cache.put_many(self._namespace(prefixes[p]),
-                                        [slot_hash[s] for s in slots[rows].tolist()],
-                                        vectors[rows])
-            pieces.append((slots, vectors))
-            if stages:
-                finished = set()
-                done, total = stages["done"], stages["total"]
-                for g, k in enumerate(stages["member"][slots].sum(axis=0).tolist()):
-                    if k:
-                        done[g] += k
-                        if done[g] == total[g]:
-                            finished.add(g)
-                report(finished)
-
-        def report(finished: Sequence[int] = ()) -> None:
-            """One event for the first stage still open; before it, one for each stage that
-            ``finished`` in this batch, so every stage ends with done == total."""
-            if progress is None or not groups:
-                return
-            done, total = stages["done"], stages["total"]
-            current = next((g for g in range(len(groups)) if done[g] < total[g]), None)
-            shown = [g for g in sorted(finished) if current is None or g < current]
-            if current is not None or not shown:
-                shown.append(len(groups) - 1 if current is None else current)
-            for g in dict.fromkeys(shown):
-                progress({"stage": groups[g][0], "done": done[g], "total": total[g],
-                          "calls": embedder.usage["requests"],
-                          "tokens": embedder.usage["prompt_tokens"]})
-
-        job = embedder.job(cancel=cancel, on_batch=store) if hasattr(embedder, "job") \
-            else _WholeJob(embedder, cancel=cancel, on_batch=store)
-        with job:
-            pending: list[str] = []  # looked-up texts to embed, held back until all are seen
-            cached_dims: set[int] = set()
-            chunk = getattr(embedder, "batch_size", CHUNK) + 1  # one batch leaves per chunk
-            for lo in range(0, len(texts_all), chunk):
-                hi = min(lo + chunk, len(texts_all))
-                hashes = text_hashes(texts_all[lo:hi])
-                keys = hashes if len(prefixes) == 1 else [
-                    p.to_bytes(4, "little") + h
-                    for p, h in zip(text_prefix[lo:hi].tolist(), hashes)]
-                first_new = len(slot_pos)
-                for j, key in enumerate(keys):
-                    if key not in slot_of:
-                        slot_of[key] = len(slot_pos)
-                        slot_pos.append(lo + j)
-                        slot_hash.append(hashes[j])
-                text_slot[lo:hi] = np.fromiter(map(slot_of.__getitem__, keys), dtype=np.int64,
-                                               count=hi - lo)
-                new = np.arange(first_new, len(slot_pos))
-                new_pos = np.asarray(slot_pos[first_new:], dtype=np.int64)
-                if lookup and len(new):
-                    hit = self._look_up(new, text_prefix[new_pos], prefixes, slot_hash, pieces,
-                                        cached_dims)
-                    self._cached += int(hit.sum())
-                    new, new_pos = new[~hit], new_pos[~hit]
-                if not len(new):
-                    continue
-                texts = [prefixes[p] + texts_all[i]
-                         for p, i in zip(text_prefix[new_pos].tolist(), new_pos.tolist())]
-                if lookup:
-                    pending += texts
-                else:
-                    if not missing and cancel is not None and cancel.is_set():
-                        raise Cancelled("Cancelled before embedding; nothing was sent.")
-                    job.add(texts)
-                missing += new.tolist()
-            if len(cached_dims) > 1:
-                raise self._sizes_error(cached_dims)
-            if cached_dims and embedder.dimension is None:  # the client then stops at the
-                embedder.dimension = next(iter(cached_dims))  # first reply that disagrees,
-                embedder.dimension_source = "the cache"       # before paying for the rest
-
-            # Progress: per stage, how many of its unique texts have a vector.
-            n_slots = len(slot_pos)
-            bounds = np.cumsum([0, *sizes])
-            group_slots = [text_slot[bounds[g]:bounds[g + 1]] for g in range(len(groups))]
-            member = np.zeros((n_slots, len(groups)), dtype=bool)  # slot s is in group g
-            for g, idx in enumerate(group_slots):
-                member[idx, g] = True
-            have = np.ones(n_slots, dtype=bool)
-            have[missing] = False
-            stages.update(member=member, total=member.sum(axis=0).tolist(),
-                          done=member[have].sum(axis=0).tolist())
-            report([g for g in range(len(groups)) if stages["done"][g] == stages["total"][g]])
-            if pending:  # looked up first: nothing has been sent yet
-                if cancel is not None and cancel.is_set():
-                    raise Cancelled("Cancelled before embedding; nothing was sent.")
-                job.add(pending)
-            job.close()
-            if missing:
-                if while_waiting is not None:
-                    while_waiting()
-                job.join(vectors=False)
-                unbatched = np.ones(len(missing), dtype=bool)
-                for batch in batches:
-                    unbatched[batch] = False
-                rest = np.flatnonzero(unbatched)  # answered without a batch: empty texts
-                if len(rest):
-                    pieces.append((np.asarray(missing, dtype=np.int64)[rest],
-                                   np.zeros((len(rest), embedder.dimension or 0), np.float32)))
-        dims = {vectors.shape[1] for _, vectors in pieces}
-        if len(dims) > 1:
-            raise self._sizes_error(dims)
-        d = dims.pop() if dims else (embedder.dimension or 0)
-        if sum(len(slots) for slots, _ in pieces) != n_slots:
-            raise EmbeddingError(f"{embedder.model!r} returned fewer vectors than texts.")
-        table = np.empty((n_slots, d), dtype=np.float32)
-        for slots, vectors in pieces:
-            table[slots] = vectors
-        return [table[idx] for idx in group_slots]
+        return _GroupEmbedding(self, groups, progress=progress, cancel=cancel).run(
+            while_waiting)
 
     def _look_up(self, slots: np.ndarray, prefix_of: np.ndarray, prefixes: list[str],
                  slot_hash: list[bytes], pieces: list, dims: set[int]) -> np.ndarray:
@@ -289,6 +148,191 @@ class DenseRetriever:
         return Ranking.from_topk([q.id for q in queries], dataset.doc_ids, indices, scores,
                                  name=self.name)
 
+
+
+class _GroupEmbedding:
+    """One :meth:`DenseRetriever.embed_groups` call, its state explicit.
+
+    Unique (prefix, text) pairs are "slots", numbered in order of first appearance:
+    ``slot_pos`` (where each first appears in ``texts_all``), ``slot_hash``, ``text_slot``
+    (each text's slot). ``pieces`` collects (slots, vectors), cached or new; ``missing`` lists
+    the slots sent to the embedder, in order; ``batches`` the positions in ``missing`` of each
+    finished batch; ``done``/``total``/``member`` count progress per group once every text
+    has been seen.
+    """
+
+    def __init__(self, retriever: DenseRetriever, groups, *, progress: ProgressFn | None,
+                 cancel: threading.Event | None) -> None:
+        self.retriever, self.embedder, self.cache = retriever, retriever.embedder, retriever.cache
+        self.groups, self.progress, self.cancel = groups, progress, cancel
+        self.prefixes = list(dict.fromkeys(prefix for _, prefix, _ in groups))
+        self.texts_all = list(itertools.chain.from_iterable(texts for _, _, texts in groups))
+        self.sizes = [len(texts) for _, _, texts in groups]
+        self.text_prefix = np.repeat(
+            np.asarray([self.prefixes.index(p) for _, p, _ in groups], dtype=np.int64),
+            self.sizes)
+        # When nothing of this model is cached there is nothing to look up, and the first
+        # batches leave while later texts are still being hashed. Otherwise every text is
+        # looked up first, so that the client knows the cached vector size before any request
+        # (and stops at the first reply that disagrees).
+        self.lookup = self.cache is not None and any(
+            self.cache.has_any(retriever._namespace(p)) for p in self.prefixes)
+        self.slot_of: dict[bytes, int] = {}
+        self.slot_pos: list[int] = []
+        self.slot_hash: list[bytes] = []
+        self.text_slot = np.empty(len(self.texts_all), dtype=np.int64)
+        self.pieces: list[tuple[np.ndarray, np.ndarray]] = []
+        self.missing: list[int] = []
+        self.batches: list[Sequence[int]] = []
+        self.pending: list[str] = []  # looked-up texts to embed, held back until all are seen
+        self.cached_dims: set[int] = set()
+        self.member: np.ndarray | None = None  # slot s is in group g, once all are seen
+        self.done: list[int] = []
+        self.total: list[int] = []
+        self.group_slots: list[np.ndarray] = []
+
+    # -- the pass ------------------------------------------------------------------------
+    def run(self, while_waiting: Callable[[], object] | None) -> list[np.ndarray]:
+        embedder = self.embedder
+        job = embedder.job(cancel=self.cancel, on_batch=self.store) if hasattr(embedder, "job") \
+            else _WholeJob(embedder, cancel=self.cancel, on_batch=self.store)
+        with job:
+            chunk = getattr(embedder, "batch_size", CHUNK) + 1  # one batch leaves per chunk
+            for lo in range(0, len(self.texts_all), chunk):
+                self.add_chunk(job, lo, min(lo + chunk, len(self.texts_all)))
+            self.use_cached_size()
+            self.start_progress()
+            if self.pending:  # looked up first: nothing has been sent yet
+                self.check_cancel_before_sending()
+                job.add(self.pending)
+            job.close()
+            if self.missing:
+                if while_waiting is not None:
+                    while_waiting()
+                job.join(vectors=False)
+                self.fill_unbatched()
+        return self.assemble()
+
+    def add_chunk(self, job, lo: int, hi: int) -> None:
+        """Hash texts ``lo:hi``, give new slots numbers, look them up or send them."""
+        hashes = text_hashes(self.texts_all[lo:hi])
+        keys = hashes if len(self.prefixes) == 1 else [
+            p.to_bytes(4, "little") + h for p, h in zip(self.text_prefix[lo:hi].tolist(), hashes)]
+        first_new = len(self.slot_pos)
+        for j, key in enumerate(keys):
+            if key not in self.slot_of:
+                self.slot_of[key] = len(self.slot_pos)
+                self.slot_pos.append(lo + j)
+                self.slot_hash.append(hashes[j])
+        self.text_slot[lo:hi] = np.fromiter(map(self.slot_of.__getitem__, keys), dtype=np.int64,
+                                            count=hi - lo)
+        new = np.arange(first_new, len(self.slot_pos))
+        new_pos = np.asarray(self.slot_pos[first_new:], dtype=np.int64)
+        if self.lookup and len(new):
+            hit = self.retriever._look_up(new, self.text_prefix[new_pos], self.prefixes,
+                                          self.slot_hash, self.pieces, self.cached_dims)
+            self.retriever._cached += int(hit.sum())
+            new, new_pos = new[~hit], new_pos[~hit]
+        if not len(new):
+            return
+        texts = [self.prefixes[p] + self.texts_all[i]
+                 for p, i in zip(self.text_prefix[new_pos].tolist(), new_pos.tolist())]
+        if self.lookup:
+            self.pending += texts
+        else:
+            if not self.missing:
+                self.check_cancel_before_sending()
+            job.add(texts)
+        self.missing += new.tolist()
+
+    def check_cancel_before_sending(self) -> None:
+        if self.cancel is not None and self.cancel.is_set():
+            raise Cancelled("Cancelled before embedding; nothing was sent.")
+
+    def use_cached_size(self) -> None:
+        """Cached vectors of one size tell the embedder what to expect (it then stops at the
+        first reply that disagrees, before paying for the rest)."""
+        if len(self.cached_dims) > 1:
+            raise self.retriever._sizes_error(self.cached_dims)
+        if self.cached_dims and hasattr(self.embedder, "expect_dimension"):
+            self.embedder.expect_dimension(next(iter(self.cached_dims)), source="the cache")
+
+    def store(self, batch: Sequence[int], vectors: np.ndarray) -> None:
+        """A finished batch: cache it, keep it, report progress."""
+        self.batches.append(batch)
+        slots = np.asarray([self.missing[i] for i in batch], dtype=np.int64)
+        if self.cache is not None:
+            prefix_of = self.text_prefix[np.asarray([self.slot_pos[s] for s in slots.tolist()],
+                                                    dtype=np.int64)]
+            for p in np.unique(prefix_of).tolist():
+                rows = np.flatnonzero(prefix_of == p)
+                self.cache.put_many(self.retriever._namespace(self.prefixes[p]),
+                                    [self.slot_hash[s] for s in slots[rows].tolist()],
+                                    vectors[rows])
+        self.pieces.append((slots, vectors))
+        if self.member is not None:
+            finished = set()
+            for g, k in enumerate(self.member[slots].sum(axis=0).tolist()):
+                if k:
+                    self.done[g] += k
+                    if self.done[g] == self.total[g]:
+                        finished.add(g)
+            self.report(finished)
+
+    # -- progress ------------------------------------------------------------------------
+    def start_progress(self) -> None:
+        """Per group, how many of its unique texts have a vector; the first events."""
+        n_slots, n_groups = len(self.slot_pos), len(self.groups)
+        bounds = np.cumsum([0, *self.sizes])
+        self.group_slots = [self.text_slot[bounds[g]:bounds[g + 1]] for g in range(n_groups)]
+        member = np.zeros((n_slots, n_groups), dtype=bool)
+        for g, idx in enumerate(self.group_slots):
+            member[idx, g] = True
+        have = np.ones(n_slots, dtype=bool)
+        have[self.missing] = False
+        self.total = member.sum(axis=0).tolist()
+        self.done = member[have].sum(axis=0).tolist()
+        self.member = member
+        self.report([g for g in range(n_groups) if self.done[g] == self.total[g]])
+
+    def report(self, finished: Sequence[int] = ()) -> None:
+        """One event for the first stage still open; before it, one for each stage that
+        ``finished`` in this batch, so every stage ends with done == total."""
+        if self.progress is None or not self.groups:
+            return
+        done, total, groups = self.done, self.total, self.groups
+        current = next((g for g in range(len(groups)) if done[g] < total[g]), None)
+        shown = [g for g in sorted(finished) if current is None or g < current]
+        if current is not None or not shown:
+            shown.append(len(groups) - 1 if current is None else current)
+        usage = self.embedder.usage
+        for g in dict.fromkeys(shown):
+            self.progress({"stage": groups[g][0], "done": done[g], "total": total[g],
+                           "calls": usage["requests"], "tokens": usage["prompt_tokens"]})
+
+    # -- the result ----------------------------------------------------------------------
+    def fill_unbatched(self) -> None:
+        """Slots answered without a batch (empty texts) get zero vectors."""
+        unbatched = np.ones(len(self.missing), dtype=bool)
+        for batch in self.batches:
+            unbatched[batch] = False
+        rest = np.flatnonzero(unbatched)
+        if len(rest):
+            self.pieces.append((np.asarray(self.missing, dtype=np.int64)[rest],
+                                np.zeros((len(rest), self.embedder.dimension or 0), np.float32)))
+
+    def assemble(self) -> list[np.ndarray]:
+        dims = {vectors.shape[1] for _, vectors in self.pieces}
+        if len(dims) > 1:
+            raise self.retriever._sizes_error(dims)
+        d = dims.pop() if dims else (self.embedder.dimension or 0)
+        n_slots = len(self.slot_pos)
+        if sum(len(slots) for slots, _ in self.pieces) != n_slots:
+            raise EmbeddingError(f"{self.embedder.model!r} returned fewer vectors than texts.")
+        table = np.empty((n_slots, d), dtype=np.float32)
+        for slots, vectors in self.pieces:
+            table[slots] = vectors
+        return [table[idx] for idx in self.group_slots]
 
 _KNOWN_OPTIONS = frozenset({"max_batch_tokens", "session", "device", "seed"})
 
