@@ -4,7 +4,8 @@
     ├── DatasetError             a file that cannot be read as a dataset, qrels or run
     ├── MetricError              an unknown metric name or an impossible cutoff
     ├── RetrievalError           a retriever that cannot run (missing extra, bad shapes)
-    │   └── Cancelled            the user cancelled a running job
+    │   ├── Cancelled            the user cancelled a running job
+    │   └── EngineError          a vector engine (Milvus, Qdrant) that cannot answer
     ├── EmbeddingError           the embeddings service failed for good (after retries)
     │   ├── AuthenticationError  401/403: wrong or missing key
     │   ├── NotFoundError        404: wrong base URL or model
@@ -67,6 +68,11 @@ class RetrievalError(RagdashError):
 
 class Cancelled(RetrievalError):
     """The user cancelled a running retrieval; what was already paid for is cached."""
+
+
+class EngineError(RetrievalError):
+    """A vector engine (Milvus, Qdrant) that cannot be reached or asked, a missing collection
+    or field, a dimension mismatch; the message names what to check (never a token)."""
 
 
 class EmbeddingError(RagdashError):

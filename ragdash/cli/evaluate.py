@@ -25,6 +25,7 @@ import time
 from urllib.parse import urlparse
 
 from ..errors import AuthenticationError, MetricError, RetrievalError
+from ._engines import ENGINE_RETRIEVERS, add_engine_options
 from ._output import (
     DEFAULT_K_TEXT,
     add_format_option,
@@ -84,10 +85,13 @@ def register(subparsers) -> None:
     p.add_argument("dataset", metavar="DATASET",
                    help="the article's JSON file, a BEIR folder or .zip (corpus.jsonl, "
                         "queries.jsonl, qrels/<split>.tsv), or another format ragdash reads")
-    p.add_argument("--retriever", choices=("bm25", "openai", "local"), default="bm25",
+    p.add_argument("--retriever", choices=("bm25", "openai", "local", *ENGINE_RETRIEVERS),
+                   default="bm25",
                    help="bm25: lexical, CJK-aware, no key (default); openai: any "
                         "OpenAI-compatible embeddings endpoint; local: a sentence-transformers "
-                        "model on this machine (pip install -r requirements-local.txt)")
+                        "model on this machine (pip install -r requirements-local.txt); "
+                        "milvus / qdrant: a deployed collection in that engine, queries "
+                        "embedded with --embedder (pip install -r requirements-engines.txt)")
     add_k_option(p, DEFAULT_K_TEXT)
     p.add_argument("--kmax", type=int, default=None, metavar="N",
                    help=f"documents retrieved per query, the deepest K scored (default "
@@ -108,6 +112,13 @@ def register(subparsers) -> None:
     bm25.add_argument("--b", type=float, default=None, metavar="X",
                       help="document-length normalization, 0..1 (default 0.75, Lucene's)")
 
+    add_embedding_options(p)
+    add_engine_options(p, deployed=True)
+    p.set_defaults(func=run)
+
+
+def add_embedding_options(p) -> None:
+    """The embedding model's options (evaluate, and index for its documents and queries)."""
     dense = p.add_argument_group("embedding options (--retriever openai or local)")
     dense.add_argument("--model", default=None, metavar="NAME",
                        help="model name at the endpoint (openai, e.g. text-embedding-3-small; "
@@ -140,7 +151,6 @@ def register(subparsers) -> None:
                        help="text put before every document, e.g. 'passage: ' for e5 models")
     dense.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                        help="seconds to wait for one response before retrying (default 60)")
-    p.set_defaults(func=run)
 
 
 def run(args) -> int:
@@ -188,6 +198,8 @@ def run(args) -> int:
             "gain": args.gain,
             "run_file": args.save_run,
             "created_at": result.created_at,
+            **({"unmapped_ids": int(result.usage["unmapped_ids"])}
+               if "unmapped_ids" in result.usage else {}),
         }))
         return 0
 
@@ -233,6 +245,11 @@ def _kmax(given: int | None, ks: list[int]) -> int:
 def _make_retriever(args):
     from ..retrieval import make_retriever
 
+    if args.retriever in ENGINE_RETRIEVERS:
+        from ._engines import make_engine_retriever
+
+        return make_engine_retriever(args, lambda kind: _make_retriever(
+            argparse.Namespace(**{**vars(args), "retriever": kind})))
     if args.retriever == "bm25":
         stray = [flag for dest, flag in _DENSE_OPTIONS if getattr(args, dest) is not None]
         if stray:

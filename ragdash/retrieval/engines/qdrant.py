@@ -1,0 +1,187 @@
+"""Qdrant through ``qdrant-client``.
+
+- ``uri`` ``:memory:`` or a local folder path: Qdrant's local mode (in-process; for tests and
+  small experiments);
+- ``http(s)://host:6333``: a Qdrant server or cluster; ``token`` is its API key (memory only).
+
+Collections made by ragdash hold one unnamed vector (cosine distance) per point, the point id
+is the row number and the payload field (``doc_id`` by default) the dataset's document id.
+A deployed collection may use named vectors: give ``--vector-field``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...errors import EngineError
+from .base import CollectionInfo, IndexSpec, SearchResult, VectorEngine
+
+
+def _import():
+    try:
+        import qdrant_client
+        from qdrant_client import models
+    except ImportError:
+        raise EngineError("the qdrant engine needs qdrant-client: "
+                          "pip install -r requirements-engines.txt") from None
+    return qdrant_client, models
+
+
+def _is_remote(uri: str) -> bool:
+    return uri.startswith(("http://", "https://"))
+
+
+class QdrantEngine(VectorEngine):
+    kind = "qdrant"
+
+    def __init__(self, uri: str, *, token: str | None = None, timeout: float = 30.0) -> None:
+        super().__init__(uri, token=token, timeout=timeout)
+        qdrant_client, self._m = _import()
+        try:
+            if self.uri == ":memory:":
+                self._client = qdrant_client.QdrantClient(location=":memory:")
+            elif _is_remote(self.uri):
+                self._client = qdrant_client.QdrantClient(url=self.uri, api_key=self._token,
+                                                          timeout=int(max(1, self.timeout)))
+            else:
+                self._client = qdrant_client.QdrantClient(path=self.uri)
+        except Exception as exc:
+            raise self._fail("connecting", exc,
+                             "check the URL (or a local folder path / :memory:), that the "
+                             "server is running, and the API key") from None
+
+    def _call(self, what: str, hint: str, fn, *args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except EngineError:
+            raise
+        except Exception as exc:
+            raise self._fail(what, exc, hint) from None
+
+    def describe(self, collection: str, vector_field: str | None = None) -> CollectionInfo:
+        exists = self._call("listing collections", "check the URL and the API key",
+                            self._client.collection_exists, collection)
+        if not exists:
+            names = [c.name for c in self._call("listing collections", "check the URL",
+                                                self._client.get_collections).collections]
+            shown = ", ".join(sorted(names)[:10]) or "none"
+            raise EngineError(f"qdrant at {self.where()} has no collection {collection!r} "
+                              f"(it has: {shown}); check --collection")
+        info = self._call("describing the collection", "check the collection name",
+                          self._client.get_collection, collection)
+        vectors = info.config.params.vectors
+        if isinstance(vectors, dict):  # named vectors
+            names = sorted(vectors)
+            if vector_field is None:
+                if len(names) != 1:
+                    raise EngineError(f"collection {collection!r} has named vectors "
+                                      f"{', '.join(names)}; name one with --vector-field")
+                vector_field = names[0]
+            if vector_field not in vectors:
+                raise EngineError(f"collection {collection!r} has no vector named "
+                                  f"{vector_field!r} (it has: {', '.join(names)})")
+            params = vectors[vector_field]
+        else:
+            if vector_field not in (None, "", "vector"):
+                raise EngineError(f"collection {collection!r} has one unnamed vector, not "
+                                  f"{vector_field!r}; leave --vector-field out")
+            params, vector_field = vectors, ""
+        count = self._call("counting points", "check the collection", self._client.count,
+                           collection, exact=True).count
+        return CollectionInfo(name=collection, dimension=int(params.size),
+                              vector_field=vector_field or "", fields=[], count=int(count),
+                              metric=str(getattr(params.distance, "value", params.distance)))
+
+    def search(self, collection: str, vectors: np.ndarray, k: int, *, vector_field: str,
+               id_field: str, filter: str | None = None, index: IndexSpec | None = None,
+               batch: int = 64) -> SearchResult:
+        m = self._m
+        query_filter = _parse_filter(filter, m) if filter else None
+        params = None
+        if index is not None and index.kind == "hnsw":
+            params = m.SearchParams(hnsw_ef=max(index.ef, k))
+        elif index is not None and index.kind == "flat":
+            params = m.SearchParams(exact=True)
+        ids: list[list[str]] = []
+        scores: list[list[float]] = []
+        seconds: list[float] = []
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        for start in range(0, len(vectors), batch):
+            block = vectors[start:start + batch]
+            requests = [m.QueryRequest(query=v.tolist(), limit=int(k), filter=query_filter,
+                                       params=params, using=vector_field or None,
+                                       with_payload=[id_field]) for v in block]
+            t0 = time.perf_counter()
+            answers = self._call("searching", "check the filter, the id field and the URL",
+                                 self._client.query_batch_points, collection,
+                                 requests=requests)
+            seconds.append(time.perf_counter() - t0)
+            for answer in answers:
+                ids.append([_id_of(p, id_field) for p in answer.points])
+                scores.append([float(p.score) for p in answer.points])
+        return SearchResult(ids=ids, scores=scores, seconds=seconds)
+
+    def create(self, collection: str, dimension: int, index: IndexSpec, *,
+               id_field: str = "doc_id", vector_field: str = "vector") -> None:
+        m = self._m
+        self.drop(collection)
+        hnsw = None
+        if index.kind == "hnsw":
+            hnsw = m.HnswConfigDiff(m=index.m, ef_construct=index.ef_construction)
+        elif index.kind == "ivf":
+            raise EngineError("qdrant has no IVF index; use --index hnsw (or flat) with "
+                              "qdrant, or --engine milvus for IVF")
+        self._call("creating the collection", "check that the path or server is writable",
+                   self._client.create_collection, collection,
+                   vectors_config=m.VectorParams(size=int(dimension),
+                                                 distance=m.Distance.COSINE),
+                   hnsw_config=hnsw)
+
+    def insert(self, collection: str, doc_ids: Sequence[str], vectors: np.ndarray, *,
+               id_field: str = "doc_id", vector_field: str = "vector",
+               batch: int = 1000) -> None:
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        self._call("inserting vectors", "check the disk space and the URL",
+                   self._client.upload_collection, collection, vectors=vectors,
+                   payload=[{id_field: str(d)} for d in doc_ids],
+                   ids=list(range(len(doc_ids))), batch_size=batch, wait=True)
+
+    def memory_bytes(self, collection: str) -> int | None:
+        return None  # qdrant-client reports no per-collection memory figure
+
+    def drop(self, collection: str) -> None:
+        if self._call("listing collections", "check the URL", self._client.collection_exists,
+                      collection):
+            self._call("dropping the collection", "check the URL",
+                       self._client.delete_collection, collection)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):  # closing is best effort
+            self._client.close()
+
+
+def _id_of(point, id_field: str) -> str:
+    payload = point.payload or {}
+    value = payload.get(id_field)
+    return str(point.id) if value is None else str(value)
+
+
+def _parse_filter(text: str, m):
+    """``field=value[,field=value...]`` → a Qdrant filter (every condition must hold).
+
+    Qdrant has no filter language of its own in the client; this covers equality on payload
+    fields, the common case for evaluating one tenant or one source of a collection."""
+    conditions = []
+    for part in str(text).split(","):
+        if "=" not in part:
+            raise EngineError(f"qdrant filter {text!r} is not field=value[,field=value]; "
+                              f"e.g. --filter lang=ja")
+        key, value = (s.strip() for s in part.split("=", 1))
+        if not key:
+            raise EngineError(f"qdrant filter {text!r} names no field before '='")
+        conditions.append(m.FieldCondition(key=key, match=m.MatchValue(value=value)))
+    return m.Filter(must=conditions)

@@ -1,0 +1,234 @@
+"""Vector engines as real parts: Milvus Lite (a local file) and Qdrant's local mode.
+
+Vectors come from the fake OpenAI server on 127.0.0.1 (deterministic per text), so the exact
+ranking ragdash computes is known, and an engine's answers can be checked against it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from ragdash.dataset import Dataset, Document, Query
+from ragdash.errors import EngineError
+from ragdash.pipeline import run_evaluation
+from ragdash.retrieval.dense import make_dense_retriever
+from ragdash.retrieval.engines import (
+    EngineRetriever,
+    IndexSpec,
+    ann_experiment,
+    open_engine,
+)
+from ragdash.retrieval.engines.experiment import ann_recall, estimate_index_bytes
+from tests.fake_openai import FakeOpenAI
+from tests.paths import ROOT
+
+
+
+def _dataset(n_docs: int = 300, n_queries: int = 40, seed: int = 0) -> Dataset:
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(500)]
+    docs = [Document(id=f"d{i:04d}", title="", text=" ".join(rng.choice(words, 12)))
+            for i in range(n_docs)]
+    queries = [Query(id=f"q{i}", text=" ".join(rng.choice(words, 4))) for i in range(n_queries)]
+    qrels = {q.id: {docs[int(j)].id: 1.0 for j in rng.choice(n_docs, 3, replace=False)}
+             for q in queries}
+    return Dataset(documents=docs, queries=queries, qrels=qrels, name="synthetic")
+
+
+def _table(r):  # TEMPORARY until run_evaluation returns a Run
+    return r.table() if callable(r.table) else r.table
+
+
+@pytest.fixture
+def server():
+    with FakeOpenAI(dim=16) as s:
+        yield s
+
+
+def _dense(server, tmp_path):
+    return make_dense_retriever("openai", model="fake-embed", base_url=server.url,
+                                cache_dir=tmp_path / "cache")
+
+
+def _index_dataset(engine, name, dataset, dense, index=IndexSpec("flat"), extra=0):
+    (vecs,) = dense.embed_groups([("documents", "", dataset.doc_texts())])
+    ids = list(dataset.doc_ids)
+    if extra:  # vectors whose id field names no document of the dataset
+        vecs = np.vstack([vecs, vecs[:extra]])
+        ids += [f"stranger-{i}" for i in range(extra)]
+    engine.create(name, vecs.shape[1], index)
+    engine.insert(name, ids, vecs)
+    return vecs
+
+
+@pytest.fixture(params=["milvus", "qdrant"])
+def engine(request, tmp_path):
+    uri = str(tmp_path / "m.db") if request.param == "milvus" else str(tmp_path / "qdrant")
+    e = open_engine(request.param, uri)
+    yield e
+    e.close()
+
+
+def test_a_deployed_flat_collection_ranks_as_exact_search(engine, server, tmp_path):
+    ds = _dataset()
+    dense = _dense(server, tmp_path)
+    _index_dataset(engine, "docs", ds, dense)
+    exact = run_evaluation(ds, dense, kmax=20)
+    deployed = run_evaluation(ds, EngineRetriever(engine, "docs", id_field="doc_id",
+                                                  queries=dense), kmax=20)
+    for qid in exact.query_ids:
+        a_ids, a_scores = exact.ranking.get(qid)
+        b_ids, b_scores = deployed.ranking.get(qid)
+        assert list(b_ids) == list(a_ids)
+        np.testing.assert_allclose(b_scores, a_scores, atol=1e-5)
+    assert _table(deployed).mean("ndcg@10") == pytest.approx(_table(exact).mean("ndcg@10"))
+    assert deployed.usage["unmapped_ids"] == 0
+    assert deployed.usage["engine_requests"] == 1  # 40 queries, one batch of 64
+
+
+def test_unmapped_ids_are_counted_and_named_not_dropped_silently(engine, server, tmp_path):
+    ds = _dataset(n_docs=50, n_queries=10)
+    dense = _dense(server, tmp_path)
+    _index_dataset(engine, "docs", ds, dense, extra=50)  # every doc has a stranger twin
+    retriever = EngineRetriever(engine, "docs", id_field="doc_id", queries=dense)
+    run = run_evaluation(ds, retriever, kmax=10)
+    # each twin scores like its document: about half of every top 10 is strangers
+    assert retriever.unmapped >= 10 * 3
+    assert run.usage["unmapped_ids"] == retriever.unmapped
+    assert "stranger-" in retriever.notes[-1] and "left out" in retriever.notes[-1]
+    for qid in run.query_ids:
+        assert all(not d.startswith("stranger") for d in run.ranking.get(qid)[0])
+
+
+def test_dimension_mismatch_is_one_sentence(engine, server, tmp_path):
+    ds = _dataset(n_docs=20, n_queries=3)
+    engine.create("wide", 32, IndexSpec("flat"))
+    engine.insert("wide", ds.doc_ids, np.eye(20, 32, dtype=np.float32))
+    retriever = EngineRetriever(engine, "wide", id_field="doc_id", queries=_dense(server,
+                                                                                 tmp_path))
+    with pytest.raises(EngineError, match=r"32-dimension vectors but .* gives 16; use the "
+                                          r"embedding model"):
+        run_evaluation(ds, retriever, kmax=5)
+    # the query vectors were paid for and are cached: a second try makes no request
+    before = len(server.embedding_requests)
+    with pytest.raises(EngineError):
+        run_evaluation(ds, retriever, kmax=5)
+    assert len(server.embedding_requests) == before
+
+
+def test_missing_collection_names_what_exists(engine):
+    engine.create("present", 4, IndexSpec("flat"))
+    with pytest.raises(EngineError, match=r"no collection 'absent' \(it has: present\); "
+                                          r"check --collection"):
+        engine.describe("absent")
+
+
+def test_unreachable_milvus_server_is_one_sentence_without_the_token():
+    with pytest.raises(EngineError) as info:
+        e = open_engine("milvus", "http://127.0.0.1:9", token="tok-secret-123", timeout=2)
+        e.describe("docs")
+    msg = str(info.value)
+    assert "milvus at http://127.0.0.1:9" in msg and "check the URI" in msg
+    assert "tok-secret-123" not in msg and "\n" not in msg
+
+
+def test_unreachable_qdrant_server_is_one_sentence_without_the_key():
+    e = open_engine("qdrant", "http://127.0.0.1:9", token="key-secret-456", timeout=2)
+    with pytest.raises(EngineError) as info:
+        e.describe("docs")
+    msg = str(info.value)
+    assert msg.startswith("qdrant at http://127.0.0.1:9: listing collections failed")
+    assert "key-secret-456" not in msg
+
+
+def test_aggressive_ivf_in_milvus_lite_loses_recall_and_hnsw_keeps_it(server, tmp_path):
+    ds = _dataset(n_docs=2000, n_queries=60)
+    dense = _dense(server, tmp_path)
+    engine = open_engine("milvus", str(tmp_path / "ann.db"))
+    ivf = ann_experiment(ds, dense, engine, IndexSpec("ivf", nlist=64, nprobe=1), kmax=20)
+    hnsw = ann_experiment(ds, dense, engine, IndexSpec("hnsw", m=16, ef_construction=200,
+                                                       ef=64), kmax=20)
+    engine.close()
+    assert ivf.recall_at_k < 0.9  # 1 of 64 clusters searched
+    assert hnsw.recall_at_k > ivf.recall_at_k
+    assert ann_recall(ivf.exact.ranking, ivf.exact.ranking, 10) == 1.0
+    # the exact run is ragdash's own top-k: identical to the dense retriever's ranking
+    direct = run_evaluation(ds, dense, kmax=20)
+    assert ivf.exact.table().mean("ndcg@10") == pytest.approx(_table(direct).mean("ndcg@10"))
+    # the ANN run is derived from the exact one and says how
+    assert ivf.ann.config["transform"]["index"] == {"kind": "ivf", "nlist": 64, "nprobe": 1}
+    assert ivf.ann.source == "engine"
+    assert ivf.index_bytes == estimate_index_bytes(2000, 16, IndexSpec("ivf"))
+    assert ivf.latency_ms["p95"] >= ivf.latency_ms["p50"] > 0
+    assert 0.0 <= ivf.p_value <= 1.0
+
+
+def test_qdrant_refuses_ivf_with_advice(tmp_path):
+    e = open_engine("qdrant", ":memory:")
+    with pytest.raises(EngineError, match="qdrant has no IVF index; use --index hnsw"):
+        e.create("x", 4, IndexSpec("ivf"))
+
+
+def test_index_settings_are_checked():
+    with pytest.raises(EngineError, match="unknown index 'annoy'"):
+        IndexSpec("annoy")
+    with pytest.raises(EngineError, match="ef must be a whole number >= 1"):
+        IndexSpec("hnsw", ef=0)
+
+
+def _cli(*args, env_extra=None, cwd=None):
+    import os
+
+    env = dict(os.environ, **(env_extra or {}))
+    return subprocess.run([sys.executable, "-m", "ragdash", *args], capture_output=True,
+                          text=True, cwd=cwd or ROOT, env=env, timeout=300)
+
+
+def test_cli_evaluate_a_milvus_collection_and_index_ann(server, tmp_path):
+    ds = _dataset(n_docs=300, n_queries=30)
+    folder = tmp_path / "beir"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "corpus.jsonl").write_text("".join(
+        json.dumps({"_id": d.id, "title": "", "text": d.text}) + "\n" for d in ds.documents))
+    (folder / "queries.jsonl").write_text("".join(
+        json.dumps({"_id": q.id, "text": q.text}) + "\n" for q in ds.queries))
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + "".join(
+        f"{q}\t{d}\t1\n" for q, docs in ds.qrels.items() for d in docs))
+    home = tmp_path / "home"
+    env = {"RAGDASH_HOME": str(home), "OPENAI_API_KEY": "sk-test-not-real-000000"}
+    uri = str(tmp_path / "cli.db")
+    common = ["--embedder", "openai", "--model", "fake-embed", "--base-url", server.url,
+              "--uri", uri]
+    out = _cli("index", str(folder), "--engine", "milvus", "--index", "hnsw", "--M", "8",
+               "--collection", "cand", "--format", "json", "--store", *common, env_extra=env)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert 0.5 < report["ann_recall@10"] <= 1.0
+    assert set(report["exact"]) >= {"ndcg@10", "recall@100"}
+    assert report["index"] == {"kind": "hnsw", "m": 8, "ef_construction": 200, "ef": 64}
+    assert report["usage"]["requests"] >= 1 and set(report["run_ids"]) == {"exact", "ann"}
+    requests_after_index = len(server.embedding_requests)
+
+    out = _cli("evaluate", str(folder), "--retriever", "milvus", "--collection", "cand",
+               "--id-field", "doc_id", "--format", "json", *common, env_extra=env)
+    assert out.returncode == 0, out.stderr
+    evaluated = json.loads(out.stdout)
+    assert evaluated["unmapped_ids"] == 0
+    assert evaluated["usage"]["requests"] == 0  # every query vector came from the cache
+    assert len(server.embedding_requests) == requests_after_index
+    assert evaluated["metrics"]["ndcg@10"] == pytest.approx(report["ann"]["ndcg@10"])
+
+    out = _cli("evaluate", str(folder), "--retriever", "milvus", "--collection", "nope",
+               "--id-field", "doc_id", *common, env_extra=env)
+    assert out.returncode == 2
+    assert "no collection 'nope' (it has: cand)" in out.stderr
+    assert "Traceback" not in out.stderr and "sk-test" not in out.stderr
+
+    out = _cli("evaluate", str(folder), "--retriever", "qdrant", "--collection", "x",
+               *common, env_extra=env)
+    assert out.returncode == 2 and "needs --id-field FIELD" in out.stderr
