@@ -102,8 +102,9 @@ def test_scores_equal_an_independent_bm25(jsquad_slice, method, k1, b):
     for i, qt in enumerate(q_tokens):
         ref = plain.scores(qt)
         np.testing.assert_allclose(ours[i], ref, rtol=2e-6, atol=2e-6)
-    # bm25s's own scorer agrees with ours (the index is shared; only scoring is ours)
-    np.testing.assert_allclose(ours[0], index.model.get_scores(q_tokens[0]), rtol=1e-6)
+    # bm25s's own index and scorer agree with ours
+    model = _bm25s_model(doc_tokens, method, k1, b)
+    np.testing.assert_allclose(ours[0], model.get_scores(q_tokens[0]), rtol=1e-6)
 
 
 def test_ranking_equals_independent_ranking(jsquad_slice):
@@ -212,3 +213,77 @@ def test_quality_on_jsquad_valid_is_far_above_random(jsquad):
     random_table = evaluate(Ranking.from_dict(random_run), jsquad.qrels, kmax=100,
                             queries=[q.id for q in queries])
     assert random_table.mean("ndcg@10") < 0.05
+
+
+def _bm25s_model(doc_tokens, method, k1=1.2, b=0.75):
+    """bm25s's own index of the same tokens (the same token ids as ours)."""
+    import bm25s
+
+    from ragdash.retrieval.bm25 import TokenIds
+
+    ids = TokenIds()
+    ids.add(doc_tokens)
+    flat, lengths = ids.flat()
+    bounds = np.concatenate([[0], np.cumsum(lengths)])
+    per_doc = [flat[bounds[i]:bounds[i + 1]].tolist() for i in range(len(lengths))]
+    model = bm25s.BM25(k1=k1, b=b, method=method)
+    model.index((per_doc, ids.vocab), create_empty_token=False, show_progress=False)
+    return model
+
+
+def _bm25s_matrix(doc_tokens, method, k1=1.2, b=0.75):
+    """bm25s's own index of the same tokens, as a (terms x documents) CSR matrix."""
+    from scipy.sparse import csr_matrix
+
+    s = _bm25s_model(doc_tokens, method, k1, b).scores
+    lengths = [len(d) for d in doc_tokens]
+    return csr_matrix((s["data"], s["indices"], s["indptr"]),
+                      shape=(len(s["indptr"]) - 1, len(lengths)))
+
+
+@pytest.mark.parametrize("method", ["lucene", "robertson", "atire"])
+@pytest.mark.parametrize("k1,b", [(1.2, 0.75), (0.9, 0.4), (2.0, 1.0), (1.5, 0.0)])
+def test_vectorized_index_equals_bm25s_entry_by_entry(jsquad_slice, method, k1, b):
+    from ragdash.retrieval.bm25 import BM25Index
+
+    docs = tokenize(jsquad_slice.doc_texts())
+    ours = BM25Index(docs, k1=k1, b=b, method=method).matrix
+    theirs = _bm25s_matrix(docs, method, k1, b)
+    ours.sort_indices()
+    theirs.sort_indices()
+    assert ours.shape == theirs.shape
+    np.testing.assert_array_equal(ours.indptr, theirs.indptr)
+    np.testing.assert_array_equal(ours.indices, theirs.indices)
+    assert ours.dtype == theirs.dtype == np.float32
+    np.testing.assert_array_equal(ours.data, theirs.data)  # bit for bit
+
+
+def test_vectorized_index_equals_bm25s_on_random_corpora():
+    from ragdash.retrieval.bm25 import BM25Index
+
+    rng = np.random.default_rng(7)
+    for trial in range(5):
+        vocab = [f"t{i}" for i in range(int(rng.integers(5, 300)))]
+        docs = [list(rng.choice(vocab, int(rng.integers(0, 40)))) for _ in
+                range(int(rng.integers(1, 400)))]
+        docs[0] = docs[0] or ["t0"]
+        for method in ("lucene", "robertson", "atire"):
+            ours = BM25Index(docs, k1=1.2, b=0.75, method=method).matrix
+            theirs = _bm25s_matrix(docs, method)
+            assert (ours != theirs).nnz == 0, (trial, method)
+
+
+def test_parallel_tokenization_gives_the_same_index_as_one_process(jsquad_slice, monkeypatch):
+    from ragdash.retrieval import bm25
+
+    texts = jsquad_slice.doc_texts()
+    one = bm25.tokenize_corpus(texts, workers=1, chunk=97)
+    two = bm25.tokenize_corpus(texts, workers=2, chunk=97)
+    assert one.vocab == two.vocab
+    for a, b in zip(one.flat(), two.flat()):
+        np.testing.assert_array_equal(a, b)
+    direct = [t for doc in tokenize(texts) for t in doc]
+    flat, lengths = two.flat()
+    inverse = {i: t for t, i in two.vocab.items()}
+    assert [inverse[i] for i in flat.tolist()] == direct
+    assert lengths.tolist() == [len(d) for d in tokenize(texts)]

@@ -6,6 +6,8 @@ import time
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ragdash.retrieval import tokenize
 from ragdash.retrieval.tokenize import TOKENIZER_NAME, normalize, tokenize_one
@@ -76,3 +78,23 @@ def test_fast_enough_for_large_corpora():
     out = tokenize(texts)
     assert time.perf_counter() - t < 10
     assert len(out) == 1000 and len(out[0]) > 1000
+
+
+def _full_path(text: str) -> list[str]:
+    """The three-pass tokenizer without the ASCII shortcut (the reference)."""
+    from ragdash.retrieval.tokenize import _EVEN, _ODD, _UNIGRAM
+
+    text = normalize(text)
+    return _EVEN.findall(text) + _ODD.findall(text) + _UNIGRAM.findall(text)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=200))
+@settings(max_examples=500, deadline=None)
+def test_ascii_shortcut_gives_the_same_tokens_as_the_full_path(text):
+    assert tokenize_one(text) == _full_path(text)
+
+
+def test_ascii_shortcut_on_every_ascii_character():
+    every = "".join(chr(i) for i in range(128))
+    for text in (every, every[::-1], "Don't_stop 3.14 ABC_def\x00x\x7fy"):
+        assert tokenize_one(text) == _full_path(text)

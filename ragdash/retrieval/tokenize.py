@@ -24,7 +24,8 @@ character unigrams alone. Tokens come in groups (words and even bigrams, odd big
 BM25 does not care about order.
 
 The work is three ``re.findall`` passes with plain character classes per text, so it runs at
-C speed: about 5 s for 100,000 jsquad-sized passages (18M characters) here.
+C speed: about 5 s for 100,000 jsquad-sized passages (18M characters) here. An ASCII-only
+text takes one pass (NFKC changes no ASCII character and the CJK passes cannot match).
 """
 
 from __future__ import annotations
@@ -74,10 +75,17 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
+#: ASCII text: NFKC leaves it as it is and no CJK pass can match, so the words pass alone,
+#: with its character class spelled for ASCII, gives the same tokens (tested) in half the time
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+
+
 def tokenize_one(text: str) -> list[str]:
     """Tokens of one text (see the module docstring)."""
     if not text:
         return []
+    if text.isascii():
+        return _ASCII_WORD.findall(text.lower())
     text = normalize(text)
     return _EVEN.findall(text) + _ODD.findall(text) + _UNIGRAM.findall(text)
 
