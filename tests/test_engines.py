@@ -28,7 +28,6 @@ from tests.fake_openai import FakeOpenAI
 from tests.paths import ROOT
 
 
-
 def _dataset(n_docs: int = 300, n_queries: int = 40, seed: int = 0) -> Dataset:
     rng = np.random.default_rng(seed)
     words = [f"w{i}" for i in range(500)]
