@@ -27,7 +27,9 @@ folder = sys.argv[1]
 docs, ids = [], []
 with open(f"{folder}/corpus.jsonl", encoding="utf-8") as f:
     for line in f:
-        d = json.loads(line); ids.append(d["_id"]); docs.append((d.get("title", "") + " " + d["text"]).strip())
+        d = json.loads(line)
+        ids.append(d["_id"])
+        docs.append((d.get("title", "") + " " + d["text"]).strip())
 queries = {}
 with open(f"{folder}/queries.jsonl", encoding="utf-8") as f:
     for line in f:
@@ -40,8 +42,10 @@ with open(f"{folder}/qrels/test.tsv", encoding="utf-8") as f:
 qids = [q for q in queries if q in qrels]
 model = bm25s.BM25()
 model.index(bm25s.tokenize(docs, show_progress=False), show_progress=False)
-res, scores = model.retrieve(bm25s.tokenize([queries[q] for q in qids], show_progress=False), k=100, show_progress=False)
-run = {q: {ids[int(i)]: float(s) for i, s in zip(res[n], scores[n])} for n, q in enumerate(qids)}
+q_tokens = bm25s.tokenize([queries[q] for q in qids], show_progress=False)
+res, scores = model.retrieve(q_tokens, k=100, show_progress=False)
+run = {q: {ids[int(i)]: float(s) for i, s in zip(res[n], scores[n])}
+       for n, q in enumerate(qids)}
 ev = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.100"})
 out = ev.evaluate(run)
 print(sum(v["ndcg_cut_10"] for v in out.values()) / len(out))

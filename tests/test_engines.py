@@ -54,7 +54,10 @@ def _dense(server, tmp_path):
                                 cache_dir=tmp_path / "cache")
 
 
-def _index_dataset(engine, name, dataset, dense, index=IndexSpec("flat"), extra=0):
+FLAT = IndexSpec("flat")
+
+
+def _index_dataset(engine, name, dataset, dense, index=FLAT, extra=0):
     (vecs,) = dense.embed_groups([("documents", "", dataset.doc_texts())])
     ids = list(dataset.doc_ids)
     if extra:  # vectors whose id field names no document of the dataset
