@@ -258,9 +258,12 @@ def test_vectorized_index_equals_bm25s_entry_by_entry(jsquad_slice, method, k1, 
     np.testing.assert_array_equal(ours.data, theirs.data)  # bit for bit
 
 
-def test_vectorized_index_equals_bm25s_on_random_corpora():
+@pytest.mark.parametrize("block", [100_000, 37, 1])
+def test_vectorized_index_equals_bm25s_on_random_corpora(monkeypatch, block):
+    from ragdash.retrieval import bm25
     from ragdash.retrieval.bm25 import BM25Index
 
+    monkeypatch.setattr(bm25, "BUILD_BLOCK_DOCS", block)  # built in blocks of that many docs
     rng = np.random.default_rng(7)
     for trial in range(5):
         vocab = [f"t{i}" for i in range(int(rng.integers(5, 300)))]
@@ -268,9 +271,14 @@ def test_vectorized_index_equals_bm25s_on_random_corpora():
                 range(int(rng.integers(1, 400)))]
         docs[0] = docs[0] or ["t0"]
         for method in ("lucene", "robertson", "atire"):
-            ours = BM25Index(docs, k1=1.2, b=0.75, method=method).matrix
+            ids = bm25.TokenIds()
+            for lo in range(0, len(docs), 13):  # chunks of 13 documents
+                ids.add(docs[lo:lo + 13])
+            ours = BM25Index(ids, k1=1.2, b=0.75, method=method).matrix
             theirs = _bm25s_matrix(docs, method)
+            assert ours.shape == theirs.shape
             assert (ours != theirs).nnz == 0, (trial, method)
+            np.testing.assert_array_equal(ours.indptr, theirs.indptr)
 
 
 def test_parallel_tokenization_gives_the_same_index_as_one_process(jsquad_slice, monkeypatch):

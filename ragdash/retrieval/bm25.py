@@ -185,15 +185,14 @@ class BM25Index:
             ids = TokenIds()
             ids.add(doc_tokens)
             doc_tokens = ids
-        tokens, lengths = doc_tokens.flat()
-        self.n_docs = len(lengths)
+        self.n_docs = len(doc_tokens)
         self.vocab: dict[str, int] = {}
         self.matrix = None  # scipy CSR (terms x documents)
         if not doc_tokens.vocab:
             return
         self.vocab = doc_tokens.vocab
-        self.matrix = _score_matrix(tokens, lengths, len(self.vocab), k1=k1, b=b,
-                                    method=method)
+        # consumes doc_tokens' id arrays, block by block, to keep the peak low
+        self.matrix = _score_matrix(doc_tokens, len(self.vocab), k1=k1, b=b, method=method)
 
     def query_matrix(self, query_tokens: Sequence[Sequence[str]]):
         """Sparse (queries x terms) counts; tokens unknown to the index are dropped."""
@@ -220,35 +219,77 @@ class BM25Index:
         return out
 
 
-def _score_matrix(tokens: np.ndarray, lengths: np.ndarray, n_terms: int, *, k1: float,
-                  b: float, method: str):
+#: documents per block while the matrix is built (bounds the temporaries to ~0.2 GB)
+BUILD_BLOCK_DOCS = 100_000
+
+
+def _score_matrix(ids: TokenIds, n_terms: int, *, k1: float, b: float, method: str):
     """The (terms x documents) CSR matrix of idf(t) * tf-part(t, d), float32.
 
-    tf counts come from one COO -> CSR conversion (duplicates summed); df is the number of
-    stored entries per term row. The arithmetic follows bm25s 0.3 (``_score_tfc_*``,
-    ``_score_idf_*``): float32 term frequencies, a float64 length normalization, a float32
-    idf, the product rounded to float32 once.
+    Two passes over blocks of documents, so that memory stays near the final matrix's size
+    (float32 data + int32 document indices per stored entry): the first counts term
+    frequencies per block (one COO -> CSR conversion, duplicates summed) and document
+    frequencies; the second turns counts into scores and scatters each block's rows into the
+    final arrays. The arithmetic follows bm25s 0.3 (``_score_tfc_*``, ``_score_idf_*``):
+    float32 term frequencies, a float64 length normalization, a float32 idf, the product
+    rounded to float32 once.
     """
-    from scipy.sparse import coo_matrix
+    from scipy.sparse import coo_matrix, csr_matrix
 
+    lengths = (np.concatenate(ids._lengths) if ids._lengths
+               else np.empty(0, dtype=np.int64))
     n_docs = len(lengths)
-    docs = np.repeat(np.arange(n_docs, dtype=np.int32), lengths)
-    tf = coo_matrix((np.ones(len(tokens), dtype=np.float32), (tokens, docs)),
-                    shape=(n_terms, n_docs)).tocsr()
-    tf.sum_duplicates()
-    tf.sort_indices()
-    df = np.diff(tf.indptr).astype(np.float64)
-    idf = _IDF[method](df, float(n_docs)).astype(np.float32)
+    blocks: list[tuple[int, object]] = []  # (first document, tf counts: terms x block docs)
+    df = np.zeros(n_terms, dtype=np.int64)
+    first = 0
+    for tokens, lens in _blocks(ids):
+        nd = len(lens)
+        docs = np.repeat(np.arange(nd, dtype=np.int32), lens)
+        tf = coo_matrix((np.ones(len(tokens), dtype=np.float32), (tokens, docs)),
+                        shape=(n_terms, nd)).tocsr()
+        del docs, tokens
+        tf.sum_duplicates()
+        tf.sort_indices()
+        df += np.diff(tf.indptr)
+        blocks.append((first, tf))
+        first += nd
+    idf = _IDF[method](df.astype(np.float64), float(n_docs)).astype(np.float32)
     avg = lengths.mean()  # float64, as bm25s's np.array(lengths).mean()
-    norm = k1 * ((1 - b) + b * lengths[tf.indices] / avg)  # float64, per stored entry
-    counts = tf.data
-    if method == "atire":
-        part = (counts * (k1 + 1)) / (counts + norm)
-    else:  # lucene and robertson share the tf part
-        part = counts / (norm + counts)
-    terms = np.repeat(np.arange(n_terms), np.diff(tf.indptr))
-    tf.data = (idf[terms] * part).astype(np.float32)
-    return tf
+    indptr = np.zeros(n_terms + 1, dtype=np.int64)
+    np.cumsum(df, out=indptr[1:])
+    data = np.empty(int(indptr[-1]), dtype=np.float32)
+    indices = np.empty(int(indptr[-1]), dtype=np.int32)
+    filled = indptr[:-1].copy()  # next free slot of each term row
+    while blocks:
+        first, tf = blocks.pop(0)
+        counts = np.diff(tf.indptr)
+        norm = k1 * ((1 - b) + b * lengths[first + tf.indices] / avg)  # float64
+        if method == "atire":
+            part = (tf.data * (k1 + 1)) / (tf.data + norm)
+        else:  # lucene and robertson share the tf part
+            part = tf.data / (norm + tf.data)
+        rows = np.repeat(np.arange(n_terms), counts)
+        dest = np.repeat(filled - tf.indptr[:-1], counts) + np.arange(tf.nnz)
+        data[dest] = (idf[rows] * part).astype(np.float32)
+        indices[dest] = tf.indices + first
+        filled += counts
+        del tf, norm, part, rows, dest
+    return csr_matrix((data, indices, indptr), shape=(n_terms, n_docs))
+
+
+def _blocks(ids: TokenIds):
+    """(token ids, lengths) of about BUILD_BLOCK_DOCS documents at a time, in corpus order.
+    Each chunk is released from ``ids`` as it is handed out (the index consumes it)."""
+    tokens: list[np.ndarray] = []
+    lens: list[np.ndarray] = []
+    size = 0
+    while ids._ids:
+        tokens.append(ids._ids.pop(0))
+        lens.append(ids._lengths.pop(0))
+        size += len(lens[-1])
+        if size >= BUILD_BLOCK_DOCS or not ids._ids:
+            yield np.concatenate(tokens), np.concatenate(lens)
+            tokens, lens, size = [], [], 0
 
 
 class BM25Retriever:
