@@ -39,7 +39,7 @@ def _dataset(n_docs: int = 300, n_queries: int = 40, seed: int = 0) -> Dataset:
     return Dataset(documents=docs, queries=queries, qrels=qrels, name="synthetic")
 
 
-def _table(r):  # TEMPORARY until run_evaluation returns a Run
+def _table(r):  # run_evaluation returns EvaluationResult until the Run record is wired (#9)
     return r.table() if callable(r.table) else r.table
 
 

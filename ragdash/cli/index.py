@@ -111,7 +111,11 @@ def run(args) -> int:
         from ..runs import get_store
 
         store = get_store()
-        obj["run_ids"] = {"exact": store.save(report.exact), "ann": store.save(report.ann)}
+        report.exact.name = f"{report.exact.retriever} exact on {dataset.name}"
+        exact_id = store.save_run(report.exact)
+        report.ann.parents = [exact_id]
+        report.ann.name = f"{report.ann.retriever} on {dataset.name}"
+        obj["run_ids"] = {"exact": exact_id, "ann": store.save_run(report.ann)}
     if args.format == "json":
         emit(to_json(obj))
         return 0

@@ -45,6 +45,7 @@ from ..home import ragdash_home as default_home
 from ..i18n import t
 from ..metrics import evaluate
 from ..ranking import Ranking
+from ..run import Run
 from ..secrets import scrub_secrets
 
 __all__ = ["DB_FILENAME", "HEADLINE_METRICS", "RunStore", "RunSummary", "SavedRun",
@@ -384,6 +385,22 @@ class RunStore:
                          tuple(row.values()))
         self._remember(fp, dataset)
         return row["id"]
+
+    def save_run(self, run: Run, *, secrets: Iterable[str] = ()) -> str:
+        """Save a :class:`ragdash.run.Run` (a derived run's parents and transform travel in
+        its config); returns the id, also set on ``run.id``."""
+        config = dict(run.config)
+        if run.parents:
+            config["parents"] = list(run.parents)
+        if run.resources:
+            config["resources"] = dict(run.resources)
+        run.id = self.save(dataset=run.dataset, name=run.name or None, ranking=run.ranking,
+                           config=config, usage=run.usage, retriever=run.retriever,
+                           model=run.model, kmax=run.kmax, query_ids=run.query_ids,
+                           relevance_level=run.relevance_level, gain=run.gain,
+                           seconds=run.seconds, created_at=run.created_at, cost=run.cost,
+                           source=run.source, secrets=secrets)
+        return run.id
 
     def rename(self, run_id: str, name: str) -> None:
         name = (name or "").strip()[:200]

@@ -88,6 +88,10 @@ class MilvusEngine(VectorEngine):
                     f"collection {collection!r} has no float vector field {vector_field!r} "
                     f"(vector fields: {', '.join(f['name'] for f in vectors) or 'none'})")
         dim = int(chosen.get("params", {}).get("dim", 0))
+        # a collection opened by a new process is released: load it to search (a no-op if
+        # it is loaded already)
+        self._call("loading the collection", "check that the collection has an index",
+                   self._client.load_collection, collection)
         stats = self._call("reading collection stats", "check the collection",
                            self._client.get_collection_stats, collection)
         count = stats.get("row_count") if isinstance(stats, dict) else None
