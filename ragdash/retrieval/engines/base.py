@@ -117,6 +117,16 @@ class VectorEngine(abc.ABC):
             reason = reason[:300] + "…"
         return EngineError(f"{self.kind} at {self.where()}: {what} failed ({reason}); {hint}")
 
+    def _call(self, what: str, hint: str, fn, *args, **kwargs):
+        """``fn(*args, **kwargs)``, any failure of the client library becoming one
+        :class:`EngineError` sentence (``what`` failed ...; ``hint``)."""
+        try:
+            return fn(*args, **kwargs)
+        except EngineError:
+            raise
+        except Exception as exc:  # each client library raises its own tree and OSErrors
+            raise self._fail(what, exc, hint) from None
+
     @abc.abstractmethod
     def describe(self, collection: str, vector_field: str | None = None) -> CollectionInfo:
         """The collection's dimension, vector field and fields; EngineError if missing."""

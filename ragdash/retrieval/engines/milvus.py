@@ -50,14 +50,6 @@ class MilvusEngine(VectorEngine):
                              "http://host:19530), that the server is running, and the token"
                              ) from None
 
-    def _call(self, what: str, hint: str, fn, *args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except EngineError:
-            raise
-        except Exception as exc:
-            raise self._fail(what, exc, hint) from None
-
     # -- reading ---------------------------------------------------------------------------
     def describe(self, collection: str, vector_field: str | None = None) -> CollectionInfo:
         exists = self._call("listing collections", "check the URI and the token",

@@ -54,14 +54,6 @@ class QdrantEngine(VectorEngine):
                              "check the URL (or a local folder path / :memory:), that the "
                              "server is running, and the API key") from None
 
-    def _call(self, what: str, hint: str, fn, *args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except EngineError:
-            raise
-        except Exception as exc:
-            raise self._fail(what, exc, hint) from None
-
     def describe(self, collection: str, vector_field: str | None = None) -> CollectionInfo:
         exists = self._call("listing collections", "check the URL and the API key",
                             self._client.collection_exists, collection)
