@@ -13,7 +13,7 @@ from ..errors import RagdashError
 from . import keys, state
 from .page import PageContext
 from .tables import runs_table
-from .widgets import bind, bind_choice, md
+from .widgets import bind, bind_choice, md, secret_input
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,7 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
     base_url = left.text_input(t("run.base_url"), help=t("run.base_url_help"),
                                **bind(keys.BASE_URL, preset.base_url))
     model = right.text_input(t("run.model"), **bind(keys.MODEL, preset.model))
-    api_key = st.text_input(t("run.api_key"), type="password", help=t("run.api_key_help"),
-                            **bind(keys.API_KEY, ""))
+    api_key = secret_input(t("run.api_key"), keys.API_KEY, help=t("run.api_key_help"))
     if preset.needs_key and not api_key:
         st.caption(t("run.api_key_missing"))
     api_version = ""

@@ -62,6 +62,27 @@ def bind(state_key: str, default: Any = None, *,
             "args": (widget_key, state_key, after)}
 
 
+#: CSS that hides the "Show password" eye of a secret field (see :func:`secret_input`)
+_NO_EYE = ("<style>.st-key-{key} button[aria-label='Show password'],"
+           ".st-key-{key} button[aria-label='Hide password']{{display:none}}</style>")
+
+
+def secret_input(label: str, state_key: str, *, help: str | None = None) -> str:
+    """A password field bound to ``state_key`` (see :func:`bind`) whose value always reaches
+    the server, however the user leaves it.
+
+    Streamlit 1.67's password field commits what was typed when the field loses focus — but
+    not when focus moves to its own "Show password" button, which is exactly where Tab goes.
+    The value then stays in the browser only: Start sends the old (empty) key, and clicking
+    Start does not commit it either, because the field is no longer focused. Without the eye
+    button, Tab leaves the widget and the blur commits, like Enter or a click elsewhere.
+    """
+    box = "secret-" + state_key.replace("_", "-")
+    with st.container(key=box):
+        st.html(_NO_EYE.format(key=box))
+        return st.text_input(label, type="password", help=help, **bind(state_key, ""))
+
+
 def bind_choice(state_key: str, options: list, default: Any, *,
                 after: Callable[[], None] | None = None) -> dict[str, Any]:
     """:func:`bind` for a selectbox/radio: a stored value no longer offered falls back."""
