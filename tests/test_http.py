@@ -330,3 +330,20 @@ def test_parse_json_phrases():
         http.parse_json(DEEP)
     assert not e.value.retry
     assert http.parse_error_body(DEEP).message.startswith("[[[")
+
+
+def test_the_cli_warns_on_stderr_about_a_key_over_plain_http(monkeypatch, capsys, tmp_path):
+    from ragdash.cli import main
+
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.delenv(http.ALLOW_PLAIN_HTTP_ENV, raising=False)
+    data = tmp_path / "d.json"
+    data.write_text(json.dumps({"corpus": ["a b"], "queries": [
+        {"query": "a", "relevant_docs": [0]}]}))
+    # a host that does not resolve: the run fails after its quick retries, the warning came first
+    code = main(["evaluate", str(data), "--retriever", "openai", "--model", "m",
+                 "--base-url", "http://gpu-box.invalid:8080/v1"])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert "warning: The API key goes to gpu-box.invalid:8080 over plain http://" in err
+    assert KEY not in err

@@ -150,7 +150,8 @@ def add_embedding_options(p) -> None:
     dense.add_argument("--document-prefix", default=None, metavar="TEXT",
                        help="text put before every document, e.g. 'passage: ' for e5 models")
     dense.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                       help="seconds to wait for one response before retrying (default 60)")
+                       help="seconds one request may take, connecting and the whole reply "
+                            "together, before it is cut off and retried (default 60)")
 
 
 def run(args) -> int:
@@ -159,6 +160,8 @@ def run(args) -> int:
     if args.limit_queries is not None and args.limit_queries < 1:
         raise RetrievalError(f"--limit-queries must be at least 1, got {args.limit_queries}")
     retriever = _make_retriever(args)
+    for warning in getattr(getattr(retriever, "embedder", None), "warnings", ()):
+        note(f"warning: {warning}")  # e.g. a key over plain http to another machine
 
     from ..loaders import load_dataset
     from ..metrics import metric_names
