@@ -53,7 +53,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS embeddings_key
 
 
 def _initialize(conn: sqlite3.Connection, schema: str = _SCHEMA) -> None:
-    """WAL mode and the tables (``schema``; the rerank cache passes its own). Switching the
+    """WAL mode and the tables (``schema``: each :class:`CacheFile` passes its own). Switching the
     journal mode does not wait on SQLite's busy handler, so when another process is creating
     the file at the same moment, try again."""
     deadline = time.monotonic() + BUSY_TIMEOUT
@@ -92,21 +92,31 @@ def text_hashes(texts: Iterable[str]) -> list[bytes]:
     return [sha256(t.encode("utf-8", "surrogatepass")).digest() for t in texts]
 
 
-class EmbeddingCache:
-    """Read and write cached vectors.
+class CacheFile:
+    """One SQLite cache file under ``RAGDASH_HOME``: opening (WAL, busy timeout, the schema),
+    one connection per object shared by its threads under a lock (closing SQLite's last
+    connection checkpoints the WAL, too slow to do per batch), errors as one
+    :class:`~ragdash.errors.CacheError` sentence, and the ``python -m ragdash cache``
+    management that does not depend on the rows (exists, models, clear). Other processes open
+    their own connection; WAL mode lets them all read and write the file.
 
-    One connection per cache object, opened on first use and shared by its threads under a
-    lock (closing SQLite's last connection checkpoints the WAL, too slow to do per batch);
-    other processes open their own, and WAL mode lets them all read and write the file."""
+    A subclass names its ``FILENAME``, ``SCHEMA``, ``TABLE`` (with a ``model`` column) and
+    ``LABEL`` (for messages).
+    """
+
+    FILENAME = ""
+    SCHEMA = ""
+    TABLE = ""
+    LABEL = ""
 
     def __init__(self, directory: str | os.PathLike | None = None) -> None:
         self.directory = Path(directory).expanduser() if directory else ragdash_home()
-        self.path = self.directory / FILENAME
+        self.path = self.directory / self.FILENAME
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
 
     def __repr__(self) -> str:
-        return f"EmbeddingCache({str(self.path)!r})"
+        return f"{type(self).__name__}({str(self.path)!r})"
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -127,7 +137,7 @@ class EmbeddingCache:
             raise self._error(exc) from exc
         try:
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
-            _initialize(conn)
+            _initialize(conn, self.SCHEMA)
             conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: survives a killed process
         except sqlite3.Error as exc:
             conn.close()
@@ -141,9 +151,50 @@ class EmbeddingCache:
                 self._conn = None
 
     def _error(self, exc: BaseException) -> CacheError:
-        return CacheError(f"Cannot use the embeddings cache {self.path} ({exc}): make the folder "
+        return CacheError(f"Cannot use the {self.LABEL} {self.path} ({exc}): make the folder "
                           "writable, point RAGDASH_HOME at another folder, or delete the file "
                           "if it is damaged.")
+
+    # -- management (``python -m ragdash cache``) ----------------------------------------
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    def disk_bytes(self) -> int:
+        """Bytes on disk, the WAL and shared-memory files included."""
+        return sum(p.stat().st_size for p in
+                   (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
+                   if p.exists())
+
+    def models(self) -> list[str]:
+        if not self.exists():
+            return []
+        with self._connect() as conn:
+            return [m for (m,) in conn.execute(
+                f"SELECT DISTINCT model FROM {self.TABLE} ORDER BY model")]
+
+    def clear(self, model: str | None = None) -> int:
+        """Delete every row, or those of one model; returns how many were deleted."""
+        if not self.exists():
+            return 0
+        with self._connect() as conn:
+            if model is None:
+                removed = conn.execute(f"DELETE FROM {self.TABLE}").rowcount
+            else:
+                removed = conn.execute(f"DELETE FROM {self.TABLE} WHERE model=?",
+                                       (model,)).rowcount
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if model is None:
+                conn.execute("VACUUM")
+        return removed
+
+
+class EmbeddingCache(CacheFile):
+    """Read and write cached vectors (see :class:`CacheFile` for the file and connection)."""
+
+    FILENAME = FILENAME
+    SCHEMA = _SCHEMA
+    TABLE = "embeddings"
+    LABEL = "embeddings cache"
 
     # -- vectors -------------------------------------------------------------------------
     def get_many(self, ns: Namespace, hashes: Sequence[bytes]) -> dict[bytes, np.ndarray]:
@@ -199,18 +250,13 @@ class EmbeddingCache:
             conn.execute("COMMIT")
 
     # -- management (``python -m ragdash cache``) ----------------------------------------
-    def exists(self) -> bool:
-        return self.path.exists()
-
     def info(self) -> dict:
         """Path, bytes on disk (with the WAL file), rows in all, and rows per model."""
         out = {"path": str(self.path), "exists": self.exists(), "bytes": 0, "rows": 0,
                "models": []}
         if not out["exists"]:
             return out
-        out["bytes"] = sum(p.stat().st_size for p in
-                           (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
-                           if p.exists())
+        out["bytes"] = self.disk_bytes()
         with self._connect() as conn:
             rows = conn.execute(
                 "SELECT base_url, model, dimensions, dim, prefix, COUNT(*), "
@@ -223,25 +269,3 @@ class EmbeddingCache:
                                   "prefix": prefix, "rows": count, "vector_bytes": size})
             out["rows"] += count
         return out
-
-    def models(self) -> list[str]:
-        if not self.exists():
-            return []
-        with self._connect() as conn:
-            return [m for (m,) in conn.execute(
-                "SELECT DISTINCT model FROM embeddings ORDER BY model")]
-
-    def clear(self, model: str | None = None) -> int:
-        """Delete every row, or those of one model; returns how many were deleted."""
-        if not self.exists():
-            return 0
-        with self._connect() as conn:
-            if model is None:
-                removed = conn.execute("DELETE FROM embeddings").rowcount
-            else:
-                removed = conn.execute("DELETE FROM embeddings WHERE model=?",
-                                       (model,)).rowcount
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            if model is None:
-                conn.execute("VACUUM")
-        return removed

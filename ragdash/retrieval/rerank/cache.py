@@ -14,18 +14,11 @@ not a column, not a key, not the file name.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sqlite3
-import threading
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 import numpy as np
 
-from ...embeddings.cache import BUSY_TIMEOUT, _initialize, text_hash, text_hashes
-from ...errors import CacheError
-from ...home import ragdash_home
+from ...embeddings.cache import CacheFile, text_hash, text_hashes
 
 FILENAME = "rerank.sqlite"
 _CHUNK = 900  # host parameters per statement, under old SQLite's 999
@@ -44,55 +37,14 @@ CREATE TABLE IF NOT EXISTS scores (
 __all__ = ["FILENAME", "RerankCache", "text_hash", "text_hashes"]
 
 
-class RerankCache:
-    """Read and write cached (query, document) scores; one connection per object, shared by
-    its threads under a lock."""
+class RerankCache(CacheFile):
+    """Read and write cached (query, document) scores (the file and its connection:
+    :class:`ragdash.embeddings.cache.CacheFile`, shared with the embeddings cache)."""
 
-    def __init__(self, directory: str | os.PathLike | None = None) -> None:
-        self.directory = Path(directory).expanduser() if directory else ragdash_home()
-        self.path = self.directory / FILENAME
-        self._conn: sqlite3.Connection | None = None
-        self._lock = threading.RLock()
-
-    def __repr__(self) -> str:
-        return f"RerankCache({str(self.path)!r})"
-
-    @contextlib.contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            if self._conn is None:
-                self._conn = self._open()
-            try:
-                yield self._conn
-            except sqlite3.Error as exc:
-                raise self._error(exc) from exc
-
-    def _open(self) -> sqlite3.Connection:
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None,
-                                   check_same_thread=False)
-        except (OSError, sqlite3.Error) as exc:
-            raise self._error(exc) from exc
-        try:
-            conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
-            _initialize(conn, _SCHEMA)
-            conn.execute("PRAGMA synchronous=NORMAL")
-        except sqlite3.Error as exc:
-            conn.close()
-            raise self._error(exc) from exc
-        return conn
-
-    def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
-
-    def _error(self, exc: BaseException) -> CacheError:
-        return CacheError(f"Cannot use the rerank cache {self.path} ({exc}): make the folder "
-                          "writable, point RAGDASH_HOME at another folder, or delete the file "
-                          "if it is damaged.")
+    FILENAME = FILENAME
+    SCHEMA = _SCHEMA
+    TABLE = "scores"
+    LABEL = "rerank cache"
 
     # -- scores --------------------------------------------------------------------------
     def get_many(self, base_url: str, model: str, query_hash: bytes,
@@ -132,18 +84,13 @@ class RerankCache:
             conn.execute("COMMIT")
 
     # -- management (``python -m ragdash cache``) ----------------------------------------
-    def exists(self) -> bool:
-        return self.path.exists()
-
     def info(self) -> dict:
         """Path, bytes on disk (with the WAL file), scores in all, and per model."""
         out = {"path": str(self.path), "exists": self.exists(), "bytes": 0, "rows": 0,
                "models": []}
         if not out["exists"]:
             return out
-        out["bytes"] = sum(p.stat().st_size for p in
-                           (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
-                           if p.exists())
+        out["bytes"] = self.disk_bytes()
         with self._connect() as conn:
             rows = conn.execute(
                 "SELECT base_url, model, COUNT(*), COUNT(DISTINCT query_sha256) FROM scores "
@@ -153,23 +100,3 @@ class RerankCache:
                                   "queries": queries})
             out["rows"] += count
         return out
-
-    def models(self) -> list[str]:
-        if not self.exists():
-            return []
-        with self._connect() as conn:
-            return [m for (m,) in conn.execute("SELECT DISTINCT model FROM scores ORDER BY 1")]
-
-    def clear(self, model: str | None = None) -> int:
-        """Delete every score, or those of one model; returns how many were deleted."""
-        if not self.exists():
-            return 0
-        with self._connect() as conn:
-            if model is None:
-                removed = conn.execute("DELETE FROM scores").rowcount
-            else:
-                removed = conn.execute("DELETE FROM scores WHERE model=?", (model,)).rowcount
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            if model is None:
-                conn.execute("VACUUM")
-        return removed
