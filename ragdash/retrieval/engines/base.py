@@ -15,6 +15,7 @@ sentence that says what to check; a credential never appears in it.
 from __future__ import annotations
 
 import abc
+import contextlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
@@ -156,5 +157,10 @@ class VectorEngine(abc.ABC):
     def drop(self, collection: str) -> None:
         """Delete the collection if it exists."""
 
-    def close(self) -> None:  # noqa: B027 - optional
-        """Release the connection."""
+    def close(self) -> None:
+        """Release the engine client's connection (best effort: an engine already gone is
+        not an error when closing)."""
+        client = getattr(self, "_client", None)
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close()

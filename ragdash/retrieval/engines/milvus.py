@@ -11,7 +11,6 @@ dataset's document id) and a FLOAT_VECTOR field, inner-product metric on normali
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Sequence
 
@@ -167,10 +166,6 @@ class MilvusEngine(VectorEngine):
                       collection):
             self._call("dropping the collection", "check the URI",
                        self._client.drop_collection, collection)
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):  # closing is best effort
-            self._client.close()
 
 
 def _id_of(hit: dict, id_field: str) -> str:

@@ -11,7 +11,6 @@ A deployed collection may use named vectors: give ``--vector-field``.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Sequence
 
@@ -150,10 +149,6 @@ class QdrantEngine(VectorEngine):
                       collection):
             self._call("dropping the collection", "check the URL",
                        self._client.delete_collection, collection)
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):  # closing is best effort
-            self._client.close()
 
 
 def _id_of(point, id_field: str) -> str:
