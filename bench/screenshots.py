@@ -60,7 +60,8 @@ def second_run(home: Path) -> None:
 
     dataset = load_sample("jsquad-mini")
     result = run_evaluation(dataset, make_retriever("bm25", k1=0.5, b=0.3))
-    RunStore(home).save(result, dataset=dataset, name="bm25 k1=0.5 b=0.3")
+    result.name = "bm25 k1=0.5 b=0.3"
+    RunStore(home).save(result)
 
 
 def main(argv: list[str] | None = None) -> int:

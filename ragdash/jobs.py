@@ -33,13 +33,19 @@ import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import Cancelled, RagdashError
 from .i18n import t
+from .pipeline import Retriever, run_evaluation
 from .secrets import scrub_secrets
 
-__all__ = ["STATES", "TERMINAL_STATES", "EvaluationOutcome", "Job", "JobManager",
+if TYPE_CHECKING:
+    from .dataset import Dataset
+    from .run import Run
+    from .runs import RunStore
+
+__all__ = ["STATES", "TERMINAL_STATES", "Job", "JobManager",
            "evaluation_task", "format_duration", "get_manager"]
 
 log = logging.getLogger("ragdash.jobs")
@@ -338,50 +344,40 @@ def get_manager() -> JobManager:
 
 
 # -- the evaluation job the Run page starts ---------------------------------------------------
-@dataclass
-class EvaluationOutcome:
-    """What an evaluation job returns: the pipeline's result and the saved run's id."""
-
-    result: Any  # ragdash.pipeline.EvaluationResult
-    run_id: str | None
-
-
-def evaluation_task(dataset, retriever, *, store=None, run_name: str | None = None,
+def evaluation_task(dataset: Dataset, retriever: Retriever | Callable[[], Retriever], *,
+                    store: RunStore | None = None, run_name: str | None = None,
                     secrets: Iterable[str] = (), cost: Mapping[str, Any] | None = None,
                     **options: Any) -> Task:
     """A task for :meth:`JobManager.submit` that evaluates ``retriever`` on ``dataset`` with
     :func:`ragdash.pipeline.run_evaluation` (``options``: kmax, limit_queries, relevance_level,
-    gain) and, when ``store`` (a :class:`ragdash.runs.RunStore`) is given, saves the run.
-    The job's result is an :class:`EvaluationOutcome`.
+    gain) and, when ``store`` is given, saves the run. The job's result is the
+    :class:`ragdash.run.Run` (its ``id`` set once saved).
 
     ``retriever`` is a retriever, or a function of no arguments that makes one: it is then
     called in the job thread (loading a local model may take a while). ``secrets`` (an API
     key) are masked in the saved run. ``cost`` (the cost estimate made before the run) is saved
-    beside it, with the run's actual prompt tokens added as ``actual_tokens``.
+    with it, with the run's actual prompt tokens added as ``actual_tokens``.
     """
     secrets = tuple(s for s in secrets if s)
 
-    def task(*, progress: ProgressCallback, cancel: threading.Event) -> EvaluationOutcome:
-        from .pipeline import run_evaluation
-
+    def task(*, progress: ProgressCallback, cancel: threading.Event) -> Run:
         chosen = retriever
         if callable(chosen) and not hasattr(chosen, "rank"):
             chosen = chosen()
-        result = run_evaluation(dataset, chosen, progress=progress, cancel=cancel, **options)
+        run = run_evaluation(dataset, chosen, progress=progress, cancel=cancel, **options)
+        run.name = (run_name or "").strip()
+        run.cost = _cost_record(cost, run.usage)
         # Finished despite a late cancel: keep what was paid for.
-        run_id = None
         if store is not None:
             progress({"stage": "saving", "done": 0, "total": 1})
-            run_id = store.save(result, dataset=dataset, name=run_name,
-                                cost=_cost_record(cost, result), secrets=secrets)
-        return EvaluationOutcome(result=result, run_id=run_id)
+            store.save(run, secrets=secrets)
+        return run
 
     return task
 
 
-def _cost_record(estimate: Mapping[str, Any] | None, result) -> dict | None:
-    """The estimate with the actual prompt tokens of ``result`` added; ``None`` if empty."""
-    usage = dict(getattr(result, "usage", None) or {})
+def _cost_record(estimate: Mapping[str, Any] | None, usage: Mapping[str, Any]) -> dict | None:
+    """The estimate with the actual prompt tokens of ``usage`` added; ``None`` if empty."""
     record = dict(estimate or {})
     if usage.get("prompt_tokens") is not None:
         record["actual_tokens"] = int(usage.get("prompt_tokens") or 0)

@@ -1,7 +1,8 @@
-"""One evaluation: dataset + retriever -> ranking -> metric table, with what it cost.
+"""One evaluation: dataset + retriever -> a :class:`ragdash.run.Run` (ranking, what it cost
+and took; its metric table derived on demand).
 
-    result = run_evaluation(dataset, make_retriever("bm25"), kmax=100)
-    result.table.mean("ndcg@10"), result.ranking, result.usage, result.seconds
+    run = run_evaluation(dataset, make_retriever("bm25"), kmax=100)
+    run.table().mean("ndcg@10"), run.ranking, run.usage, run.seconds
 
 The queries evaluated are the dataset's queries that have qrels, in file order (the first
 ``limit_queries`` of them). The metric table is computed over exactly those queries, so a
@@ -16,59 +17,38 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from typing import Protocol
 
-from .dataset import Dataset
+from .dataset import Dataset, Query
 from .errors import RetrievalError
-from .metrics import evaluate
 from .ranking import Ranking
+from .run import Run
+
+__all__ = ["ProgressFn", "Retriever", "run_evaluation"]
 
 ProgressFn = Callable[[dict], None]
 
 
-@dataclass
-class EvaluationResult:
-    """What one run produced. The ranking is the data; the table is derived from it."""
+class Retriever(Protocol):
+    """What :func:`run_evaluation` needs of a retriever (BM25, dense, an engine, ...)."""
 
-    dataset: Dataset
-    ranking: Ranking
-    table: object  # ragdash.metrics.MetricTable
-    retriever_name: str
-    config: dict
+    name: str
     usage: dict
-    seconds: float
-    kmax: int
-    query_ids: list[str]
-    relevance_level: float | None = None
-    gain: str = "linear"
-    created_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat(
-        timespec="seconds"))
-    dataset_fingerprint: str = ""
 
-    @property
-    def dataset_name(self) -> str:
-        return self.dataset.name
+    def config(self) -> dict: ...
 
-    def dataset_info(self) -> dict:
-        """Name, source, fingerprint and sizes of the dataset (JSON-safe)."""
-        return {"name": self.dataset.name, "source": self.dataset.source,
-                "fingerprint": self.dataset_fingerprint or self.dataset.fingerprint(),
-                "documents": len(self.dataset.documents),
-                "queries": len(self.dataset.queries),
-                "evaluated_queries": len(self.query_ids)}
-
-    def summary(self, ks=None) -> dict[str, float]:
-        """Mean of every metric at each K (default: the table's usual Ks)."""
-        return self.table.summary(ks)
+    def rank(self, dataset: Dataset, queries: list[Query], kmax: int, *,
+             progress: ProgressFn | None = None,
+             cancel: threading.Event | None = None) -> Ranking: ...
 
 
-def run_evaluation(dataset: Dataset, retriever, *, kmax: int = 100,
+def run_evaluation(dataset: Dataset, retriever: Retriever, *, kmax: int = 100,
                    limit_queries: int | None = None, progress: ProgressFn | None = None,
                    cancel: threading.Event | None = None,
                    relevance_level: float | None = None,
-                   gain: str = "linear") -> EvaluationResult:
-    """Retrieve the top ``kmax`` for the evaluated queries and score them at K = 1..kmax."""
+                   gain: str = "linear") -> Run:
+    """Retrieve the top ``kmax`` for the evaluated queries; the run's table scores them at
+    K = 1..kmax (computed when first asked for)."""
     kmax = _positive_int(kmax, "kmax")
     if limit_queries is not None:
         limit_queries = _positive_int(limit_queries, "limit_queries")
@@ -82,14 +62,12 @@ def run_evaluation(dataset: Dataset, retriever, *, kmax: int = 100,
     started = time.perf_counter()
     ranking = retriever.rank(dataset, queries, kmax, progress=progress, cancel=cancel)
     seconds = time.perf_counter() - started
-    query_ids = [q.id for q in queries]
-    table = evaluate(ranking, dataset.qrels, kmax=kmax, queries=query_ids,
-                     relevance_level=relevance_level, gain=gain)
-    return EvaluationResult(
-        dataset=dataset, ranking=ranking, table=table, retriever_name=retriever.name,
-        config=dict(retriever.config()), usage=dict(retriever.usage), seconds=seconds,
-        kmax=kmax, query_ids=query_ids, relevance_level=relevance_level, gain=gain,
-        dataset_fingerprint=fingerprint)
+    config = dict(retriever.config())
+    return Run(dataset=dataset, ranking=ranking, query_ids=[q.id for q in queries], kmax=kmax,
+               retriever=retriever.name, model=config.get("model"), config=config,
+               usage=dict(retriever.usage), seconds=seconds,
+               timings={"retrieval": seconds}, relevance_level=relevance_level, gain=gain,
+               source="evaluation", dataset_fingerprint=fingerprint)
 
 
 def _positive_int(value, what: str) -> int:

@@ -93,6 +93,19 @@ class Run:
         if not self.dataset_fingerprint:
             self.dataset_fingerprint = self.dataset.fingerprint()
 
+    @classmethod
+    def of_ranking(cls, dataset: Dataset, ranking: Ranking, *, kmax: int | None = None,
+                   query_ids: list[str] | None = None, **fields: Any) -> Run:
+        """A run from a ranking made elsewhere (a TREC file, an export, a test): the evaluated
+        queries default to the ranking's queries that have qrels (trec_eval's rule), Kmax to
+        the ranking's depth; ``fields`` are any other :class:`Run` fields."""
+        if query_ids is None:
+            query_ids = [q for q in ranking.query_ids if q in dataset.qrels]
+        if kmax is None:
+            kmax = max(ranking.kmax, 1)
+        return cls(dataset=dataset, ranking=ranking, query_ids=list(query_ids), kmax=kmax,
+                   **fields)
+
     # -- derived ------------------------------------------------------------------------
     @property
     def qrels(self) -> dict[str, dict[str, float]]:

@@ -100,11 +100,11 @@ def wait_for_jobs(at: AppTest, timeout: float = 60) -> list:
 def save_bm25_run(dataset, *, name: str, kmax: int = 100, **params) -> str:
     """A BM25 run saved straight into the store (what the Run page's job saves)."""
     from ragdash.retrieval.bm25 import BM25Retriever
+    from ragdash.run import Run
 
     retriever = BM25Retriever(**params)
     queries = dataset.evaluated_queries()
     ranking = retriever.rank(dataset, queries, kmax)
-    return get_store().save(dataset=dataset, ranking=ranking, name=name,
-                            config=retriever.config(), usage=retriever.usage,
-                            retriever="bm25", kmax=kmax, query_ids=[q.id for q in queries],
-                            seconds=0.1)
+    return get_store().save(Run(dataset=dataset, ranking=ranking, query_ids=[q.id for q in queries],
+                                kmax=kmax, name=name, config=retriever.config(),
+                                usage=retriever.usage, retriever="bm25", seconds=0.1))

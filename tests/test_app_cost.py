@@ -10,6 +10,7 @@ import pytest
 from app_support import array, chart, frame_with, new_app, open_page, save_bm25_run, texts
 
 from ragdash.cost import count_tokens, evaluation_texts, load_catalog, load_settings
+from ragdash.run import Run
 from ragdash.runs import get_store
 
 
@@ -84,11 +85,11 @@ def test_past_runs_estimate_against_actual_and_cost_against_quality(sample):
     assert "Nothing to chart" in texts(at)
     # a run with an embeddings API: estimate and actual (priced from the API's usage)
     store = get_store()
-    store.save(dataset=sample, ranking=store.load(a).ranking, name="api run",
-               retriever="openai", model="text-embedding-3-small",
-               usage={"prompt_tokens": 50_000, "requests": 3},
-               cost={"estimated_usd": 0.0012, "provider": "OpenAI",
-                     "model": "text-embedding-3-small"})
+    store.save(Run.of_ranking(sample, store.load(a).ranking, name="api run", retriever="openai",
+                              model="text-embedding-3-small",
+                              usage={"prompt_tokens": 50_000, "requests": 3},
+                              cost={"estimated_usd": 0.0012, "provider": "OpenAI",
+                                    "model": "text-embedding-3-small"}))
     at.run()
     past = frame_with(at, "name", "estimated", "actual").set_index("name")
     assert past.loc["api run", "actual"] == pytest.approx(50_000 * 0.02 / 1e6)

@@ -185,3 +185,47 @@ def test_progress_bar_only_on_a_terminal():
     assert proc.returncode == 0
     assert "indexing documents" in shown and "ranking" in shown and "[#" in shown
     assert json.loads(out)["queries"] == 50   # stdout stays clean JSON
+
+
+def test_store_saves_the_run_for_the_app_and_json_carries_its_id(tmp_path, jsquad):
+    from ragdash.runs import RunStore
+
+    home = tmp_path / "home"
+    env = {"RAGDASH_HOME": str(home)}
+    proc = ragdash(JSQUAD, "--limit-queries", 30, "--format", "json", "--store", "--name",
+                   "夜間バッチ bm25", env=env)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    store = RunStore(home)
+    run = store.load(out["run_id"])
+    assert run.name == "夜間バッチ bm25" and run.source == "evaluation"
+    assert run.retriever == "bm25" and run.query_ids == [q.id for q in
+                                                         jsquad.evaluated_queries(30)]
+    for name in ("ndcg@10", "recall@100", "mrr@10"):
+        assert run.table().mean(name) == pytest.approx(out["metrics"][name], abs=1e-12)
+    assert run.timings["retrieval"] == pytest.approx(out["seconds"], abs=1e-3)
+
+    text = ragdash(JSQUAD, "--limit-queries", 5, "--store", env=env)
+    assert text.returncode == 0, text.stderr
+    ids = {s.id for s in store.list()}
+    assert len(ids) == 2
+    (new_id,) = ids - {out["run_id"]}
+    assert f"stored as run {new_id}: open /Results?run={new_id}" in text.stdout
+    assert store.load(new_id).name == f"bm25 on {jsquad.name}"
+
+    plain = ragdash(JSQUAD, "--limit-queries", 5, "--format", "json", env=env)
+    assert json.loads(plain.stdout)["run_id"] is None and len(store.list()) == 2
+    lonely = ragdash(JSQUAD, "--name", "x", env=env)
+    assert lonely.returncode != 0 and "--name names the stored run; add --store" in lonely.stderr
+    assert "Traceback" not in lonely.stderr
+
+
+def test_store_in_an_unusable_home_fails_before_any_work(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with FakeOpenAI(dim=8) as server:
+        proc = ragdash(JSQUAD, "--retriever", "openai", "--model", "m", "--base-url",
+                       server.url, "--store", env={"RAGDASH_HOME": str(blocker / "home")})
+        assert proc.returncode != 0 and "RAGDASH_HOME" in proc.stderr
+        assert "Traceback" not in proc.stderr
+        assert server.requests == []  # nothing was paid for

@@ -39,10 +39,6 @@ def _dataset(n_docs: int = 300, n_queries: int = 40, seed: int = 0) -> Dataset:
     return Dataset(documents=docs, queries=queries, qrels=qrels, name="synthetic")
 
 
-def _table(r):  # run_evaluation returns EvaluationResult until the Run record is wired (#9)
-    return r.table() if callable(r.table) else r.table
-
-
 @pytest.fixture
 def server():
     with FakeOpenAI(dim=16) as s:
@@ -88,7 +84,7 @@ def test_a_deployed_flat_collection_ranks_as_exact_search(engine, server, tmp_pa
         b_ids, b_scores = deployed.ranking.get(qid)
         assert list(b_ids) == list(a_ids)
         np.testing.assert_allclose(b_scores, a_scores, atol=1e-5)
-    assert _table(deployed).mean("ndcg@10") == pytest.approx(_table(exact).mean("ndcg@10"))
+    assert deployed.table().mean("ndcg@10") == pytest.approx(exact.table().mean("ndcg@10"))
     assert deployed.usage["unmapped_ids"] == 0
     assert deployed.usage["engine_requests"] == 1  # 40 queries, one batch of 64
 
@@ -161,7 +157,7 @@ def test_aggressive_ivf_in_milvus_lite_loses_recall_and_hnsw_keeps_it(server, tm
     assert ann_recall(ivf.exact.ranking, ivf.exact.ranking, 10) == 1.0
     # the exact run is ragdash's own top-k: identical to the dense retriever's ranking
     direct = run_evaluation(ds, dense, kmax=20)
-    assert ivf.exact.table().mean("ndcg@10") == pytest.approx(_table(direct).mean("ndcg@10"))
+    assert ivf.exact.table().mean("ndcg@10") == pytest.approx(direct.table().mean("ndcg@10"))
     # the ANN run is derived from the exact one and says how
     assert ivf.ann.config["transform"]["index"] == {"kind": "ivf", "nlist": 64, "nprobe": 1}
     assert ivf.ann.source == "engine"

@@ -206,33 +206,39 @@ def test_format_duration(seconds, en, ja):
     assert format_duration(seconds, "ja") == ja
 
 
-def test_evaluation_task_saves_through_the_store(manager, monkeypatch):
-    import sys
-    import types
+def test_evaluation_task_saves_the_run_with_its_cost_and_no_key(manager, tmp_path):
+    from ragdash.dataset import Dataset, Document, Query
+    from ragdash.ranking import Ranking
+    from ragdash.runs import RunStore
 
-    calls = {}
+    key = "sk-job-secret-123456"
 
-    def fake_run_evaluation(dataset, retriever, *, progress=None, cancel=None, **options):
-        calls["options"] = options
-        progress({"stage": "ranking", "done": 1, "total": 1})
-        return "RESULT"
+    class Paid:  # a retriever that reports API usage, and whose config once held the key
+        name = "openai:emb"
 
-    class Store:
-        def save(self, result, *, dataset, name=None, cost=None, secrets=()):
-            calls["saved"] = (result, dataset, name)
-            calls["cost"], calls["secrets"] = cost, secrets
-            return "run123"
+        def __init__(self):
+            self.usage = {"requests": 1, "prompt_tokens": 42}
 
-    fake = types.ModuleType("ragdash.pipeline")
-    fake.run_evaluation = fake_run_evaluation
-    monkeypatch.setitem(sys.modules, "ragdash.pipeline", fake)
-    task = evaluation_task("DATA", "RETRIEVER", store=Store(), run_name="mine", kmax=10)
+        def config(self):
+            return {"retriever": "openai", "model": "emb", "note": f"used {key}"}
+
+        def rank(self, dataset, queries, kmax, *, progress=None, cancel=None):
+            progress({"stage": "ranking", "done": 1, "total": 1})
+            return Ranking.from_dict({q.id: {"d1": 1.0, "d2": 0.5} for q in queries})
+
+    ds = Dataset([Document("d1", "a"), Document("d2", "b")], [Query("q1", "a")],
+                 {"q1": {"d1": 1.0}}, name="tiny")
+    store = RunStore(tmp_path)
+    task = evaluation_task(ds, Paid(), store=store, run_name="mine", kmax=2, secrets=[key],
+                           cost={"estimated_usd": 0.001})
     job = manager.submit("o", task, kind="evaluation")
     assert job.wait(5) and job.state == "done", job.error
-    assert job.result.result == "RESULT" and job.result.run_id == "run123"
-    assert calls["options"] == {"kmax": 10}
-    assert calls["saved"] == ("RESULT", "DATA", "mine")
-    assert calls["cost"] is None and calls["secrets"] == ()  # no estimate, no usage, no key
+    run = job.result
+    assert run.id and run.kmax == 2 and run.table().mean("mrr@2") == 1.0
+    saved = store.load(run.id, cached=False)
+    assert saved.name == "mine" and saved.model == "emb" and saved.retriever == "openai:emb"
+    assert saved.cost == {"estimated_usd": 0.001, "actual_tokens": 42}
+    assert key not in str(saved.config) and key not in store.path.read_bytes().decode("latin-1")
 
 
 def test_a_real_evaluation_job_saves_its_run(manager, tmp_path):
@@ -253,9 +259,9 @@ def test_a_real_evaluation_job_saves_its_run(manager, tmp_path):
 
     job = manager.submit("owner", spy, kind="evaluation")
     assert job.wait(10) and job.state == "done", job.error
-    outcome = job.result
-    assert outcome.run_id and store.load(outcome.run_id).name == "job run"
-    assert outcome.result.table.mean("hit_rate@2") == 1.0
+    run = job.result
+    assert run.id and store.load(run.id).name == "job run"
+    assert run.table().mean("hit_rate@2") == 1.0
     assert events and events[-1]["stage"] == "saving"
 
 
@@ -283,7 +289,7 @@ def test_the_app_s_job_builds_its_retriever_in_the_job_thread_and_saves_cost_and
     job = manager.submit("owner", task, kind="evaluation", secrets=(key,))
     assert job.wait(10) and job.state == "done", job.error
     assert built_in and built_in[0] is not threading.main_thread()
-    saved = store.load(job.result.run_id)
+    saved = store.load(job.result.id)
     assert saved.name == "app run"
     assert saved.cost == {"estimated_usd": 0.0, "tokens": 21, "actual_tokens": 0}
     assert saved.retriever.startswith("bm25") and key not in saved.retriever

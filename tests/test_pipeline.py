@@ -13,9 +13,10 @@ from ragdash.dataset import Dataset, Document, Query
 from ragdash.errors import Cancelled, RetrievalError
 from ragdash.loaders import load_dataset
 from ragdash.metrics import evaluate
-from ragdash.pipeline import EvaluationResult, run_evaluation
+from ragdash.pipeline import run_evaluation
 from ragdash.ranking import Ranking
 from ragdash.retrieval import make_retriever
+from ragdash.run import Run
 from ragdash.samples import load_sample
 
 
@@ -58,20 +59,21 @@ def test_evaluates_judged_queries_in_order_and_counts_queries_without_hits():
     retriever = FixedRetriever({"q0": {"d0": 0.9, "d1": 0.5}, "q1": {"d2": 0.3},
                                 "q2": {"d3": 0.8, "d0": 0.1}})
     result = run_evaluation(ds, retriever, kmax=2)
-    assert isinstance(result, EvaluationResult)
+    assert isinstance(result, Run)
     assert retriever.calls == [(["q0", "q2", "q3"], 2)]       # q1 has no qrels
     assert result.query_ids == ["q0", "q2", "q3"]
-    assert list(result.table.query_ids) == ["q0", "q2", "q3"]
-    ndcg = result.table.value("ndcg@2")
+    assert list(result.table().query_ids) == ["q0", "q2", "q3"]
+    ndcg = result.table().value("ndcg@2")
     assert ndcg[2] == 0.0
-    assert result.table.mean("recall@2") == pytest.approx((1 + 0.5 + 0) / 3)
-    assert result.retriever_name == "fixed" and result.config == {"retriever": "fixed",
-                                                                  "depth": 2}
+    assert result.table().mean("recall@2") == pytest.approx((1 + 0.5 + 0) / 3)
+    assert result.retriever == "fixed" and result.config == {"retriever": "fixed", "depth": 2}
     assert result.usage["requests"] == 3 and result.seconds >= 0 and result.kmax == 2
     info = result.dataset_info()
     assert info == {"name": "small", "source": "", "fingerprint": ds.fingerprint(),
                     "documents": 4, "queries": 4, "evaluated_queries": 3}
-    assert result.created_at.endswith("+00:00")
+    assert result.created_at.endswith("Z") and result.source == "evaluation"
+    assert result.id is None and result.parents == []  # unsaved, first-stage
+    assert result.timings == {"retrieval": result.seconds}
 
 
 def test_limit_queries_takes_the_first_judged_ones():
@@ -80,7 +82,7 @@ def test_limit_queries_takes_the_first_judged_ones():
     retriever = FixedRetriever(None)
     result = run_evaluation(ds, retriever, kmax=5, limit_queries=2)
     assert result.query_ids == ["q0", "q2"]
-    assert result.table.mean("ndcg@5") == 0.0
+    assert result.table().mean("ndcg@5") == 0.0
 
 
 def test_article_sample_with_bm25():
@@ -88,8 +90,8 @@ def test_article_sample_with_bm25():
     result = run_evaluation(ds, make_retriever("bm25"), kmax=10)
     assert len(result.query_ids) == 3
     again = evaluate(result.ranking, ds.qrels, kmax=10, queries=result.query_ids)
-    assert result.table.summary([1, 5, 10]) == again.summary([1, 5, 10])
-    assert 0 < result.table.mean("ndcg@10") <= 1
+    assert result.table().summary([1, 5, 10]) == again.summary([1, 5, 10])
+    assert 0 < result.table().mean("ndcg@10") <= 1
     assert result.usage == {"requests": 0, "prompt_tokens": 0, "embedded_texts": 0,
                             "cached_texts": 0}
 
@@ -105,8 +107,8 @@ def test_jsquad_valid_matches_pytrec_eval():
     ref = ev.evaluate(run)
     for name, key in (("ndcg@10", "ndcg_cut_10"), ("recall@20", "recall_20")):
         want = np.array([ref[q][key] if q in ref else 0.0 for q in expected_ids])
-        np.testing.assert_allclose(result.table.value(name), want, atol=1e-12)
-    assert result.table.mean("ndcg@10") > 0.8
+        np.testing.assert_allclose(result.table().value(name), want, atol=1e-12)
+    assert result.table().mean("ndcg@10") > 0.8
 
 
 def test_progress_and_cancel_reach_the_retriever():

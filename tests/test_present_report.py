@@ -218,8 +218,9 @@ def test_comparison_shows_the_stats_verdicts(report_en, report_ja, runs):
 def test_one_run_report_and_saved_runs(tmp_path, ds):
     store = RunStore(tmp_path)
     r = make_run(ds, 3, "only")
-    run_id = store.save(dataset=ds, ranking=r.ranking, config=r.config, kmax=20,
-                        query_ids=ds.query_ids, retriever="bm25", name="保存した実行")
+    run_id = store.save(Run.of_ranking(ds, r.ranking, config=r.config, kmax=20,
+                                       query_ids=ds.query_ids, retriever="bm25",
+                                       name="保存した実行"))
     saved = store.load(run_id)
     page = build_report([saved], lang="en", n_resamples=RESAMPLES)  # dataset from the run
     assert "A comparison needs at least two runs." in page
@@ -420,11 +421,8 @@ def test_a_pipeline_result_goes_straight_into_a_report(ds):
     from ragdash.pipeline import run_evaluation
     from ragdash.retrieval import make_retriever
 
-    result = run_evaluation(ds, make_retriever("bm25"), kmax=10)
-    run = result if isinstance(result, Run) else Run(  # until run_evaluation returns a Run
-        dataset=result.dataset, ranking=result.ranking, query_ids=result.query_ids,
-        kmax=result.kmax, retriever=result.retriever_name, config=result.config,
-        usage=result.usage, seconds=result.seconds)
+    run = run_evaluation(ds, make_retriever("bm25"), kmax=10)
+    assert isinstance(run, Run)
     page = build_report([run], lang="ja", n_resamples=RESAMPLES)
     assert "bm25" in page and ds.fingerprint() in page
     assert f"{run.table().mean('ndcg@10'):.4f}" in page

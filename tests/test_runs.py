@@ -17,6 +17,7 @@ from ragdash.dataset import Dataset, Document, Query
 from ragdash.errors import DatasetError, RunStoreError
 from ragdash.metrics import evaluate
 from ragdash.ranking import Ranking
+from ragdash.run import Run
 from ragdash.runs import (
     RunStore,
     default_home,
@@ -27,6 +28,7 @@ from ragdash.runs import (
     import_trec,
     new_run_id,
     run_to_json_obj,
+    summary_of,
 )
 from ragdash.secrets import scrub_secrets
 
@@ -60,22 +62,23 @@ def store(tmp_path) -> RunStore:
     return RunStore(tmp_path / "home")
 
 
-def _result(dataset, ranking, **over):
-    table = evaluate(ranking, dataset.qrels, kmax=3, queries=["q1", "q2", "q3"])
-    fields = dict(dataset=dataset, ranking=ranking, table=table, retriever_name="openai",
+def _result(dataset, ranking, **over) -> Run:
+    """An evaluated run as the pipeline makes one (an API retriever, its usage, a time)."""
+    fields = dict(dataset=dataset, ranking=ranking, query_ids=["q1", "q2", "q3"],
+                  retriever="openai", model="text-embedding-3-small",
                   config={"retriever": "openai", "model": "text-embedding-3-small",
                           "base_url": "https://api.example.com/v1", "dimensions": None},
                   usage={"requests": 2, "prompt_tokens": 321, "embedded_texts": 8,
                          "cached_texts": 0},
                   seconds=1.25, kmax=3, created_at="2025-01-02T03:04:05Z")
     fields.update(over)
-    return types.SimpleNamespace(**fields)
+    return Run(**fields)
 
 
 # -- save / load ----------------------------------------------------------------------------------
 def test_save_and_load_round_trip_keeps_everything_needed(store):
     ds, rk = make_dataset(), make_ranking()
-    run_id = store.save(_result(ds, rk), dataset=ds, name="small model")
+    run_id = store.save(_result(ds, rk, name="small model"))
     run = store.load(run_id)
     assert run.id == run_id and run.name == "small model"
     assert run.retriever == "openai" and run.model == "text-embedding-3-small"
@@ -96,7 +99,7 @@ def test_save_and_load_round_trip_keeps_everything_needed(store):
 
 def test_metrics_are_recomputed_from_the_ranking_not_stored(store):
     ds, rk = make_dataset(), make_ranking()
-    run_id = store.save(_result(ds, rk), dataset=ds)
+    run_id = store.save(_result(ds, rk))
     direct = evaluate(rk, ds.qrels, kmax=3, queries=["q1", "q2", "q3"])
     table = store.table(run_id)
     for fam, values in direct.values.items():
@@ -113,9 +116,9 @@ def test_metrics_are_recomputed_from_the_ranking_not_stored(store):
 
 def test_list_is_newest_first_with_headline_means(store):
     ds = make_dataset()
-    first = store.save(dataset=ds, ranking=make_ranking(), retriever="bm25", kmax=3,
-                       created_at="2025-01-01T00:00:00Z")
-    second = store.save(_result(ds, make_ranking(0.5)), dataset=ds)
+    first = store.save(Run.of_ranking(ds, make_ranking(), retriever="bm25", kmax=3,
+                                      created_at="2025-01-01T00:00:00Z"))
+    second = store.save(_result(ds, make_ranking(0.5)))
     listed = store.list()
     assert [s.id for s in listed] == [second, first]
     s = listed[1]
@@ -125,16 +128,16 @@ def test_list_is_newest_first_with_headline_means(store):
     assert s.headline == pytest.approx({f"{f}@3": table.mean(f"{f}@3")
                                         for f in ("ndcg", "recall", "mrr", "hit_rate")})
     assert store.summary(first) == s
-    assert store.load(first).summary() == s
+    assert summary_of(store.load(first)) == s
     other = make_dataset("other", extra="別の文")
-    store.save(dataset=other, ranking=make_ranking(), kmax=3)
+    store.save(Run.of_ranking(other, make_ranking(), kmax=3))
     assert {x.id for x in store.list(dataset_fingerprint=ds.fingerprint())} == {first, second}
     assert len(store.list(limit=1)) == 1
 
 
 def test_default_name_and_query_list_without_a_result(store):
     ds = make_dataset()
-    run_id = store.save(dataset=ds, ranking=make_ranking(), retriever="bm25")
+    run_id = store.save(Run.of_ranking(ds, make_ranking(), retriever="bm25"))
     run = store.load(run_id)
     assert run.name == "bm25 on mini-ja"
     # trec_eval's default: queries in both the run and the qrels, in run order.
@@ -148,15 +151,15 @@ def test_default_name_and_query_list_without_a_result(store):
     ("openai", "text-embedding-3-small", "openai · text-embedding-3-small on mini-ja"),
 ])
 def test_default_names_say_the_model_once(store, retriever, model, name):
-    run_id = store.save(dataset=make_dataset(), ranking=make_ranking(), retriever=retriever,
-                        model=model)
+    run_id = store.save(Run.of_ranking(make_dataset(), make_ranking(), retriever=retriever,
+                                       model=model))
     assert store.load(run_id).name == name
 
 
 def test_datasets_are_stored_once_and_dropped_with_their_last_run(store):
     ds = make_dataset()
-    a = store.save(dataset=ds, ranking=make_ranking())
-    b = store.save(dataset=make_dataset(), ranking=make_ranking(0.3))  # same content
+    a = store.save(Run.of_ranking(ds, make_ranking()))
+    b = store.save(Run.of_ranking(make_dataset(), make_ranking(0.3)))  # same content
     assert [d["runs"] for d in store.datasets()] == [2]
     store.delete(a)
     assert store.has_dataset(ds.fingerprint())
@@ -167,7 +170,7 @@ def test_datasets_are_stored_once_and_dropped_with_their_last_run(store):
 
 def test_unknown_ids_give_one_plain_sentence(store):
     ds = make_dataset()
-    run_id = store.save(dataset=ds, ranking=make_ranking())
+    run_id = store.save(Run.of_ranking(ds, make_ranking()))
     store.delete(run_id)
     for call in (store.load, store.delete, store.summary, lambda r: store.rename(r, "x")):
         with pytest.raises(RunStoreError) as info:
@@ -179,7 +182,7 @@ def test_unknown_ids_give_one_plain_sentence(store):
 
 
 def test_rename(store):
-    run_id = store.save(dataset=make_dataset(), ranking=make_ranking())
+    run_id = store.save(Run.of_ranking(make_dataset(), make_ranking()))
     store.rename(run_id, "  ベースライン BM25  ")
     assert store.load(run_id).name == "ベースライン BM25"
     with pytest.raises(RunStoreError, match="empty"):
@@ -192,13 +195,13 @@ def test_run_ids_are_short_url_safe_and_distinct():
     assert all(re.fullmatch(r"[a-z2-7]{10}", i) for i in ids)
 
 
-def test_a_result_from_another_dataset_is_refused(store):
+def test_only_a_run_is_saved_other_shapes_are_converted_first(store):
     ds = make_dataset()
-    result = _result(make_dataset(extra="違う"), make_ranking())
-    with pytest.raises(RunStoreError, match="different dataset"):
-        store.save(result, dataset=ds)
-    with pytest.raises(RunStoreError, match="nothing to save"):
-        store.save(dataset=ds)
+    shaped_like_a_run = types.SimpleNamespace(dataset=ds, ranking=make_ranking(),
+                                             query_ids=["q1"], kmax=3)
+    with pytest.raises(RunStoreError, match=r"takes a ragdash\.run\.Run.*Run\.of_ranking"):
+        store.save(shaped_like_a_run)
+    assert store.list() == []
 
 
 def test_ragdash_home_moves_the_store(tmp_path, monkeypatch):
@@ -222,7 +225,7 @@ def test_an_unwritable_home_is_a_plain_error(tmp_path):
 
 
 def test_a_damaged_row_is_a_plain_error(store):
-    run_id = store.save(dataset=make_dataset(), ranking=make_ranking())
+    run_id = store.save(Run.of_ranking(make_dataset(), make_ranking()))
     with sqlite3.connect(store.path) as conn:
         conn.execute("UPDATE runs SET ranking=? WHERE id=?", (b"garbage", run_id))
     with pytest.raises(RunStoreError, match="cannot be read"):
@@ -235,7 +238,7 @@ def test_threads_can_save_at_once(store):
 
     def work(i):
         try:
-            ids.append(store.save(dataset=ds, ranking=make_ranking(i / 10), name=f"run {i}"))
+            ids.append(store.save(Run.of_ranking(ds, make_ranking(i / 10), name=f"run {i}")))
         except Exception as exc:  # pragma: no cover - the assertion below shows it
             errors.append(exc)
 
@@ -259,9 +262,9 @@ def test_the_api_key_never_reaches_the_disk_or_an_export(tmp_path):
         "base_url": f"https://example.azure.com/openai?api-version=2024-02-01&api-key={KEY}",
         "note": f"made with {KEY}", "max_tokens": 8000,
     }
-    result = _result(ds, make_ranking(), config=config,
+    result = _result(ds, make_ranking(), config=config, name=f"run {KEY}",
                      usage={"requests": 1, "prompt_tokens": 10, "key_used": KEY})
-    run_id = store.save(result, dataset=ds, name=f"run {KEY}", secrets=[KEY])
+    run_id = store.save(result, secrets=[KEY])
     run = store.load(run_id)
     assert "api_key" not in run.config and "Authorization" not in run.config["headers"]
     assert run.config["headers"] == {"X-Trace": "ok"}
@@ -274,9 +277,9 @@ def test_the_api_key_never_reaches_the_disk_or_an_export(tmp_path):
         if path.is_file():
             assert needle not in path.read_bytes(), path.name
     # Without secrets=..., credential-shaped values are still caught.
-    run2 = store.save(dataset=ds, ranking=make_ranking(),
-                      config={"base_url": f"https://x/v1?key={KEY}", "extra": f"Bearer {KEY}",
-                              "token": "abc"})
+    run2 = store.save(Run.of_ranking(ds, make_ranking(),
+                                     config={"base_url": f"https://x/v1?key={KEY}",
+                                             "extra": f"Bearer {KEY}", "token": "abc"}))
     assert KEY not in json.dumps(store.load(run2).config)
     for path in Path(home).rglob("*"):
         if path.is_file():
@@ -313,7 +316,7 @@ def _tables_equal(a, b):
 
 def test_json_export_import_round_trip_in_the_same_store(store):
     ds = make_dataset()
-    run = store.load(store.save(_result(ds, make_ranking()), dataset=ds, name="A"))
+    run = store.load(store.save(_result(ds, make_ranking(), name="A")))
     obj = run_to_json_obj(run)
     assert obj["format"] == "ragdash-run" and obj["dataset"]["fingerprint"] == ds.fingerprint()
     assert "qrels" not in obj and "content" not in obj["dataset"]
@@ -327,7 +330,7 @@ def test_json_export_import_round_trip_in_the_same_store(store):
 
 def test_json_import_into_a_fresh_store_needs_the_dataset(tmp_path, store):
     ds = make_dataset()
-    run = store.load(store.save(_result(ds, make_ranking()), dataset=ds))
+    run = store.load(store.save(_result(ds, make_ranking())))
     fresh = RunStore(tmp_path / "fresh")
     # Without the dataset anywhere: a plain sentence saying what to load.
     with pytest.raises(RunStoreError, match=r"mini-ja.*load that dataset first"):
@@ -364,7 +367,7 @@ def test_bad_json_uploads_name_the_file(store, payload, match):
 
 def test_trec_export_and_import_score_the_same(store):
     ds = make_dataset()
-    run = store.load(store.save(_result(ds, make_ranking()), dataset=ds, name="my run · 1"))
+    run = store.load(store.save(_result(ds, make_ranking(), name="my run · 1")))
     text = export_trec(run)
     first = text.splitlines()[0].split()
     assert first[:4] == ["q1", "Q0", "d1", "1"] and first[5] == "my_run_1"
@@ -388,7 +391,7 @@ def test_trec_import_is_cut_at_kmax_and_checks_ids(store):
 
 def test_loaded_runs_are_kept_so_reruns_do_not_recompute(store):
     ds = make_dataset()
-    run_id = store.save(dataset=ds, ranking=make_ranking())
+    run_id = store.save(Run.of_ranking(ds, make_ranking()))
     first = store.load(run_id)
     table = first.table()
     again = store.load(run_id)
@@ -399,7 +402,7 @@ def test_loaded_runs_are_kept_so_reruns_do_not_recompute(store):
     store.delete(run_id)
     with pytest.raises(RunStoreError):
         store.load(run_id)
-    ids = [store.save(dataset=ds, ranking=make_ranking(i)) for i in range(12)]
+    ids = [store.save(Run.of_ranking(ds, make_ranking(i))) for i in range(12)]
     for i in ids:
         store.load(i)
     assert len(store._runs) <= 8
@@ -412,15 +415,15 @@ def test_a_real_bm25_evaluation_round_trips(store):
 
     ds = make_dataset()
     result = run_evaluation(ds, make_retriever("bm25"), kmax=4)
-    run_id = store.save(result, dataset=ds)
+    run_id = store.save(result)
     run = store.load(run_id, cached=False)
-    assert run.retriever == result.retriever_name == "bm25"
+    assert run.retriever == result.retriever == "bm25"
     assert run.query_ids == result.query_ids == ["q1", "q2", "q3"]
     assert run.kmax == 4 and run.dataset_fingerprint == ds.fingerprint()
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", run.created_at)
     assert run.config == scrub_secrets(result.config)
-    _tables_equal(run.table(), result.table)
-    assert store.list()[0].headline["ndcg@4"] == pytest.approx(result.table.mean("ndcg@4"))
+    _tables_equal(run.table(), result.table())
+    assert store.list()[0].headline["ndcg@4"] == pytest.approx(result.table().mean("ndcg@4"))
 
 
 def test_created_at_is_normalised_to_utc_text(store):
@@ -428,5 +431,33 @@ def test_created_at_is_normalised_to_utc_text(store):
     for given, want in [("2025-03-04T05:06:07+09:00", "2025-03-03T20:06:07Z"),
                         ("2025-03-04T05:06:07.123456Z", "2025-03-04T05:06:07Z"),
                         (0, "1970-01-01T00:00:00Z"), ("not a time", "not a time")]:
-        run_id = store.save(dataset=ds, ranking=make_ranking(), created_at=given)
+        run_id = store.save(Run.of_ranking(ds, make_ranking(), created_at=given))
         assert store.summary(run_id).created_at == want
+
+
+# -- a damaged store ------------------------------------------------------------------------------
+def test_a_bad_headline_row_is_skipped_and_named_the_others_still_list(store):
+    good = store.save(Run.of_ranking(make_dataset(), make_ranking(), name="good"))
+    bad = store.save(Run.of_ranking(make_dataset(), make_ranking(0.2), name="bad"))
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE runs SET headline=? WHERE id=?", ("{not json", bad))
+    assert [s.id for s in store.list()] == [good]
+    assert bad in store.bad_rows and "JSONDecodeError" in store.bad_rows[bad]
+    with pytest.raises(RunStoreError, match=f"saved run {bad} cannot be read.*Results page"):
+        store.summary(bad)
+
+
+def test_a_truncated_store_file_is_one_sentence_with_its_path(tmp_path):
+    home = tmp_path / "home"
+    store = RunStore(home)
+    store.save(Run.of_ranking(make_dataset(), make_ranking()))
+    del store
+    for name in ("runs.sqlite-wal", "runs.sqlite-shm"):
+        (home / name).unlink(missing_ok=True)
+    raw = (home / "runs.sqlite").read_bytes()
+    (home / "runs.sqlite").write_bytes(b"garbage!" * 8 + raw[64:600])
+    with pytest.raises(RunStoreError) as info:
+        RunStore(home).list()
+    text = str(info.value)
+    assert str(home / "runs.sqlite") in text and "damaged" in text
+    assert "move it aside" in text and "writable" not in text

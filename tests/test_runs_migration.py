@@ -13,6 +13,7 @@ import shutil
 import pytest
 from paths import TESTS
 
+from ragdash.run import Run
 from ragdash.runs.store import RunStore
 
 FIXTURE = TESTS / "data" / "runstore-v1"
@@ -43,8 +44,57 @@ def test_a_version_1_store_lists_loads_and_rescores_its_runs(old_store):
 def test_a_version_1_store_takes_new_runs_beside_the_old(old_store):
     run_id = next(iter(json.loads((FIXTURE / "expected.json").read_text())))
     old = old_store.load(run_id)
-    new_id = old_store.save(dataset=old.dataset, ranking=old.ranking, retriever="copy",
-                            kmax=old.kmax, query_ids=old.query_ids)
+    new_id = old_store.save(Run.of_ranking(old.dataset, old.ranking, retriever="copy",
+                                           kmax=old.kmax, query_ids=old.query_ids))
     assert {s.id for s in old_store.list()} >= {run_id, new_id}
     assert old_store.load(new_id).table().mean("ndcg@10") == pytest.approx(
         old.table().mean("ndcg@10"))
+
+
+# -- a store written by main at 2ddbea2 (schema 1; parents/resources were kept in the config) --
+FIXTURE_2DDBEA2 = TESTS / "data" / "runstore-2ddbea2"
+
+
+@pytest.fixture
+def store_2ddbea2(tmp_path):
+    home = tmp_path / "home2"
+    home.mkdir()
+    shutil.copy(FIXTURE_2DDBEA2 / "runs.sqlite", home / "runs.sqlite")
+    return RunStore(home)
+
+
+def test_a_store_from_2ddbea2_opens_with_parents_and_resources_as_fields(store_2ddbea2):
+    import sqlite3
+
+    expected = json.loads((FIXTURE_2DDBEA2 / "expected.json").read_text(encoding="utf-8"))
+    listed = {s.id: s for s in store_2ddbea2.list()}
+    assert set(listed) == set(expected)
+    for run_id, want in expected.items():
+        run = store_2ddbea2.load(run_id, cached=False)
+        assert (run.name, run.source, run.kmax) == (want["name"], want["source"], want["kmax"])
+        assert run.parents == want.get("parents", [])
+        assert listed[run_id].parents == tuple(want.get("parents", []))
+        assert run.resources == want.get("resources", {})
+        assert "parents" not in run.config and "resources" not in run.config
+        assert run.timings == {}
+        for metric, value in want["headline"].items():
+            assert run.table().mean(metric) == pytest.approx(value, abs=1e-12), (run_id, metric)
+    child = next(r for r, w in expected.items() if w.get("parents"))
+    assert store_2ddbea2.load(child).config["transform"] == {"kind": "truncate", "k": 5}
+    with sqlite3.connect(store_2ddbea2.path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    RunStore(store_2ddbea2.home)  # opening a migrated store again changes nothing
+    assert {s.id for s in RunStore(store_2ddbea2.home).list()} == set(expected)
+
+
+def test_a_store_from_a_newer_ragdash_is_refused_in_one_sentence(tmp_path):
+    import sqlite3
+
+    from ragdash.errors import RunStoreError
+
+    home = tmp_path / "future"
+    home.mkdir()
+    with sqlite3.connect(home / "runs.sqlite") as conn:
+        conn.execute("PRAGMA user_version=9")
+    with pytest.raises(RunStoreError, match=r"newer ragdash \(schema 9; this one reads up to 2\)"):
+        RunStore(home)

@@ -11,6 +11,9 @@ Contract (scripts rely on it):
   "usage": {requests, prompt_tokens, embedded_texts, cached_texts}, "seconds": s, ...}``.
 - ``--save-run FILE`` writes the ranking as a TREC run file (``qid Q0 docno rank score tag``),
   which ``python -m ragdash score`` scores to the same numbers.
+- ``--store`` saves the run (a :class:`ragdash.run.Run`) in the run store under
+  ``$RAGDASH_HOME`` and prints its id and the app's ``/Results?run=<id>`` path; JSON then
+  carries ``"run_id"`` (``null`` without ``--store``).
 - The API key comes from the environment (``OPENAI_API_KEY`` or the variable named by
   ``--api-key-env``), never from the command line, and is never printed.
 """
@@ -103,6 +106,12 @@ def register(subparsers) -> None:
     p.add_argument("--save-run", default=None, metavar="FILE",
                    help="also write the ranking to FILE as a TREC run "
                         "(qid Q0 docno rank score tag)")
+    p.add_argument("--store", action="store_true",
+                   help="also save the run in the run store ($RAGDASH_HOME, default "
+                        "./.ragdash) and print its id and the app's Results?run=<id> path, "
+                        "to open and compare it in the browser")
+    p.add_argument("--name", default=None, metavar="TEXT",
+                   help="the stored run's name (with --store; default: retriever and dataset)")
     add_judging_options(p)
     add_format_option(p)
 
@@ -167,6 +176,9 @@ def run(args) -> int:
     from ..metrics import metric_names
     from ..pipeline import run_evaluation
 
+    if args.name is not None and not args.store:
+        raise RetrievalError("--name names the stored run; add --store")
+    store = _open_store() if args.store else None  # before paying for anything
     dataset = load_dataset(args.dataset, split=args.split)
     bar = ProgressBar(args.retriever) if sys.stderr.isatty() else None
     try:
@@ -177,12 +189,16 @@ def run(args) -> int:
         if bar is not None:
             bar.close()
     if args.save_run:
-        _save_run(result.ranking, args.save_run, result.retriever_name)
+        _save_run(result.ranking, args.save_run, result.retriever)
+    if store is not None:
+        result.name = (args.name or "").strip()
+        store.save(result, secrets=[os.environ.get(args.api_key_env or DEFAULT_KEY_ENV, "")])
 
-    summary = result.table.summary(ks)
-    no_relevant = int(result.table.no_relevant.sum())
+    table = result.table()
+    summary = table.summary(ks)
+    no_relevant = int(table.no_relevant.sum())
     empty = sum(1 for q in result.query_ids if len(result.ranking.get(q)[0]) == 0)
-    retriever_info = {"name": result.retriever_name, **result.config}
+    retriever_info = {"name": result.retriever, **result.config}
     usage = {k: int(result.usage.get(k, 0)) for k in
              ("requests", "prompt_tokens", "embedded_texts", "cached_texts")}
     if args.format == "json":
@@ -201,6 +217,7 @@ def run(args) -> int:
             "gain": args.gain,
             "run_file": args.save_run,
             "created_at": result.created_at,
+            "run_id": result.id,
             **({"unmapped_ids": int(result.usage["unmapped_ids"])}
                if "unmapped_ids" in result.usage else {}),
         }))
@@ -212,7 +229,7 @@ def run(args) -> int:
     lines = [
         f"{info['name']}: {info['documents']:,} documents, {len(result.query_ids):,} of "
         f"{info['queries']:,} queries evaluated (those with qrels)",
-        f"retriever: {result.retriever_name}" + (f" ({settings})" if settings else ""),
+        f"retriever: {result.retriever}" + (f" ({settings})" if settings else ""),
         "",
         format_metrics(summary),
         "",
@@ -222,6 +239,9 @@ def run(args) -> int:
         lines.append(f"embedding calls: {usage['requests']:,}, tokens: "
                      f"{usage['prompt_tokens']:,}, texts embedded: {usage['embedded_texts']:,}"
                      f", from cache: {usage['cached_texts']:,}")
+    if result.id:
+        lines.append(f"stored as run {result.id}: open {results_path(result.id)} in the app "
+                     f"(streamlit run app.py, RAGDASH_HOME={_home_text()})")
     emit("\n".join(lines))
     if no_relevant:
         note(f"note: {no_relevant:,} evaluated queries have no relevant document (every "
@@ -232,6 +252,24 @@ def run(args) -> int:
     if args.save_run:
         note(f"run written to {args.save_run}")
     return 0
+
+
+def results_path(run_id: str) -> str:
+    """The app's path that opens a stored run (after the app's address, e.g.
+    http://localhost:8501)."""
+    return f"/Results?run={run_id}"
+
+
+def _open_store():
+    from ..runs import get_store
+
+    return get_store()
+
+
+def _home_text() -> str:
+    from ..home import ragdash_home
+
+    return str(ragdash_home())
 
 
 def _kmax(given: int | None, ks: list[int]) -> int:

@@ -21,11 +21,12 @@ from typing import Any
 from ..dataset import Dataset, Document, Query
 from ..errors import DatasetError, RunStoreError
 from ..ranking import Ranking
+from ..run import Run, now_iso
 from ..secrets import scrub_secrets
-from .store import RunStore, SavedRun, dataset_from_json_obj, dataset_to_json_obj
+from .store import RunStore, dataset_from_json_obj, dataset_to_json_obj
 
 __all__ = ["EXPORT_FORMAT", "export_json", "export_trec", "import_json", "import_trec",
-           "run_to_json_obj"]
+           "run_from_json_obj", "run_from_trec", "run_to_json_obj"]
 
 EXPORT_FORMAT = "ragdash-run"
 EXPORT_VERSION = 1
@@ -33,7 +34,7 @@ EXPORT_VERSION = 1
 DEFAULT_TREC_KMAX = 100
 
 
-def run_to_json_obj(run: SavedRun, *, include_qrels: bool = False,
+def run_to_json_obj(run: Run, *, include_qrels: bool = False,
                     include_dataset: bool = False) -> dict:
     """The JSON export of a saved run as a dict (see the module docstring)."""
     obj: dict[str, Any] = {
@@ -52,6 +53,9 @@ def run_to_json_obj(run: SavedRun, *, include_qrels: bool = False,
         "relevance_level": run.relevance_level,
         "gain": run.gain,
         "seconds": run.seconds,
+        "timings": scrub_secrets(run.timings),
+        "resources": scrub_secrets(run.resources),
+        "parents": list(run.parents),
         "dataset": {"name": run.dataset.name, "fingerprint": run.dataset_fingerprint,
                     "sizes": run.dataset.sizes()},
         "query_ids": list(run.query_ids),
@@ -65,7 +69,7 @@ def run_to_json_obj(run: SavedRun, *, include_qrels: bool = False,
     return obj
 
 
-def export_json(run: SavedRun, *, include_qrels: bool = False,
+def export_json(run: Run, *, include_qrels: bool = False,
                 include_dataset: bool = False) -> bytes:
     """The run as a UTF-8 JSON file (for a download button)."""
     return json.dumps(run_to_json_obj(run, include_qrels=include_qrels,
@@ -73,7 +77,7 @@ def export_json(run: SavedRun, *, include_qrels: bool = False,
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def export_trec(run: SavedRun) -> str:
+def export_trec(run: Run) -> str:
     """The run's ranking as a TREC run file (``qid Q0 docno rank score tag``)."""
     tag = re.sub(r"[^A-Za-z0-9_.\-]+", "_", run.name).strip("_") or "ragdash"
     return run.ranking.to_trec_string(tag=tag)
@@ -82,7 +86,16 @@ def export_trec(run: SavedRun) -> str:
 def import_json(store: RunStore, data: bytes | str | Mapping, *,
                 dataset: Dataset | None = None, name: str | None = None,
                 filename: str = "run.json") -> str:
-    """Save an exported run into ``store``; returns the new run id.
+    """Save an exported run into ``store`` (see :func:`run_from_json_obj`); returns the new
+    run id."""
+    return store.save(run_from_json_obj(store, data, dataset=dataset, name=name,
+                                        filename=filename))
+
+
+def run_from_json_obj(store: RunStore, data: bytes | str | Mapping, *,
+                      dataset: Dataset | None = None, name: str | None = None,
+                      filename: str = "run.json") -> Run:
+    """An exported run as an unsaved :class:`Run` (``source="import"``).
 
     The dataset is, in order: the one embedded in the file; the store's copy with the same
     fingerprint; ``dataset`` if its fingerprint matches; a dataset of ids built from the
@@ -92,22 +105,22 @@ def import_json(store: RunStore, data: bytes | str | Mapping, *,
     try:
         ranking = Ranking.from_json_obj(obj["ranking"])
         meta = obj.get("dataset") or {}
-        fp = meta.get("fingerprint")
-        target = _resolve_dataset(store, obj, meta, fp, dataset, filename)
-        query_ids = [str(q) for q in obj.get("query_ids")
-                     or [q for q in ranking.query_ids if q in target.qrels]]
-        kmax = int(obj.get("kmax") or max(ranking.kmax, 1))
+        target = _resolve_dataset(store, obj, meta, meta.get("fingerprint"), dataset, filename)
+        return Run.of_ranking(
+            target, ranking, kmax=int(obj.get("kmax") or max(ranking.kmax, 1)),
+            query_ids=[str(q) for q in obj.get("query_ids") or []] or None,
+            name=str(name or obj.get("name") or ""), config=dict(obj.get("config") or {}),
+            usage=dict(obj.get("usage") or {}), retriever=str(obj.get("retriever") or "unknown"),
+            model=obj.get("model"), relevance_level=obj.get("relevance_level"),
+            gain=obj.get("gain") or "linear", seconds=obj.get("seconds"),
+            timings=dict(obj.get("timings") or {}), resources=dict(obj.get("resources") or {}),
+            parents=[str(p) for p in obj.get("parents") or []],
+            created_at=str(obj.get("created_at") or "") or now_iso(),
+            cost=obj.get("cost"), source="import")
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise DatasetError(f"this is not a complete ragdash run export ({type(exc).__name__}: "
                            f"{exc})", file=filename,
                            fix="export the run again from ragdash") from exc
-    return store.save(
-        dataset=target, ranking=ranking, name=name or obj.get("name"),
-        config=obj.get("config") or {}, usage=obj.get("usage") or {},
-        retriever=obj.get("retriever") or "unknown", model=obj.get("model"), kmax=kmax,
-        query_ids=query_ids, relevance_level=obj.get("relevance_level"),
-        gain=obj.get("gain") or "linear", seconds=obj.get("seconds"),
-        created_at=obj.get("created_at"), cost=obj.get("cost"), source="import")
 
 
 def _parse(data: bytes | str | Mapping, filename: str) -> dict:
@@ -180,7 +193,16 @@ def _ids_only_dataset(obj: Mapping, meta: Mapping) -> Dataset:
 def import_trec(store: RunStore, raw: bytes | str, *, dataset: Dataset,
                 name: str | None = None, filename: str = "run.txt",
                 kmax: int = DEFAULT_TREC_KMAX) -> str:
-    """Score a TREC run file from another engine against ``dataset`` and save it.
+    """Score a TREC run file from another engine against ``dataset`` and save it (see
+    :func:`run_from_trec`); returns the new run id."""
+    return store.save(run_from_trec(raw, dataset=dataset, name=name, filename=filename,
+                                    kmax=kmax))
+
+
+def run_from_trec(raw: bytes | str, *, dataset: Dataset, name: str | None = None,
+                  filename: str = "run.txt", kmax: int = DEFAULT_TREC_KMAX) -> Run:
+    """A TREC run file (``qid Q0 docno rank score tag``) as an unsaved :class:`Run` on
+    ``dataset`` (``source="trec"``).
 
     The evaluated queries are those in both the run and the qrels (trec_eval's default). The
     ranking is cut at ``kmax``. Raises :class:`DatasetError` when no query id matches.
@@ -200,10 +222,10 @@ def import_trec(store: RunStore, raw: bytes | str, *, dataset: Dataset,
                            fix="check that the run retrieved from this corpus (doc ids must "
                                "match)")
     kmax = max(1, min(int(kmax), max(ranking.kmax, 1)))
-    ranking = ranking.truncate(kmax)
-    return store.save(dataset=dataset, ranking=ranking, name=name or _stem(filename),
-                      config={"retriever": "trec", "file": filename}, usage={},
-                      retriever="trec", kmax=kmax, query_ids=query_ids, source="trec")
+    return Run.of_ranking(dataset, ranking.truncate(kmax), kmax=kmax, query_ids=query_ids,
+                          name=name or _stem(filename),
+                          config={"retriever": "trec", "file": filename}, retriever="trec",
+                          source="trec")
 
 
 def _stem(filename: str) -> str:

@@ -33,9 +33,9 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,17 +43,28 @@ from ..dataset import Dataset, Document, Query
 from ..errors import RunStoreError
 from ..home import ragdash_home as default_home
 from ..i18n import t
-from ..metrics import evaluate
 from ..ranking import Ranking
 from ..run import Run
 from ..secrets import scrub_secrets
 
-__all__ = ["DB_FILENAME", "HEADLINE_METRICS", "RunStore", "RunSummary", "SavedRun",
-           "dataset_from_json_obj", "dataset_to_json_obj", "default_home", "get_store",
-           "new_run_id"]
+if TYPE_CHECKING:
+    from ..metrics import MetricTable
+
+__all__ = [
+    "DB_FILENAME",
+    "HEADLINE_METRICS",
+    "RunStore",
+    "RunSummary",
+    "dataset_from_json_obj",
+    "dataset_to_json_obj",
+    "default_home",
+    "get_store",
+    "new_run_id",
+    "summary_of",
+]
 
 DB_FILENAME = "runs.sqlite"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: means shown in the run list (at K = 10, or Kmax when that is smaller)
 HEADLINE_METRICS = ("ndcg", "recall", "mrr", "hit_rate")
 #: saved runs kept in memory per store (each holds its ranking and, once asked, its table)
@@ -83,6 +94,9 @@ CREATE TABLE IF NOT EXISTS runs (
     config          TEXT NOT NULL,
     usage           TEXT NOT NULL,
     cost            TEXT,
+    timings         TEXT NOT NULL DEFAULT '{}',
+    resources       TEXT NOT NULL DEFAULT '{}',
+    parents         TEXT NOT NULL DEFAULT '[]',
     query_ids       BLOB NOT NULL,
     ranking         BLOB NOT NULL,
     headline        TEXT NOT NULL
@@ -183,12 +197,13 @@ def _iso(value: Any) -> str:
 # -- records -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RunSummary:
-    """One line of the run list (no ranking, no dataset content)."""
+    """One line of the run list (no ranking, no dataset content): what a list needs without
+    loading the run."""
 
     id: str
     name: str
     created_at: str  # ISO 8601, UTC ("2025-01-31T12:00:00Z")
-    source: str  # "evaluation", "trec" (an uploaded run file) or "import" (a JSON export)
+    source: str  # one of ragdash.run.SOURCES
     dataset_name: str
     dataset_fingerprint: str
     retriever: str
@@ -200,56 +215,74 @@ class RunSummary:
     usage: dict
     cost: dict | None
     seconds: float | None
+    parents: tuple[str, ...] = ()
 
 
-@dataclass
-class SavedRun:
-    """A run read back from the store, with everything needed to recompute and drill down."""
-
-    id: str
-    name: str
-    created_at: str
-    source: str
-    dataset: Dataset
-    dataset_fingerprint: str
-    ranking: Ranking
-    retriever: str
-    model: str | None
-    config: dict
-    usage: dict
-    cost: dict | None
-    kmax: int
-    #: the evaluated queries, in order (a query missing from the ranking scores 0)
-    query_ids: list[str]
-    relevance_level: float | None
-    gain: str
-    seconds: float | None
-    _table: Any = field(default=None, repr=False)
-
-    @property
-    def qrels(self):
-        return self.dataset.qrels
-
-    def table(self):
-        """The :class:`ragdash.metrics.MetricTable`, recomputed from the ranking (memoized)."""
-        if self._table is None:
-            self._table = evaluate(self.ranking, self.dataset.qrels, kmax=self.kmax,
-                                   queries=self.query_ids,
-                                   relevance_level=self.relevance_level, gain=self.gain)
-        return self._table
-
-    def summary(self) -> RunSummary:
-        return RunSummary(
-            id=self.id, name=self.name, created_at=self.created_at, source=self.source,
-            dataset_name=self.dataset.name, dataset_fingerprint=self.dataset_fingerprint,
-            retriever=self.retriever, model=self.model, n_queries=len(self.query_ids),
-            kmax=self.kmax, headline=_headline(self.table()), usage=dict(self.usage),
-            cost=self.cost, seconds=self.seconds)
+def summary_of(run: Run) -> RunSummary:
+    """The run-list line of a (saved) run."""
+    return RunSummary(
+        id=run.id or "", name=run.name, created_at=run.created_at, source=run.source,
+        dataset_name=run.dataset.name, dataset_fingerprint=run.dataset_fingerprint,
+        retriever=run.retriever, model=run.model, n_queries=len(run.query_ids),
+        kmax=run.kmax, headline=_headline(run.table()), usage=dict(run.usage),
+        cost=run.cost, seconds=run.seconds, parents=tuple(run.parents))
 
 
-def _headline(table) -> dict[str, float]:
+def _headline(table: MetricTable) -> dict[str, float]:
     k = min(10, table.kmax)
     return {f"{f}@{k}": table.mean(f"{f}@{k}") for f in HEADLINE_METRICS if f in table.values}
+
+
+def _json(obj: Any, secrets: tuple[str, ...]) -> str:
+    return json.dumps(scrub_secrets(obj, secrets), ensure_ascii=False)
+
+
+def _run_row(run: Run, secrets: tuple[str, ...]) -> dict[str, Any]:
+    """The ``runs`` row of ``run`` (without its id): every text scrubbed of ``secrets``."""
+    name = (run.name or "").strip() or _default_name(run.retriever, run.model, run.dataset.name)
+    return {
+        "name": scrub_secrets(name[:200], secrets),
+        "created_at": _iso(run.created_at),
+        "source": run.source,
+        "dataset_fp": run.dataset_fingerprint,
+        "dataset_name": run.dataset.name,
+        "retriever": scrub_secrets(str(run.retriever), secrets),
+        "model": scrub_secrets(run.model, secrets) if run.model else None,
+        "n_queries": len(run.query_ids),
+        "kmax": run.kmax,
+        "relevance_level": None if run.relevance_level is None else float(run.relevance_level),
+        "gain": run.gain,
+        "seconds": None if run.seconds is None else float(run.seconds),
+        "config": _json(dict(run.config), secrets),
+        "usage": _json(dict(run.usage), secrets),
+        "cost": None if run.cost is None else _json(dict(run.cost), secrets),
+        "timings": _json(dict(run.timings), secrets),
+        "resources": _json(dict(run.resources), secrets),
+        "parents": json.dumps([str(p) for p in run.parents]),
+        "query_ids": _pack(list(run.query_ids)),
+        "ranking": _pack(_ranking_to_obj(run.ranking)),
+        "headline": json.dumps(_headline(run.table())),
+    }
+
+
+def _insert_dataset(conn: sqlite3.Connection, fingerprint: str, dataset: Dataset) -> None:
+    """Store the dataset once per fingerprint (runs on the same data share it)."""
+    if conn.execute("SELECT 1 FROM datasets WHERE fingerprint=?", (fingerprint,)).fetchone():
+        return
+    conn.execute("INSERT INTO datasets(fingerprint, name, sizes, content) VALUES (?, ?, ?, ?)",
+                 (fingerprint, dataset.name, json.dumps(dataset.sizes()),
+                  _pack(dataset_to_json_obj(dataset))))
+
+
+def _insert_run(conn: sqlite3.Connection, row: dict[str, Any]) -> str:
+    """Insert ``row`` under a fresh id; returns the id."""
+    run_id = new_run_id()
+    while conn.execute("SELECT 1 FROM runs WHERE id=?", (run_id,)).fetchone():
+        run_id = new_run_id()
+    row = {"id": run_id, **row}
+    conn.execute(f"INSERT INTO runs({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                 tuple(row.values()))
+    return run_id
 
 
 # -- the store -----------------------------------------------------------------------------------
@@ -258,149 +291,63 @@ class RunStore:
 
     Safe to share between threads (a job saves while a page lists): every call opens its own
     short-lived connection; SQLite's WAL mode lets readers and one writer work at once.
+    ``bad_rows`` names the runs that could not be read (id -> reason) so a page can say so.
     """
 
     def __init__(self, home: str | os.PathLike | None = None) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.path = self.home / DB_FILENAME
         self._datasets: OrderedDict[str, Dataset] = OrderedDict()  # small LRU by fingerprint
-        self._runs: OrderedDict[str, SavedRun] = OrderedDict()  # small LRU by run id
+        self._runs: OrderedDict[str, Run] = OrderedDict()  # small LRU by run id
         self._lock = threading.Lock()
+        self.bad_rows: dict[str, str] = {}
         try:
             self.home.mkdir(parents=True, exist_ok=True)
-            with self._connect() as conn:
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.executescript(_SCHEMA)
-                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except (OSError, sqlite3.Error) as exc:
-            raise RunStoreError(f"cannot open the run store at {self.path} ({exc}); set "
+        except OSError as exc:
+            raise RunStoreError(f"cannot create the run store folder {self.home} ({exc}); set "
                                 f"RAGDASH_HOME to a writable folder") from exc
+        with self._connect() as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+            _migrate(conn, self.path)
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=30)
+        try:
+            conn = sqlite3.connect(self.path, timeout=30)
+        except sqlite3.Error as exc:
+            raise RunStoreError(f"cannot open the run store at {self.path} ({exc}); set "
+                                f"RAGDASH_HOME to a writable folder") from exc
         try:
             conn.execute("PRAGMA foreign_keys=ON")
             with conn:  # commit or roll back
                 yield conn
+        except sqlite3.DatabaseError as exc:
+            raise _damaged(self.path, exc) from exc
         finally:
             conn.close()
 
     # -- write ----------------------------------------------------------------------------
-    def save(self, result: Any = None, *, dataset: Dataset, name: str | None = None,
-             ranking: Ranking | None = None, config: Mapping | None = None,
-             usage: Mapping | None = None, retriever: str | None = None,
-             model: str | None = None, kmax: int | None = None,
-             query_ids: Iterable[str] | None = None, relevance_level: float | None = None,
-             gain: str | None = None, seconds: float | None = None, created_at: Any = None,
-             cost: Mapping | None = None, source: str = "evaluation",
-             secrets: Iterable[str] = ()) -> str:
-        """Save a run; returns its id.
+    def save(self, run: Run, *, secrets: Iterable[str] = ()) -> str:
+        """Save ``run``; returns its new id (also set on ``run.id``).
 
-        ``result`` is a :class:`ragdash.pipeline.EvaluationResult` (its ranking, table, config,
-        usage, retriever_name, seconds, created_at, kmax are used); each keyword overrides the
-        matching field, or supplies it when there is no ``result``. ``dataset`` is the dataset
-        the run was made on (its fingerprint must match the result's). ``secrets`` (an API
-        key) are masked wherever they might appear; credential-named config entries are
-        dropped whatever ``secrets`` says. ``cost``: an estimate / actual figure to show later
-        (e.g. ``{"estimated_usd": 0.01, "actual_usd": 0.012, "tokens": 12345}``).
+        ``secrets`` (an API key) are masked wherever they might appear; credential-named
+        config entries are dropped whatever ``secrets`` says. The metric table is computed
+        (and memoized on ``run``) for the run list's headline means.
         """
-        table = getattr(result, "table", None)
-        ranking = ranking if ranking is not None else getattr(result, "ranking", None)
-        if ranking is None:
-            raise RunStoreError("nothing to save: give an evaluation result or a ranking")
-        result_fp = getattr(result, "dataset_fingerprint", None) or None
-        result_ds = getattr(result, "dataset", None)
-        if result_fp is not None and result_ds is dataset:
-            fp = result_fp  # the pipeline fingerprinted this very object a moment ago
-        else:
-            fp = dataset.fingerprint()
-            if result_fp is None and result_ds is not None and result_ds is not dataset:
-                result_fp = result_ds.fingerprint()
-        if result_fp is not None and result_fp != fp:
-            raise RunStoreError("this result was made on a different dataset than the one "
-                                "given to save(); save it with the dataset it was run on")
-        config = dict(config if config is not None else getattr(result, "config", None) or {})
-        usage = dict(usage if usage is not None else getattr(result, "usage", None) or {})
-        retriever = (retriever or getattr(result, "retriever_name", None)
-                     or config.get("retriever") or config.get("name") or "unknown")
-        model = model or config.get("model")
-        if query_ids is None:
-            query_ids = getattr(result, "query_ids", None) or (
-                table.query_ids if table is not None else
-                [q for q in ranking.query_ids if q in dataset.qrels])
-        query_ids = [str(q) for q in query_ids]
-        if kmax is None:
-            kmax = getattr(result, "kmax", None) or (table.kmax if table is not None else None) \
-                or max(ranking.kmax, 1)
-        kmax = int(kmax)
-        if relevance_level is None:
-            relevance_level = getattr(result, "relevance_level", None)
-        if relevance_level is None and table is not None:
-            relevance_level = table.relevance_level
-        gain = gain or getattr(result, "gain", None) or (table.gain if table is not None
-                                                         else "linear")
-        if seconds is None:
-            seconds = getattr(result, "seconds", None)
-        if created_at is None:
-            created_at = getattr(result, "created_at", None)
-        if table is None or table.kmax != kmax or list(table.query_ids) != query_ids:
-            table = evaluate(ranking, dataset.qrels, kmax=kmax, queries=query_ids,
-                             relevance_level=relevance_level, gain=gain)
-        secrets = tuple(secrets)
-        name = (name or "").strip() or _default_name(str(retriever), model, dataset.name)
-        row = {
-            "id": new_run_id(),
-            "name": scrub_secrets(name[:200], secrets),
-            "created_at": _iso(created_at),
-            "source": source,
-            "dataset_fp": fp,
-            "dataset_name": dataset.name,
-            "retriever": scrub_secrets(str(retriever), secrets),
-            "model": scrub_secrets(model, secrets) if model else None,
-            "n_queries": len(query_ids),
-            "kmax": kmax,
-            "relevance_level": None if relevance_level is None else float(relevance_level),
-            "gain": gain,
-            "seconds": None if seconds is None else float(seconds),
-            "config": json.dumps(scrub_secrets(config, secrets), ensure_ascii=False),
-            "usage": json.dumps(scrub_secrets(usage, secrets), ensure_ascii=False),
-            "cost": None if cost is None else json.dumps(scrub_secrets(dict(cost), secrets),
-                                                         ensure_ascii=False),
-            "query_ids": _pack(query_ids),
-            "ranking": _pack(_ranking_to_obj(ranking)),
-            "headline": json.dumps(_headline(table)),
-        }
+        if not isinstance(run, Run):
+            raise RunStoreError(f"RunStore.save takes a ragdash.run.Run, not "
+                                f"{type(run).__name__}; convert other shapes with "
+                                f"Run.of_ranking or ragdash.runs.exchange first")
+        row = _run_row(run, tuple(s for s in secrets if s))
         with self._lock, self._connect() as conn:
-            exists = conn.execute("SELECT 1 FROM datasets WHERE fingerprint=?", (fp,)).fetchone()
-            if not exists:
-                conn.execute("INSERT INTO datasets(fingerprint, name, sizes, content) "
-                             "VALUES (?, ?, ?, ?)",
-                             (fp, dataset.name, json.dumps(dataset.sizes()),
-                              _pack(dataset_to_json_obj(dataset))))
-            while conn.execute("SELECT 1 FROM runs WHERE id=?", (row["id"],)).fetchone():
-                row["id"] = new_run_id()
-            cols = ", ".join(row)
-            conn.execute(f"INSERT INTO runs({cols}) VALUES ({', '.join('?' * len(row))})",
-                         tuple(row.values()))
-        self._remember(fp, dataset)
-        return row["id"]
+            _insert_dataset(conn, run.dataset_fingerprint, run.dataset)
+            run_id = _insert_run(conn, row)
+        run.id = run_id
+        self._remember(run.dataset_fingerprint, run.dataset)
+        return run_id
 
-    def save_run(self, run: Run, *, secrets: Iterable[str] = ()) -> str:
-        """Save a :class:`ragdash.run.Run` (a derived run's parents and transform travel in
-        its config); returns the id, also set on ``run.id``."""
-        config = dict(run.config)
-        if run.parents:
-            config["parents"] = list(run.parents)
-        if run.resources:
-            config["resources"] = dict(run.resources)
-        run.id = self.save(dataset=run.dataset, name=run.name or None, ranking=run.ranking,
-                           config=config, usage=run.usage, retriever=run.retriever,
-                           model=run.model, kmax=run.kmax, query_ids=run.query_ids,
-                           relevance_level=run.relevance_level, gain=run.gain,
-                           seconds=run.seconds, created_at=run.created_at, cost=run.cost,
-                           source=run.source, secrets=secrets)
-        return run.id
+    #: the same as :meth:`save` (the name earlier code used for a Run)
+    save_run = save
 
     def rename(self, run_id: str, name: str) -> None:
         name = (name or "").strip()[:200]
@@ -431,11 +378,15 @@ class RunStore:
 
     # -- read -----------------------------------------------------------------------------
     _SUMMARY_COLS = ("id, name, created_at, source, dataset_name, dataset_fp, retriever, model, "
-                     "n_queries, kmax, headline, usage, cost, seconds")
+                     "n_queries, kmax, headline, usage, cost, seconds, parents")
+    _RUN_COLS = ("id, name, created_at, source, dataset_fp, retriever, model, kmax, "
+                 "relevance_level, gain, seconds, config, usage, cost, timings, resources, "
+                 "parents, query_ids, ranking")
 
     def list(self, *, dataset_fingerprint: str | None = None,
              limit: int | None = None) -> list[RunSummary]:
-        """Saved runs, newest first (only those on one dataset when a fingerprint is given)."""
+        """Saved runs, newest first (only those on one dataset when a fingerprint is given).
+        A row that cannot be read is skipped and named in :attr:`bad_rows`."""
         sql = f"SELECT {self._SUMMARY_COLS} FROM runs"
         args: list[Any] = []
         if dataset_fingerprint:
@@ -447,7 +398,14 @@ class RunStore:
             args.append(int(limit))
         with self._connect() as conn:
             rows = conn.execute(sql, args).fetchall()
-        return [_summary(r) for r in rows]
+        summaries = []
+        for row in rows:
+            try:
+                summaries.append(_summary(row))
+            except (ValueError, TypeError, KeyError) as exc:
+                with self._lock:
+                    self.bad_rows[str(row[0])] = f"{type(exc).__name__}: {exc}"[:200]
+        return summaries
 
     def summary(self, run_id: str) -> RunSummary:
         with self._connect() as conn:
@@ -455,19 +413,22 @@ class RunStore:
                                (run_id,)).fetchone()
         if row is None:
             raise _unknown(run_id)
-        return _summary(row)
+        try:
+            return _summary(row)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise _bad_row(run_id, exc) from exc
 
     def exists(self, run_id: str) -> bool:
         with self._connect() as conn:
             return conn.execute("SELECT 1 FROM runs WHERE id=?", (run_id,)).fetchone() is not None
 
-    def load(self, run_id: str, *, cached: bool = True) -> SavedRun:
-        """The full run: ranking, dataset, configuration. Raises :class:`RunStoreError` for an
-        unknown id.
+    def load(self, run_id: str, *, cached: bool = True) -> Run:
+        """The full :class:`Run` (``id`` set): ranking, dataset, configuration. Raises
+        :class:`RunStoreError` for an unknown id or a row that cannot be read.
 
         The last few runs loaded are kept in memory (``cached=False`` reads the file again),
-        so a page that reruns gets the same :class:`SavedRun` — and its memoized metric
-        table — back without touching SQLite; treat it as read-only.
+        so a page that reruns gets the same :class:`Run` — and its memoized metric table —
+        back without touching SQLite; treat it as read-only.
         """
         run_id = str(run_id or "").strip()
         if cached:
@@ -477,35 +438,37 @@ class RunStore:
                     self._runs.move_to_end(run_id)
                     return hit
         with self._connect() as conn:
-            row = conn.execute(
-                "SELECT id, name, created_at, source, dataset_fp, retriever, model, n_queries, "
-                "kmax, relevance_level, gain, seconds, config, usage, cost, query_ids, ranking "
-                "FROM runs WHERE id=?", (run_id,)).fetchone()
+            row = conn.execute(f"SELECT {self._RUN_COLS} FROM runs WHERE id=?",
+                               (run_id,)).fetchone()
         if row is None:
             raise _unknown(run_id)
-        (rid, name, created_at, source, fp, retriever, model, _n, kmax, level, gain, seconds,
-         config, usage, cost, qids, ranking) = row
         try:
-            run = SavedRun(
-                id=rid, name=name, created_at=created_at, source=source,
-                dataset=self.dataset(fp), dataset_fingerprint=fp,
-                ranking=_ranking_from_obj(_unpack(ranking)), retriever=retriever, model=model,
-                config=json.loads(config), usage=json.loads(usage),
-                cost=json.loads(cost) if cost else None, kmax=int(kmax),
-                query_ids=_unpack(qids), relevance_level=level, gain=gain, seconds=seconds)
-        except (zlib.error, ValueError, KeyError, TypeError) as exc:
-            raise RunStoreError(f"saved run {run_id} cannot be read ({type(exc).__name__}); "
-                                f"delete it and run the evaluation again") from exc
+            run = self._run_of(row)
+        except (zlib.error, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise _bad_row(run_id, exc) from exc
         with self._lock:
             self._runs[run_id] = run
             while len(self._runs) > RUN_CACHE_SIZE:
                 self._runs.popitem(last=False)
         return run
 
-    def load_many(self, run_ids: Iterable[str]) -> list[SavedRun]:
+    def _run_of(self, row: tuple) -> Run:
+        (rid, name, created_at, source, fp, retriever, model, kmax, level, gain, seconds,
+         config, usage, cost, timings, resources, parents, qids, ranking) = row
+        return Run(dataset=self.dataset(fp), dataset_fingerprint=fp,
+                   ranking=_ranking_from_obj(_unpack(ranking)), query_ids=_unpack(qids),
+                   kmax=int(kmax), retriever=retriever, model=model, name=name,
+                   config=json.loads(config), usage=json.loads(usage),
+                   cost=json.loads(cost) if cost else None, seconds=seconds,
+                   timings=json.loads(timings), resources=json.loads(resources),
+                   relevance_level=level, gain=gain, source=source,
+                   parents=[str(p) for p in json.loads(parents)], created_at=created_at,
+                   id=rid)
+
+    def load_many(self, run_ids: Iterable[str]) -> list[Run]:
         return [self.load(r) for r in run_ids]
 
-    def table(self, run: SavedRun | str):
+    def table(self, run: Run | str) -> MetricTable:
         """The run's :class:`ragdash.metrics.MetricTable`, recomputed from its ranking."""
         if isinstance(run, str):
             run = self.load(run)
@@ -559,12 +522,64 @@ def _default_name(retriever: str, model: str | None, dataset_name: str) -> str:
 
 def _summary(r: tuple) -> RunSummary:
     (rid, name, created_at, source, dname, fp, retriever, model, n, kmax, headline, usage,
-     cost, seconds) = r
+     cost, seconds, parents) = r
+    headline = json.loads(headline)
+    if not isinstance(headline, dict):
+        raise ValueError("its headline is not a JSON object")
     return RunSummary(id=rid, name=name, created_at=created_at, source=source,
                       dataset_name=dname, dataset_fingerprint=fp, retriever=retriever,
                       model=model, n_queries=int(n), kmax=int(kmax),
-                      headline=json.loads(headline), usage=json.loads(usage),
-                      cost=json.loads(cost) if cost else None, seconds=seconds)
+                      headline={str(k): float(v) for k, v in headline.items()},
+                      usage=json.loads(usage), cost=json.loads(cost) if cost else None,
+                      seconds=seconds, parents=tuple(json.loads(parents or "[]")))
+
+
+def _bad_row(run_id: str, exc: Exception) -> RunStoreError:
+    return RunStoreError(f"saved run {run_id} cannot be read ({type(exc).__name__}); delete "
+                         f"it on the Results page and run the evaluation again")
+
+
+def _damaged(path: Path, exc: sqlite3.DatabaseError) -> RunStoreError:
+    if isinstance(exc, sqlite3.OperationalError):
+        return RunStoreError(f"cannot use the run store at {path} ({exc}); set RAGDASH_HOME "
+                             f"to a writable folder, or close the program that holds it")
+    return RunStoreError(f"the run store {path} is damaged ({exc}); move it aside (for example "
+                         f"rename it to {path.name}.damaged) and ragdash starts a new one")
+
+
+# -- schema versions ---------------------------------------------------------------------------
+def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+    """Bring the file to :data:`SCHEMA_VERSION` (a new file is created at it).
+
+    Version 1 kept a derived run's ``parents`` and ``resources`` inside its config and had no
+    timings; version 2 gives the three their own columns (moved out of the config here)."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    has_runs = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='runs'"
+                            ).fetchone()
+    if version > SCHEMA_VERSION:
+        raise RunStoreError(f"the run store {path} was written by a newer ragdash (schema "
+                            f"{version}; this one reads up to {SCHEMA_VERSION}); update "
+                            f"ragdash or set RAGDASH_HOME to another folder")
+    if has_runs and version < 2:
+        _migrate_1_to_2(conn)
+    conn.executescript(_SCHEMA)
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+
+def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
+    for column, default in (("timings", "'{}'"), ("resources", "'{}'"), ("parents", "'[]'")):
+        conn.execute(f"ALTER TABLE runs ADD COLUMN {column} TEXT NOT NULL DEFAULT {default}")
+    rows = conn.execute("SELECT id, config FROM runs WHERE config LIKE '%\"parents\"%' OR "
+                        "config LIKE '%\"resources\"%'").fetchall()
+    for run_id, text in rows:
+        config = json.loads(text)
+        if not isinstance(config, dict):
+            continue
+        parents = config.pop("parents", [])
+        resources = config.pop("resources", {})
+        conn.execute("UPDATE runs SET config=?, parents=?, resources=? WHERE id=?",
+                     (json.dumps(config, ensure_ascii=False), json.dumps(list(parents)),
+                      json.dumps(dict(resources), ensure_ascii=False), run_id))
 
 
 def _unknown(run_id: str) -> RunStoreError:

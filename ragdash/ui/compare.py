@@ -10,7 +10,8 @@ from ..errors import RagdashError
 from ..metrics import metric_label
 from ..present.charts import PLOTLY_CONFIG, scatter_figure
 from ..present.tables import disagreement, display_frame
-from ..runs import SavedRun, import_trec
+from ..run import Run
+from ..runs import import_trec
 from ..stats import CurveBands, align_tables, compare_tables, table_bands
 from . import keys, state
 from .page import PageContext
@@ -45,7 +46,7 @@ def upload_trec_runs(ctx: PageContext, dataset) -> None:
                 st.success(t("cmp.upload_done", n=len(added)))
 
 
-def unique_names(runs: list[SavedRun]) -> list[str]:
+def unique_names(runs: list[Run]) -> list[str]:
     """Run names for legends and tables; a repeated name gets its id appended."""
     counts: dict[str, int] = {}
     for r in runs:
@@ -64,11 +65,11 @@ def _memo(key: tuple, compute):
     return cache[key]
 
 
-def aligned_tables(runs: list[SavedRun], names: list[str]):
+def aligned_tables(runs: list[Run], names: list[str]):
     return align_tables({n: r.table() for n, r in zip(names, runs)})
 
 
-def bands_for(runs: list[SavedRun], names: list[str], family: str, drop: bool) -> CurveBands:
+def bands_for(runs: list[Run], names: list[str], family: str, drop: bool) -> CurveBands:
     def compute():
         _, aligned = aligned_tables(runs, names)
         return table_bands(aligned, family, drop_no_relevant=drop, n_resamples=BAND_RESAMPLES)
@@ -76,7 +77,7 @@ def bands_for(runs: list[SavedRun], names: list[str], family: str, drop: bool) -
     return _memo(("bands", tuple(r.id for r in runs), family, drop), compute)
 
 
-def comparison_for(runs: list[SavedRun], names: list[str], metric: str, drop: bool):
+def comparison_for(runs: list[Run], names: list[str], metric: str, drop: bool):
     def compute():
         tables = {n: r.table() for n, r in zip(names, runs)}
         return compare_tables(tables, metric, drop_no_relevant=drop)
@@ -136,7 +137,7 @@ def disagreement_view(ctx: PageContext, aligned: dict, a: str, b: str, metric: s
     return worst
 
 
-def chosen_runs(ctx: PageContext, summaries) -> list[SavedRun]:
+def chosen_runs(ctx: PageContext, summaries) -> list[Run]:
     ids = [s.id for s in summaries]
     labels = {s.id: f"{s.name} · {s.created_at[:16].replace('T', ' ')}" for s in summaries}
     ss = st.session_state

@@ -18,7 +18,6 @@ COMPARE_IDS = "rd_compare_ids"    # saved runs chosen on the Compare page
 EXTERNAL_RUNS = "rd_external_runs"  # TREC runs uploaded on the Compare page: name -> Ranking
 RUN_PARAM = "rd_run_param"        # the ?run=<id> value already opened in this session
 SEEN_JOBS = "rd_seen_jobs"        # job ids whose finished run was already made current
-TABLES = "rd_tables"              # (run id, options) -> MetricTable, so redraws never rescore
 DRILL_QUERY = "rd_drill_query"    # query id open in the drill-down
 # Run page settings (each bound to its widget)
 RETRIEVER = "rd_retriever"

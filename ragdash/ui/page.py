@@ -113,8 +113,8 @@ def collect_finished_jobs(owner: str) -> None:
         if job.id in seen or not job.finished:
             continue
         seen.add(job.id)
-        run_id = getattr(job.result, "run_id", None)
-        if job.state == "done" and run_id and newest is None:
+        run_id = job.result.id if job.state == "done" else None
+        if run_id and newest is None:
             newest = run_id
     if newest:
         state.set_run(newest)

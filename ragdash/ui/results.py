@@ -1,6 +1,6 @@
 """Pieces of the Results and Compare pages: metric pickers, the per-query table, one query's
 drill-down and the downloads. Each reads a saved run and draws; nothing here recomputes
-retrieval, and metric tables come memoized on the :class:`ragdash.runs.SavedRun`."""
+retrieval, and metric tables come memoized on the :class:`ragdash.run.Run`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from ..errors import RagdashError
 from ..metrics import DEFAULT_KS, FAMILIES, FAMILY_NAMES
 from ..present.charts import PLOTLY_CONFIG, histogram_figure
 from ..present.tables import display_frame, drilldown, per_query_frame, safe_csv
-from ..runs import SavedRun, export_json, export_trec
+from ..run import Run
+from ..runs import export_json, export_trec
 from . import keys
 from .page import PageContext
 from .widgets import bind, bind_choice, bind_multi, md
@@ -39,7 +40,7 @@ def pick_k(ctx: PageContext, kmax: int) -> int:
                             **bind_choice(keys.K_VIEW, options, default)))
 
 
-def per_query_table(ctx: PageContext, run: SavedRun, families: list[str], k: int,
+def per_query_table(ctx: PageContext, run: Run, families: list[str], k: int,
                     *, key: str) -> pd.DataFrame:
     """The per-query table (worst first; search and filter); selecting a row opens its
     drill-down. Returns the frame as computed (machine column names), for the CSV."""
@@ -93,7 +94,7 @@ def apply_selection(key: str, query_ids: list[str]) -> None:
 HIST_BIN = 0.05
 
 
-def histogram(ctx: PageContext, run: SavedRun, metric: str, *, key: str) -> None:
+def histogram(ctx: PageContext, run: Run, metric: str, *, key: str) -> None:
     fig = histogram_figure(run.table().value(metric), metric=metric, lang=ctx.lang,
                            bin_size=HIST_BIN)
     st.plotly_chart(fig, key=key, config=PLOTLY_CONFIG)
@@ -110,7 +111,7 @@ def drill_query_picker(ctx: PageContext, query_ids: list[str], dataset, *, key: 
                         **bind_choice(keys.DRILL_QUERY, query_ids, query_ids[0]))
 
 
-def drilldown_view(ctx: PageContext, run: SavedRun, qid: str, k: int) -> None:
+def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int) -> None:
     """One query: its text, its relevant documents (grade, rank each got, misses marked),
     the top K with scores and relevance marks."""
     t = ctx.t
@@ -171,7 +172,7 @@ def _highlight(frame: pd.DataFrame, mask, color: str):
         axis=1)
 
 
-def downloads(ctx: PageContext, run: SavedRun, per_query: pd.DataFrame) -> None:
+def downloads(ctx: PageContext, run: Run, per_query: pd.DataFrame) -> None:
     """Per-query CSV, run JSON, TREC run, and the standalone HTML report."""
     t = ctx.t
     stem = _file_stem(run.name)
@@ -187,7 +188,7 @@ def downloads(ctx: PageContext, run: SavedRun, per_query: pd.DataFrame) -> None:
                             "text/plain", key="dl_trec", icon=":material/list:")
 
 
-def report_button(ctx: PageContext, runs: list[SavedRun], *, key: str) -> None:
+def report_button(ctx: PageContext, runs: list[Run], *, key: str) -> None:
     """The standalone HTML report (plotly inline, opens offline), built only when clicked."""
     t = ctx.t
     left, right = st.columns([1, 2])
@@ -217,7 +218,7 @@ def _file_stem(name: str) -> str:
     return keep[:60] or "run"
 
 
-def share_link(ctx: PageContext, run: SavedRun) -> str:
+def share_link(ctx: PageContext, run: Run) -> str:
     """``?run=<id>`` on this page's URL: opens the run in a fresh session."""
     base = st.context.url or ""
     link = f"{base}?run={run.id}" if base else f"?run={run.id}"

@@ -201,7 +201,6 @@ def saved_runs(ctx: PageContext) -> None:
         except RagdashError as exc:
             st.error(md(exc))
         else:
-            state.drop_cached_run(picked)
             st.rerun()
     with cols[3].popover(t("run.delete"), icon=":material/delete:"):
         st.markdown(t("run.delete_confirm", name=md(names[picked])))

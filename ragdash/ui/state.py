@@ -15,7 +15,8 @@ import streamlit as st
 from ..dataset import Dataset
 from ..i18n import normalize_lang
 from ..jobs import JobManager, get_manager
-from ..runs import RunStore, SavedRun, get_store
+from ..run import Run
+from ..runs import RunStore, get_store
 from ..validation import validate
 from . import keys
 
@@ -95,30 +96,16 @@ def set_run(run_id: str | None) -> None:
     st.session_state.pop(keys.DRILL_QUERY, None)
 
 
-def load_run(run_id: str) -> SavedRun:
-    """A saved run, kept in this session so its metric table is computed once.
-
-    :meth:`SavedRun.table` memoizes the table on the object; keeping the object here means
-    that changing K, the metric or the language redraws without rescoring.
-    """
-    cache: dict[str, SavedRun] = st.session_state.setdefault(keys.TABLES, {})
-    run = cache.get(run_id)
-    if run is None:
-        run = store().load(run_id)
-        if len(cache) >= 8:  # keep memory bounded: drop the oldest
-            cache.pop(next(iter(cache)))
-        cache[run_id] = run
-    return run
-
-
-def drop_cached_run(run_id: str) -> None:
-    """Forget this session's copy of a run (after a rename, say); the next load rereads it."""
-    st.session_state.get(keys.TABLES, {}).pop(run_id, None)
+def load_run(run_id: str) -> Run:
+    """A saved run from the run store, which keeps the last few in memory (one cache for the
+    process), so changing K, the metric or the language redraws without rescoring: the
+    metric table is memoized on the :class:`ragdash.run.Run`."""
+    return store().load(run_id)
 
 
 def forget_run(run_id: str) -> None:
-    """A deleted run: out of the cache, the comparison and the Results page."""
-    drop_cached_run(run_id)
+    """A deleted run: out of the comparison and the Results page (the store has already
+    dropped it from its cache)."""
     ids = st.session_state.get(keys.COMPARE_IDS) or []
     st.session_state[keys.COMPARE_IDS] = [r for r in ids if r != run_id]
     if st.session_state.get(keys.RUN_ID) == run_id:

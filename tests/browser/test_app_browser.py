@@ -194,10 +194,11 @@ def test_clicking_a_scatter_point_on_compare_opens_that_query(browser, app_url, 
 
     store = RunStore(home)
     dataset = load_sample("jsquad-mini")
-    first = store.save(run_evaluation(dataset, make_retriever("bm25")), dataset=dataset,
-                       name="bm25 default")
-    store.save(run_evaluation(dataset, make_retriever("bm25", k1=0.5, b=0.3)),
-               dataset=dataset, name="bm25 k1=0.5 b=0.3")
+    first = store.save(run_evaluation(dataset, make_retriever("bm25")))
+    store.rename(first, "bm25 default")
+    tuned = run_evaluation(dataset, make_retriever("bm25", k1=0.5, b=0.3))
+    tuned.name = "bm25 k1=0.5 b=0.3"
+    store.save(tuned)
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.goto(f"{app_url}/?run={first}")  # the link restores the dataset in this session
