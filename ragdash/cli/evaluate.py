@@ -25,6 +25,8 @@ import ipaddress
 import os
 import sys
 import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from ..errors import AuthenticationError, MetricError, RetrievalError
@@ -40,6 +42,10 @@ from ._output import (
     parse_ks,
     to_json,
 )
+
+if TYPE_CHECKING:
+    from ..dataset import Dataset
+    from ..run import Run
 
 DEFAULT_KMAX = 100
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -168,62 +174,96 @@ def run(args) -> int:
     kmax = _kmax(args.kmax, ks)
     if args.limit_queries is not None and args.limit_queries < 1:
         raise RetrievalError(f"--limit-queries must be at least 1, got {args.limit_queries}")
+    if args.name is not None and not args.store:
+        raise RetrievalError("--name names the stored run; add --store")
     retriever = _make_retriever(args)
     for warning in getattr(getattr(retriever, "embedder", None), "warnings", ()):
         note(f"warning: {warning}")  # e.g. a key over plain http to another machine
+    store = _open_store() if args.store else None  # before paying for anything
 
     from ..loaders import load_dataset
-    from ..metrics import metric_names
-    from ..pipeline import run_evaluation
 
-    if args.name is not None and not args.store:
-        raise RetrievalError("--name names the stored run; add --store")
-    store = _open_store() if args.store else None  # before paying for anything
     dataset = load_dataset(args.dataset, split=args.split)
-    bar = ProgressBar(args.retriever) if sys.stderr.isatty() else None
-    try:
-        result = run_evaluation(dataset, retriever, kmax=kmax, limit_queries=args.limit_queries,
-                                progress=bar, relevance_level=args.relevance_level,
-                                gain=args.gain)
-    finally:
-        if bar is not None:
-            bar.close()
+    result = _evaluate(args, dataset, retriever, kmax)
     if args.save_run:
         _save_run(result.ranking, args.save_run, result.retriever)
     if store is not None:
         result.name = (args.name or "").strip()
         store.save(result, secrets=[os.environ.get(args.api_key_env or DEFAULT_KEY_ENV, "")])
-
-    table = result.table()
-    summary = table.summary(ks)
-    no_relevant = int(table.no_relevant.sum())
-    empty = sum(1 for q in result.query_ids if len(result.ranking.get(q)[0]) == 0)
-    retriever_info = {"name": result.retriever, **result.config}
-    usage = {k: int(result.usage.get(k, 0)) for k in
-             ("requests", "prompt_tokens", "embedded_texts", "cached_texts")}
+    facts = _Facts.of(result)
     if args.format == "json":
-        emit(to_json({
-            "queries": len(result.query_ids),
-            "metrics": {name: summary[name] for name in metric_names(ks)},
-            "dataset": result.dataset_info(),
-            "retriever": retriever_info,
-            "usage": usage,
-            "seconds": round(result.seconds, 3),
-            "k": ks,
-            "kmax": kmax,
-            "queries_without_relevant": no_relevant,
-            "queries_without_results": empty,
-            "relevance_level": args.relevance_level,
-            "gain": args.gain,
-            "run_file": args.save_run,
-            "created_at": result.created_at,
-            "run_id": result.id,
-            **({"unmapped_ids": int(result.usage["unmapped_ids"])}
-               if "unmapped_ids" in result.usage else {}),
-        }))
+        emit(to_json(_json_report(args, result, facts, ks, kmax)))
         return 0
+    emit(_text_report(result, facts, ks, kmax))
+    if facts.no_relevant:
+        note(f"note: {facts.no_relevant:,} evaluated queries have no relevant document (every "
+             f"grade is 0); they score 0 and count in the means")
+    if facts.empty:
+        note(f"note: {facts.empty:,} queries got no results (for BM25: no token in common with "
+             f"any document); they score 0")
+    if args.save_run:
+        note(f"run written to {args.save_run}")
+    return 0
 
+
+def _evaluate(args, dataset: Dataset, retriever, kmax: int) -> Run:
+    """The pipeline, with a progress bar on a terminal."""
+    from ..pipeline import run_evaluation
+
+    bar = ProgressBar(args.retriever) if sys.stderr.isatty() else None
+    try:
+        return run_evaluation(dataset, retriever, kmax=kmax, limit_queries=args.limit_queries,
+                              progress=bar, relevance_level=args.relevance_level,
+                              gain=args.gain)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What both outputs report beyond the means."""
+
+    no_relevant: int
+    empty: int
+    usage: dict[str, int]
+
+    @classmethod
+    def of(cls, run: Run) -> _Facts:
+        return cls(no_relevant=int(run.table().no_relevant.sum()),
+                   empty=sum(1 for q in run.query_ids if len(run.ranking.get(q)[0]) == 0),
+                   usage={k: int(run.usage.get(k, 0)) for k in
+                          ("requests", "prompt_tokens", "embedded_texts", "cached_texts")})
+
+
+def _json_report(args, result: Run, facts: _Facts, ks: list[int], kmax: int) -> dict:
+    from ..metrics import metric_names
+
+    summary = result.table().summary(ks)
+    return {
+        "queries": len(result.query_ids),
+        "metrics": {name: summary[name] for name in metric_names(ks)},
+        "dataset": result.dataset_info(),
+        "retriever": {"name": result.retriever, **result.config},
+        "usage": facts.usage,
+        "seconds": round(result.seconds or 0.0, 3),
+        "k": ks,
+        "kmax": kmax,
+        "queries_without_relevant": facts.no_relevant,
+        "queries_without_results": facts.empty,
+        "relevance_level": args.relevance_level,
+        "gain": args.gain,
+        "run_file": args.save_run,
+        "created_at": result.created_at,
+        "run_id": result.id,
+        **({"unmapped_ids": int(result.usage["unmapped_ids"])}
+           if "unmapped_ids" in result.usage else {}),
+    }
+
+
+def _text_report(result: Run, facts: _Facts, ks: list[int], kmax: int) -> str:
     info = result.dataset_info()
+    usage = facts.usage
     settings = ", ".join(f"{k}={v}" for k, v in result.config.items()
                          if k != "retriever" and v not in (None, ""))
     lines = [
@@ -231,9 +271,9 @@ def run(args) -> int:
         f"{info['queries']:,} queries evaluated (those with qrels)",
         f"retriever: {result.retriever}" + (f" ({settings})" if settings else ""),
         "",
-        format_metrics(summary),
+        format_metrics(result.table().summary(ks)),
         "",
-        f"{result.seconds:.2f} s retrieving, top {kmax} per query",
+        f"{result.seconds or 0.0:.2f} s retrieving, top {kmax} per query",
     ]
     if usage["requests"] or usage["cached_texts"]:
         lines.append(f"embedding calls: {usage['requests']:,}, tokens: "
@@ -242,16 +282,7 @@ def run(args) -> int:
     if result.id:
         lines.append(f"stored as run {result.id}: open {results_path(result.id)} in the app "
                      f"(streamlit run app.py, RAGDASH_HOME={_home_text()})")
-    emit("\n".join(lines))
-    if no_relevant:
-        note(f"note: {no_relevant:,} evaluated queries have no relevant document (every "
-             f"grade is 0); they score 0 and count in the means")
-    if empty:
-        note(f"note: {empty:,} queries got no results (for BM25: no token in common with any "
-             f"document); they score 0")
-    if args.save_run:
-        note(f"run written to {args.save_run}")
-    return 0
+    return "\n".join(lines)
 
 
 def results_path(run_id: str) -> str:

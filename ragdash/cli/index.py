@@ -112,10 +112,10 @@ def run(args) -> int:
 
         store = get_store()
         report.exact.name = f"{report.exact.retriever} exact on {dataset.name}"
-        exact_id = store.save_run(report.exact)
+        exact_id = store.save(report.exact)
         report.ann.parents = [exact_id]
         report.ann.name = f"{report.ann.retriever} on {dataset.name}"
-        obj["run_ids"] = {"exact": exact_id, "ann": store.save_run(report.ann)}
+        obj["run_ids"] = {"exact": exact_id, "ann": store.save(report.ann)}
     if args.format == "json":
         emit(to_json(obj))
         return 0
