@@ -38,7 +38,7 @@ TESTS = ("randomization", "ttest", "wilcoxon")
 
 
 @dataclass(frozen=True)
-class RunSummary:
+class RunMean:
     name: str
     mean: float
     ci_low: float
@@ -105,7 +105,7 @@ class Comparison:
     metric_label: str
     query_ids: list[str]
     per_query: dict[str, np.ndarray]  # run name -> values aligned with query_ids
-    runs: list[RunSummary]
+    runs: list[RunMean]
     pairs: list[PairResult]
     alpha: float
     confidence: float
@@ -208,6 +208,48 @@ def compare_runs(per_query: Mapping[str, np.ndarray], *, metric_name: str,
         raise StatsError(f"unknown test {test!r}; choose one of {', '.join(TESTS)}")
     if not 0 < alpha < 1:
         raise StatsError(f"alpha must be between 0 and 1 (got {alpha})")
+    names, x, query_ids = _matrix(per_query, query_ids)
+    index_pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    diffs = np.column_stack([x[:, j] - x[:, i] for i, j in index_pairs])
+    diffs[np.abs(diffs) <= TIE_TOLERANCE] = 0.0  # rounding noise is no difference
+
+    # One bootstrap for every run and every difference: same resamples, coherent intervals.
+    means = bootstrap_means(np.column_stack([x, diffs]), n_resamples=n_resamples, seed=seed)
+    tail = (1.0 - confidence) / 2.0
+    lows, highs = np.quantile(means, [tail, 1.0 - tail], axis=0)
+    run_means = x.mean(axis=0)
+    runs = [RunMean(name, float(run_means[r]), float(lows[r]), float(highs[r]))
+            for r, name in enumerate(names)]
+
+    p_rand = randomization_tests(diffs, n_permutations=n_permutations, seed=seed)
+    p_t = np.array([paired_ttest(x[:, i], x[:, i] + diffs[:, c])
+                    for c, (i, _j) in enumerate(index_pairs)])
+    p_w = np.array([wilcoxon_test(x[:, i], x[:, i] + diffs[:, c])
+                    for c, (i, _j) in enumerate(index_pairs)])
+    p_holm = holm({"randomization": p_rand, "ttest": p_t, "wilcoxon": p_w}[test])
+
+    label = label or metric_label(metric_name)
+    pairs = []
+    for c, (i, j) in enumerate(index_pairs):
+        r = len(names) + c  # the difference's column in the bootstrap
+        pairs.append(_pair(
+            names[i], names[j], diffs[:, c], float(run_means[i]), float(run_means[j]),
+            (float(lows[r]), float(highs[r])),
+            p={"ttest": float(p_t[c]), "wilcoxon": float(p_w[c]),
+               "randomization": float(p_rand[c]), "holm": float(p_holm[c])},
+            label=label, n_comparisons=len(index_pairs), alpha=alpha, confidence=confidence))
+    return Comparison(
+        metric=metric_name, metric_label=label, query_ids=query_ids,
+        per_query=dict(zip(names, (x[:, r].copy() for r in range(len(names))))),
+        runs=runs, pairs=pairs, alpha=alpha, confidence=confidence, test=test,
+        n_resamples=int(n_resamples), n_permutations=int(n_permutations), seed=seed,
+        alignment=alignment, notes=list(notes))
+
+
+def _matrix(per_query: Mapping[str, np.ndarray], query_ids: Sequence[str] | None
+            ) -> tuple[list[str], np.ndarray, list[str]]:
+    """The run names, the queries x runs matrix of finite values, and the query ids; every
+    malformed input is one :class:`StatsError` sentence."""
     names = [str(n) for n in per_query]
     if len(names) < 2:
         raise StatsError(f"a comparison needs at least two runs (got {len(names)})")
@@ -219,9 +261,7 @@ def compare_runs(per_query: Mapping[str, np.ndarray], *, metric_name: str,
         raise StatsError("every run needs one value per query, aligned on the same queries "
                          f"(got shapes {', '.join(str(c.shape) for c in columns)})")
     n = columns[0].shape[0]
-    if query_ids is None:
-        query_ids = [str(i) for i in range(n)]
-    query_ids = [str(q) for q in query_ids]
+    query_ids = [str(q) for q in (query_ids if query_ids is not None else range(n))]
     if len(query_ids) != n:
         raise StatsError(f"{len(query_ids)} query ids for {n} values per run")
     if n < 2:
@@ -230,58 +270,28 @@ def compare_runs(per_query: Mapping[str, np.ndarray], *, metric_name: str,
     x = np.column_stack(columns)
     if not np.isfinite(x).all():
         raise StatsError("per-query values contain NaN or infinity")
+    return names, x, query_ids
 
-    index_pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
-    diffs = np.column_stack([x[:, j] - x[:, i] for i, j in index_pairs])
-    diffs[np.abs(diffs) <= TIE_TOLERANCE] = 0.0  # rounding noise is no difference
 
-    # One bootstrap for every run and every difference: same resamples, coherent intervals.
-    means = bootstrap_means(np.column_stack([x, diffs]), n_resamples=n_resamples, seed=seed)
-    tail = (1.0 - confidence) / 2.0
-    lows, highs = np.quantile(means, [tail, 1.0 - tail], axis=0)
-    run_means = x.mean(axis=0)
-    runs = [RunSummary(name, float(run_means[r]), float(lows[r]), float(highs[r]))
-            for r, name in enumerate(names)]
-
-    p_rand = randomization_tests(diffs, n_permutations=n_permutations, seed=seed)
-    p_t, p_w = [], []
-    for c, (i, _j) in enumerate(index_pairs):
-        a_vals, b_vals = x[:, i], x[:, i] + diffs[:, c]
-        p_t.append(paired_ttest(a_vals, b_vals))
-        p_w.append(wilcoxon_test(a_vals, b_vals))
-    deciding = {"randomization": p_rand, "ttest": np.array(p_t), "wilcoxon": np.array(p_w)}
-    p_holm = holm(deciding[test])
-
-    label = label or metric_label(metric_name)
-    pairs = []
-    for c, (i, j) in enumerate(index_pairs):
-        d = diffs[:, c]
-        diff = float(d.mean())
-        sd = float(d.std(ddof=1))
-        wins, losses = int((d > 0).sum()), int((d < 0).sum())
-        identical = wins == 0 and losses == 0
-        r = len(names) + c
-        verdict = make_verdict(
-            a=names[i], b=names[j], metric=label, n=n, mean_a=float(run_means[i]),
-            mean_b=float(run_means[j]), ci_low=float(lows[r]), ci_high=float(highs[r]),
-            p=float(p_holm[c]), sd_diff=sd, n_comparisons=len(index_pairs), alpha=alpha,
-            confidence=confidence, identical=identical)
-        pairs.append(PairResult(
-            a=names[i], b=names[j], mean_a=float(run_means[i]), mean_b=float(run_means[j]),
-            diff=diff, ci_low=float(lows[r]), ci_high=float(highs[r]),
-            p_ttest=float(p_t[c]), p_wilcoxon=float(p_w[c]),
-            p_randomization=float(p_rand[c]), p_holm=float(p_holm[c]),
-            wins=wins, ties=n - wins - losses, losses=losses,
-            effect_size=diff / sd if sd > 0 else None,
-            relative_change=diff / float(run_means[i]) if run_means[i] != 0 else None,
-            sd_diff=sd, queries_needed=queries_needed(sd, diff, alpha=alpha),
-            verdict=verdict))
-    return Comparison(
-        metric=metric_name, metric_label=label, query_ids=query_ids,
-        per_query=dict(zip(names, (x[:, r].copy() for r in range(len(names))))),
-        runs=runs, pairs=pairs, alpha=alpha, confidence=confidence, test=test,
-        n_resamples=int(n_resamples), n_permutations=int(n_permutations), seed=seed,
-        alignment=alignment, notes=list(notes))
+def _pair(a: str, b: str, d: np.ndarray, mean_a: float, mean_b: float,
+          ci: tuple[float, float], *, p: Mapping[str, float], label: str, n_comparisons: int,
+          alpha: float, confidence: float) -> PairResult:
+    """One pair's figures and verdict from its per-query differences ``d`` (b - a)."""
+    n = d.shape[0]
+    diff = float(d.mean())
+    sd = float(d.std(ddof=1))
+    wins, losses = int((d > 0).sum()), int((d < 0).sum())
+    verdict = make_verdict(
+        a=a, b=b, metric=label, n=n, mean_a=mean_a, mean_b=mean_b, ci_low=ci[0],
+        ci_high=ci[1], p=p["holm"], sd_diff=sd, n_comparisons=n_comparisons, alpha=alpha,
+        confidence=confidence, identical=wins == 0 and losses == 0)
+    return PairResult(
+        a=a, b=b, mean_a=mean_a, mean_b=mean_b, diff=diff, ci_low=ci[0], ci_high=ci[1],
+        p_ttest=p["ttest"], p_wilcoxon=p["wilcoxon"], p_randomization=p["randomization"],
+        p_holm=p["holm"], wins=wins, ties=n - wins - losses, losses=losses,
+        effect_size=diff / sd if sd > 0 else None,
+        relative_change=diff / mean_a if mean_a != 0 else None,
+        sd_diff=sd, queries_needed=queries_needed(sd, diff, alpha=alpha), verdict=verdict)
 
 
 def align_queries(sources: Mapping[str, Sequence[str]]) -> Alignment:
