@@ -50,3 +50,12 @@ def test_every_command_and_option_is_in_the_readme(command):
     assert f"python -m ragdash {command}" in README
     missing = [f"{path} {option}" for path, option in _options(command) if option not in README]
     assert not missing, f"document these in README.md: {missing}"
+
+
+def test_the_python_example_runs(tmp_path, monkeypatch):
+    """The README's "From Python" block runs as written (in a scratch folder)."""
+    section = README.split("## From Python", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})  # our own README
+    assert (tmp_path / ".ragdash" / "runs.sqlite").exists()
