@@ -28,6 +28,7 @@ from .compare import (
     metric_label,
 )
 from .correction import holm
+from .frontier import X_AXES, Frontier, FrontierPoint, Operating, build_frontier, operating
 from .significance import (
     DEFAULT_PERMUTATIONS,
     paired_ttest,
@@ -41,11 +42,15 @@ __all__ = [
     "CURVE_BAND_RESAMPLES",
     "DEFAULT_PERMUTATIONS",
     "DEFAULT_RESAMPLES",
+    "X_AXES",
     "Alignment",
     "Bands",
     "Comparison",
     "CurveBands",
+    "Frontier",
+    "FrontierPoint",
     "Interval",
+    "Operating",
     "PairResult",
     "RunMean",
     "Verdict",
@@ -53,6 +58,7 @@ __all__ = [
     "align_tables",
     "bootstrap_ci",
     "bootstrap_means",
+    "build_frontier",
     "compare_runs",
     "compare_tables",
     "curve_bands",
@@ -60,6 +66,7 @@ __all__ = [
     "holm",
     "make_verdict",
     "metric_label",
+    "operating",
     "paired_difference_ci",
     "paired_ttest",
     "queries_needed",

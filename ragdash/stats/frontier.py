@@ -1,0 +1,421 @@
+"""The decision view: quality against what a run costs to operate, and the recommendation.
+
+    frontier = build_frontier(runs, metric="ndcg@10", x="memory")
+    frontier.points        # one FrontierPoint per run: x, y with its 95% interval, pareto, ...
+    frontier.recommendation("ja")
+
+**What a run costs to operate** (:func:`operating`), from the run itself:
+
+- ``index-cost``: the corpus's tokens x the model's price (the price catalog; BM25 and local
+  models cost 0). The same token count for every run of a dataset, so runs compare fairly; a
+  sweep point (a truncation, a quantization) costs what its parent cost: the corpus is
+  embedded once at the model's full size.
+- ``query-cost``: the evaluated queries' mean tokens x 1,000 x price, per 1,000 queries.
+- ``memory``: ``run.resources["index_bytes"]`` as the producer measured or computed it
+  (vectors x dimensions x bytes per value; BM25's index as built); projected linearly to
+  ``project_to`` vectors when asked (marked as a projection).
+- ``latency``: the p95 of an online probe when one was kept with the run
+  (``resources["latency_probe"]["p95_ms"]``), else the retrieval time per query measured in
+  the run (``resources["ms_per_query"]``).
+
+**The frontier**: every run is a point, y the metric's mean with its 95% bootstrap interval,
+x one of the four figures. A point is Pareto-optimal when no other point is at least as good on
+both axes and better on one (lower x, higher y). Points that are *not distinguishable from the
+best run* are those whose comparison with it, as :func:`ragdash.stats.compare_tables` makes it
+for the same runs (the same test, Holm-corrected over all pairs), finds no significant
+difference.
+
+**The recommendation** is the run with the lowest x among those not distinguishable from the
+best, with what it keeps of the best's score and what it saves. When every run is
+indistinguishable from the best, it says that the queries are too few to decide, and about how
+many a difference of the observed size would need.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..cost import Catalog, CostSettings, count_tokens, load_catalog, price_tokens
+from ..errors import CostError, StatsError
+from ..metrics import metric_label, parse_metric
+from .bootstrap import bootstrap_ci
+from .compare import Comparison, RunMean, compare_tables
+from .verdict import format_value
+
+if TYPE_CHECKING:
+    from ..run import Run
+
+__all__ = ["X_AXES", "Frontier", "FrontierPoint", "Operating", "build_frontier", "operating",
+           "pareto_mask"]
+
+#: the x axes a frontier can use, with their unit
+X_AXES = {"index-cost": "USD", "query-cost": "USD per 1,000 queries", "memory": "bytes",
+          "latency": "ms"}
+_NOUN = {
+    "en": {"index-cost": "indexing cost", "query-cost": "cost per 1,000 queries",
+           "memory": "memory", "latency": "latency"},
+    "ja": {"index-cost": "索引作成コスト", "query-cost": "1,000クエリあたりのコスト",
+           "memory": "メモリ", "latency": "レイテンシ"},
+}
+_SUPERLATIVE = {
+    "en": {"index-cost": "cheaper to index", "query-cost": "cheaper to query",
+           "memory": "smaller", "latency": "faster"},
+    "ja": {"index-cost": "索引作成がより安い", "query-cost": "問い合わせがより安い",
+           "memory": "より小さい", "latency": "より速い"},
+}
+#: retrievers that call no paid API
+_FREE = ("bm25", "local", "trec")
+
+
+# -- operating figures ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Operating:
+    """What a run costs to operate (``None``: not known for this run)."""
+
+    index_cost_usd: float | None
+    query_cost_per_1000_usd: float | None
+    index_bytes: int | None
+    latency_ms: float | None
+    latency_kind: str | None  # "probe p95" (an online probe) | "measured" (the run's own time)
+    projected_bytes: int | None = None  # index_bytes at ``project_to`` vectors
+    project_to: int | None = None
+    price: str | None = None  # "OpenAI / text-embedding-3-small", "free", or None (unknown)
+    notes: tuple[str, ...] = ()
+
+    def x(self, axis: str) -> float | None:
+        """The figure on ``axis`` (one of :data:`X_AXES`)."""
+        _check_axis(axis)
+        value = {"index-cost": self.index_cost_usd,
+                 "query-cost": self.query_cost_per_1000_usd,
+                 "memory": self.projected_bytes if self.projected_bytes is not None
+                 else self.index_bytes,
+                 "latency": self.latency_ms}[axis]
+        return None if value is None else float(value)
+
+
+_token_cache: OrderedDict[tuple[str, str], tuple[int, float]] = OrderedDict()
+_token_lock = threading.Lock()
+
+
+def _corpus_tokens(run: Run) -> tuple[int, float]:
+    """(document tokens, mean tokens per evaluated query) of the run's dataset, counted once
+    per dataset and query list."""
+    key = (run.dataset_fingerprint, ",".join(run.query_ids[:50]) + f"#{len(run.query_ids)}")
+    with _token_lock:
+        hit = _token_cache.get(key)
+    if hit is not None:
+        return hit
+    docs = count_tokens(run.dataset.doc_texts()).tokens
+    texts = {q.id: q.text for q in run.dataset.queries}
+    query = count_tokens([texts.get(q, "") for q in run.query_ids]).tokens
+    value = (int(docs), query / max(1, len(run.query_ids)))
+    with _token_lock:
+        _token_cache[key] = value
+        while len(_token_cache) > 16:
+            _token_cache.popitem(last=False)
+    return value
+
+
+def _kind(run: Run) -> str:
+    config = run.config.get("parent_config") if run.config.get("transform") else None
+    source = config or run.config
+    return str(source.get("retriever") or run.retriever).split(":")[0].lower()
+
+
+def operating(run: Run, *, catalog: Catalog | None = None,
+              settings: CostSettings | None = None,
+              project_to: int | None = None) -> Operating:
+    """What ``run`` costs to operate (see the module docstring)."""
+    notes: list[str] = []
+    index_usd = query_usd = None
+    price: str | None = None
+    kind = _kind(run)
+    if kind in _FREE or not run.model:
+        index_usd = query_usd = 0.0
+        price = "free"
+    else:
+        try:
+            row = (catalog if catalog is not None else load_catalog()).find(
+                run.model, run.config.get("provider"))
+        except CostError:
+            notes.append(f"no price for {run.model} in the catalog: add it on the Cost page "
+                         f"to see its costs")
+        else:
+            doc_tokens, per_query = _corpus_tokens(run)
+            index_usd = price_tokens(doc_tokens, row, settings).usd
+            query_usd = price_tokens(round(per_query * 1000), row, settings).usd
+            price = row.label
+    index_bytes = run.resources.get("index_bytes")
+    index_bytes = None if index_bytes is None else int(index_bytes)
+    projected = None
+    if project_to is not None and index_bytes is not None:
+        vectors = int(run.resources.get("vectors") or len(run.dataset.documents) or 1)
+        projected = round(index_bytes * int(project_to) / vectors)
+        notes.append(f"memory projected from {vectors:,} to {int(project_to):,} vectors")
+    latency, latency_kind = _latency(run)
+    return Operating(index_cost_usd=index_usd, query_cost_per_1000_usd=query_usd,
+                     index_bytes=index_bytes, latency_ms=latency, latency_kind=latency_kind,
+                     projected_bytes=projected,
+                     project_to=None if project_to is None else int(project_to), price=price,
+                     notes=tuple(notes))
+
+
+def _latency(run: Run) -> tuple[float | None, str | None]:
+    probe = run.resources.get("latency_probe") or {}
+    if probe.get("p95_ms") is not None:
+        return float(probe["p95_ms"]), "probe p95"
+    if run.resources.get("ms_per_query") is not None:
+        return float(run.resources["ms_per_query"]), "measured"
+    if run.seconds is not None and run.query_ids:
+        return 1000.0 * float(run.seconds) / len(run.query_ids), "measured"
+    return None, None
+
+
+# -- the frontier -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FrontierPoint:
+    """One run on the frontier chart."""
+
+    name: str
+    run_id: str | None
+    x: float | None
+    y: float
+    ci_low: float
+    ci_high: float
+    pareto: bool
+    best: bool
+    indistinguishable_from_best: bool  # the best itself counts as indistinguishable
+    p_vs_best: float | None  # Holm-corrected p of the comparison with the best (None: best)
+    operating: Operating
+    config: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"run": self.name, "run_id": self.run_id, "x": self.x, "y": self.y,
+                "ci_low": self.ci_low, "ci_high": self.ci_high, "pareto": self.pareto,
+                "best": self.best,
+                "indistinguishable_from_best": self.indistinguishable_from_best,
+                "p_vs_best": self.p_vs_best, "config": self.config}
+
+
+@dataclass(frozen=True)
+class Frontier:
+    """Every run as a point, the best run, and the recommendation (see the module docs)."""
+
+    metric: str
+    metric_label: str
+    x_axis: str
+    points: list[FrontierPoint]
+    n_queries: int
+    alpha: float
+    comparison: Comparison | None  # None with a single run
+
+    @property
+    def best(self) -> FrontierPoint:
+        return next(p for p in self.points if p.best)
+
+    @property
+    def recommended(self) -> FrontierPoint | None:
+        """The lowest-x run not distinguishable from the best (``None`` when no run with the
+        best's quality has a known x)."""
+        pool = [p for p in self.points if p.indistinguishable_from_best and p.x is not None]
+        if not pool:
+            return None
+        return min(pool, key=lambda p: (p.x, -p.y, p.name))
+
+    @property
+    def undecided(self) -> bool:
+        """True when there are several runs and none differs detectably from the best."""
+        return len(self.points) > 1 and all(p.indistinguishable_from_best for p in self.points)
+
+    def recommendation(self, lang: str = "en") -> str:
+        return _sentence(self, "ja" if lang == "ja" else "en")
+
+    def to_json(self) -> dict:
+        return {"metric": self.metric, "x": self.x_axis, "unit": X_AXES[self.x_axis],
+                "queries": self.n_queries, "points": [p.to_json() for p in self.points],
+                "sentence": self.recommendation("en"), "sentence_ja": self.recommendation("ja")}
+
+
+def pareto_mask(x: Sequence[float | None], y: Sequence[float]) -> list[bool]:
+    """For each point, whether it is Pareto-optimal (lower x and higher y are better); a point
+    without x is never on the frontier."""
+    pts = list(zip(x, y))
+    out = []
+    for i, (xi, yi) in enumerate(pts):
+        if xi is None or not math.isfinite(xi):
+            out.append(False)
+            continue
+        dominated = any(xj is not None and xj <= xi and yj >= yi and (xj < xi or yj > yi)
+                        for j, (xj, yj) in enumerate(pts) if j != i)
+        out.append(not dominated)
+    return out
+
+
+def build_frontier(runs: Sequence[Run], *, metric: str = "ndcg@10", x: str = "index-cost",
+                   names: Sequence[str] | None = None, catalog: Catalog | None = None,
+                   settings: CostSettings | None = None, project_to: int | None = None,
+                   alpha: float = 0.05, drop_no_relevant: bool = False,
+                   **compare_options) -> Frontier:
+    """The frontier of ``runs`` (all on one dataset) on ``metric`` against ``x``.
+
+    ``names`` label the runs (default: their names, made unique); ``compare_options`` go to
+    :func:`ragdash.stats.compare_runs` (``seed``, ``n_resamples``, ``test``, ...).
+    """
+    _check_axis(x)
+    runs = list(runs)
+    if not runs:
+        raise StatsError("a frontier needs at least one run")
+    if len({r.dataset_fingerprint for r in runs}) > 1:
+        raise StatsError("these runs were made on different datasets; a frontier compares runs "
+                         "on the same queries: pick runs of one dataset")
+    parse_metric(metric)
+    names = list(names) if names is not None else _unique_names(runs)
+    ops = [operating(r, catalog=catalog, settings=settings, project_to=project_to)
+           for r in runs]
+    comparison = None
+    if len(runs) > 1:
+        comparison = compare_tables({n: r.table() for n, r in zip(names, runs)}, metric,
+                                    drop_no_relevant=drop_no_relevant, alpha=alpha,
+                                    **compare_options)
+        means = {m.name: m for m in comparison.runs}
+        n_queries = len(comparison.query_ids)
+    else:
+        values = runs[0].table().value(metric)
+        ci = bootstrap_ci(values, seed=compare_options.get("seed", 0))
+        means = {names[0]: RunMean(names[0], float(values.mean()), ci.low, ci.high)}
+        n_queries = len(values)
+    best_name = max(names, key=lambda n: (means[n].mean, -names.index(n)))
+    xs = [op.x(x) for op in ops]
+    ys = [means[n].mean for n in names]
+    pareto = pareto_mask(xs, ys)
+    points = []
+    for i, (name, run) in enumerate(zip(names, runs)):
+        p = None if name == best_name else _pair_p(comparison, best_name, name)
+        same = name == best_name or not _significant(comparison, best_name, name)
+        points.append(FrontierPoint(
+            name=name, run_id=run.id, x=xs[i], y=ys[i], ci_low=means[name].ci_low,
+            ci_high=means[name].ci_high, pareto=pareto[i], best=name == best_name,
+            indistinguishable_from_best=same, p_vs_best=p, operating=ops[i],
+            config=dict(run.config)))
+    return Frontier(metric=metric, metric_label=metric_label(metric), x_axis=x, points=points,
+                    n_queries=n_queries, alpha=alpha, comparison=comparison)
+
+
+def _unique_names(runs: Sequence[Run]) -> list[str]:
+    names = [r.name or r.retriever for r in runs]
+    counts = {n: names.count(n) for n in names}
+    return [n if counts[n] == 1 else f"{n} ({(r.id or str(i))[:4]})"
+            for i, (n, r) in enumerate(zip(names, runs))]
+
+
+def _check_axis(axis: str) -> None:
+    if axis not in X_AXES:
+        raise StatsError(f"unknown x axis {axis!r}; choose one of {', '.join(X_AXES)}")
+
+
+def _find_pair(comparison: Comparison | None, a: str, b: str):
+    if comparison is None:
+        return None
+    for p in comparison.pairs:
+        if {p.a, p.b} == {a, b}:
+            return p
+    return None
+
+
+def _pair_p(comparison: Comparison | None, a: str, b: str) -> float | None:
+    pair = _find_pair(comparison, a, b)
+    return None if pair is None else float(pair.p_holm)
+
+
+def _significant(comparison: Comparison | None, a: str, b: str) -> bool:
+    pair = _find_pair(comparison, a, b)
+    return bool(pair is not None and pair.significant)
+
+
+# -- the sentence -----------------------------------------------------------------------------
+def _p_text(p: float | None) -> str:
+    if p is None:
+        return "n/a"
+    return "< 0.001" if p < 0.001 else f"{p:.2f}" if p >= 0.01 else f"{p:.3f}"
+
+
+def _ratio_text(part: float, whole: float, lang: str) -> str:
+    """"1/12 of", "none of", "2.1x" ... of the best's figure."""
+    if whole <= 0:
+        return "—"
+    if part <= 0:
+        return "none of the" if lang == "en" else "ゼロの"
+    r = part / whole
+    if r < 1:
+        inv = 1 / r
+        text = f"1/{inv:.0f}" if inv >= 10 else f"1/{inv:.2g}"
+        return f"{text} of the" if lang == "en" else f"{text}の"
+    return f"{r:.2g}x the" if lang == "en" else f"{r:.2g}倍の"
+
+
+def _sentence(f: Frontier, lang: str) -> str:
+    best = f.best
+    label = f.metric_label
+    noun = _NOUN[lang][f.x_axis]
+    if len(f.points) == 1:
+        return (f"Only one run ({best.name}): add runs of the same dataset to compare."
+                if lang == "en" else
+                f"実行が1つだけです（{best.name}）。同じデータセットの実行を追加して比べてください。")
+    if f.undecided:
+        return _undecided(f, lang)
+    rec = f.recommended
+    if rec is None or rec.best:
+        what = _SUPERLATIVE[lang][f.x_axis]
+        if lang == "en":
+            return (f"{best.name} has the best {label} ({format_value(best.y)}, {f.n_queries} "
+                    f"queries), and no run that is {what} comes statistically close to it.")
+        return (f"{best.name} の{label}が最良です（{format_value(best.y)}、{f.n_queries}クエリ）。"
+                f"{what}実行で、統計的に差がないと言えるものはありません。")
+    keep = rec.y / best.y if best.y > 0 else 1.0
+    ratio = _ratio_text(rec.x or 0.0, best.x or 0.0, lang)
+    saving = _saving(f, rec, best, lang)
+    if lang == "en":
+        return (f"{rec.name}: {keep:.1%} of the best {label} ({best.name}; no detectable "
+                f"difference, p = {_p_text(rec.p_vs_best)}, {f.n_queries} queries), {ratio} "
+                f"{noun}{saving}.")
+    return (f"{rec.name}：最良（{best.name}）の{label}の{keep:.1%}（検出できる差なし、"
+            f"p = {_p_text(rec.p_vs_best)}、{f.n_queries}クエリ）、{noun}は{ratio.rstrip('の')}"
+            f"{saving}。")
+
+
+def _saving(f: Frontier, rec: FrontierPoint, best: FrontierPoint, lang: str) -> str:
+    """The other axes' savings, when they are savings too (e.g. memory beside cost)."""
+    parts = []
+    for axis in X_AXES:
+        if axis == f.x_axis:
+            continue
+        a, b = rec.operating.x(axis), best.operating.x(axis)
+        if a is None or b is None or b <= 0 or a >= b:
+            continue
+        parts.append(f"{_ratio_text(a, b, lang)} {_NOUN[lang][axis]}" if lang == "en"
+                     else f"{_NOUN[lang][axis]}は{_ratio_text(a, b, lang).rstrip('の')}")
+    if not parts:
+        return ""
+    return (", " + ", ".join(parts)) if lang == "en" else "、" + "、".join(parts)
+
+
+def _undecided(f: Frontier, lang: str) -> str:
+    best = f.best
+    worst = min(f.points, key=lambda p: p.y)
+    pair = _find_pair(f.comparison, best.name, worst.name)
+    need = pair.queries_needed if pair is not None else None
+    gap = format_value(best.y - worst.y)
+    if lang == "en":
+        tail = (f"; a gap like {worst.name}'s ({gap}) would need about {need:,} queries to "
+                f"detect" if need else "")
+        return (f"With {f.n_queries} queries no run's {f.metric_label} differs detectably from "
+                f"the best ({best.name}), so the data cannot choose between them yet{tail}.")
+    tail = (f"。{worst.name} との差（{gap}）を検出するには約{need:,}クエリが必要です" if need
+            else "")
+    return (f"{f.n_queries}クエリでは、どの実行の{f.metric_label}も最良（{best.name}）と検出できる"
+            f"差がなく、まだ選べません{tail}。")
