@@ -227,3 +227,19 @@ def test_alpha_zero_and_one_reproduce_the_inputs_order(bm25_runs):
         assert one.get(q)[0][: len(top)] == top
         checked += len(top)
     assert checked > 100
+
+
+def test_split_queries_is_seeded_disjoint_and_refuses_what_cannot_be_split():
+    from ragdash.retrieval.fusion import split_queries
+
+    ids = [f"q{i}" for i in range(101)]
+    tune, test = split_queries(ids, seed=3)
+    assert (tune, test) == split_queries(ids, seed=3)
+    assert len(tune) == 50 and sorted(tune + test) == sorted(ids)
+    assert tune == [q for q in ids if q in set(tune)]  # each half keeps the given order
+    assert split_queries(ids, seed=4)[0] != tune
+    assert len(split_queries(ids, tune_fraction=0.2)[0]) == 20
+    with pytest.raises(RetrievalError, match="1 query cannot be split"):
+        split_queries(["q"])
+    with pytest.raises(RetrievalError, match="strictly between 0 and 1"):
+        split_queries(ids, tune_fraction=1.0)

@@ -46,6 +46,13 @@ Depth: the fused ranking keeps as many documents per query as the deepest input 
 (the inputs' depth; ``depth=`` overrides). :func:`shallow_inputs` says which inputs are
 shallower than a K to be reported: below their depth they cannot vote.
 
+Weight sweep (:func:`weight_sweep`): for two inputs A and B, α = 0, 0.1, ..., 1 gives the
+weights ``(α, 1 − α)`` (``alpha``: α·minmax_A + (1 − α)·minmax_B; any other method: its
+weighted form), computed from the two rankings alone (no retrieval, no API call). Choosing α
+on the queries it is reported on flatters it, so the queries are split (seeded, 50/50 by
+default): α is chosen on the tuning half (best mean of the metric; ties go to the α nearest
+0.5) and its figure is reported on the held-out half.
+
 Ties in the fused scores are broken by doc id descending, as everywhere in ragdash. ``ranx``
 orders tied input scores by its own sort, so rank-based methods (``rrf``, ``rank``) agree
 with it exactly when inputs have no ties, and otherwise when it is given the same order.
@@ -53,15 +60,16 @@ with it exactly when inputs have no ties, and otherwise when it is given the sam
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import RetrievalError
 from ..ranking import Ranking
 
-__all__ = ["ALPHAS", "METHODS", "NORMS", "RRF_K", "fuse", "fused_name", "normalized_scores",
-           "shallow_inputs"]
+__all__ = ["ALPHAS", "METHODS", "NORMS", "RRF_K", "WeightSweep", "fuse", "fused_name",
+           "normalized_scores", "shallow_inputs", "split_queries", "weight_sweep"]
 
 #: fusion methods, in the order help texts list them
 METHODS = ("rrf", "combsum", "combmnz", "alpha", "dbsf")
@@ -259,3 +267,144 @@ def shallow_inputs(rankings: Sequence[Ranking], k: int) -> list[str]:
                        f"K = {k}: below rank {d} only the other runs vote; retrieve deeper "
                        f"(--kmax) to fuse at K = {k}")
     return out
+
+
+# -- the weight sweep -----------------------------------------------------------------------
+def split_queries(query_ids: Sequence[str], *, seed: int = 0,
+                  tune_fraction: float = 0.5) -> tuple[list[str], list[str]]:
+    """(tuning, held-out) query ids: a seeded shuffle cut at ``tune_fraction`` (each half
+    keeps the given order). The same ids and seed give the same halves."""
+    ids = [str(q) for q in query_ids]
+    if not 0.0 < float(tune_fraction) < 1.0:
+        raise RetrievalError(f"the tuning share of the queries must lie strictly between 0 "
+                             f"and 1, got {tune_fraction}")
+    n_tune = round(len(ids) * float(tune_fraction))
+    if len(ids) < 2 or n_tune < 1 or n_tune >= len(ids):
+        raise RetrievalError(f"a weight sweep needs queries on both sides of the split (it "
+                             f"chooses α on one part and reports the other); {len(ids)} "
+                             f"quer{'y' if len(ids) == 1 else 'ies'} cannot be split "
+                             f"{tune_fraction:g} / {1 - tune_fraction:g}")
+    picked = np.zeros(len(ids), dtype=bool)
+    picked[np.random.default_rng(seed).permutation(len(ids))[:n_tune]] = True
+    return ([q for q, p in zip(ids, picked) if p], [q for q, p in zip(ids, picked) if not p])
+
+
+@dataclass(frozen=True)
+class WeightSweep:
+    """The fused run at every α, scored per query on ``metric``.
+
+    ``values[i, j]``: the metric of query ``query_ids[i]`` at ``alphas[j]``; ``tune`` marks
+    the tuning half. ``tables`` holds each α's whole metric table (every metric at every K),
+    over all the queries. The chosen α is the best on the tuning half; :attr:`test_value`
+    its mean on the held-out half, the figure to report.
+    """
+
+    alphas: tuple[float, ...]
+    metric: str
+    method: str
+    names: tuple[str, str]
+    query_ids: tuple[str, ...]
+    values: np.ndarray
+    tune: np.ndarray
+    seed: int
+    tune_fraction: float
+    tables: tuple = ()
+
+    @property
+    def tune_means(self) -> np.ndarray:
+        return self.values[self.tune].mean(axis=0)
+
+    @property
+    def test_means(self) -> np.ndarray:
+        return self.values[~self.tune].mean(axis=0)
+
+    @property
+    def all_means(self) -> np.ndarray:
+        return self.values.mean(axis=0)
+
+    @property
+    def chosen(self) -> int:
+        """Index of the chosen α: best tuning mean (within 1e-12), ties to α nearest 0.5."""
+        means = self.tune_means
+        best = np.flatnonzero(means >= means.max() - 1e-12)
+        return int(min(best, key=lambda j: (abs(self.alphas[j] - 0.5), self.alphas[j])))
+
+    @property
+    def chosen_alpha(self) -> float:
+        return float(self.alphas[self.chosen])
+
+    @property
+    def test_value(self) -> float:
+        return float(self.test_means[self.chosen])
+
+    @property
+    def n_tune(self) -> int:
+        return int(self.tune.sum())
+
+    @property
+    def n_test(self) -> int:
+        return int((~self.tune).sum())
+
+    def sentence(self) -> str:
+        """What the figure shows and how α was chosen, in one sentence."""
+        from ..metrics import metric_label
+
+        a, b = self.names
+        return (f"α weighs {a} (1 − α weighs {b}); α = {self.chosen_alpha:g} was chosen on "
+                f"{self.n_tune:,} tuning queries (best {metric_label(self.metric)} "
+                f"{self.tune_means[self.chosen]:.4f}) and is reported on the other "
+                f"{self.n_test:,} held-out queries: {self.test_value:.4f} (seeded split, "
+                f"seed {self.seed}; choosing α on the queries it is reported on would "
+                f"flatter it)")
+
+    def to_json_obj(self, ks: Sequence[int] | None = None) -> dict:
+        """``{"sweep": [{"alpha", "metrics", "tune", "test"}], "choice": {...}}``."""
+        rows = []
+        for j, alpha in enumerate(self.alphas):
+            row = {"alpha": float(alpha), "tune": float(self.tune_means[j]),
+                   "test": float(self.test_means[j])}
+            if self.tables:
+                row["metrics"] = self.tables[j].summary(ks)
+            rows.append(row)
+        return {"sweep": rows, "choice": {
+            "metric": self.metric, "method": self.method, "alpha": self.chosen_alpha,
+            "tune_value": float(self.tune_means[self.chosen]), "test_value": self.test_value,
+            "tune_queries": self.n_tune, "test_queries": self.n_test, "seed": self.seed,
+            "tune_fraction": self.tune_fraction, "note": self.sentence()}}
+
+
+def weight_sweep(a: Ranking, b: Ranking, qrels: Mapping[str, Mapping[str, float]], *,
+                 metric: str = "ndcg@10", method: str = "alpha", norm: str | None = None,
+                 rrf_k: float = RRF_K, query_ids: Sequence[str] | None = None,
+                 kmax: int | None = None, alphas: Sequence[float] = ALPHAS, seed: int = 0,
+                 tune_fraction: float = 0.5, relevance_level: float | None = None,
+                 gain: str = "linear") -> WeightSweep:
+    """Fuse ``a`` and ``b`` at every α of ``alphas`` (weights ``(α, 1 − α)``) and score each
+    fused ranking on ``metric`` over ``query_ids`` (default: the queries of either ranking
+    that have qrels). See the module docstring for how α is chosen and reported."""
+    from ..metrics import evaluate, parse_metric
+
+    _, k = parse_metric(metric)
+    if query_ids is None:
+        seen = dict.fromkeys([*a.query_ids, *b.query_ids])
+        query_ids = [q for q in seen if q in qrels]
+    query_ids = [str(q) for q in query_ids]
+    tune_ids, _ = split_queries(query_ids, seed=seed, tune_fraction=tune_fraction)
+    tune_set = set(tune_ids)
+    kmax = int(kmax or max(a.kmax, b.kmax, k or 1, 1))
+    columns, tables = [], []
+    for alpha in alphas:
+        if method == "alpha":
+            fused = fuse([a, b], "alpha", alpha=float(alpha))
+        else:
+            fused = fuse([a, b], method, norm=norm, rrf_k=rrf_k,
+                         weights=[float(alpha), 1.0 - float(alpha)])
+        table = evaluate(fused, qrels, kmax=kmax, queries=query_ids,
+                         relevance_level=relevance_level, gain=gain)
+        tables.append(table)
+        columns.append(table.value(metric))
+    return WeightSweep(alphas=tuple(float(x) for x in alphas), metric=metric, method=method,
+                       names=(a.name, b.name), query_ids=tuple(query_ids),
+                       values=np.column_stack(columns),
+                       tune=np.array([q in tune_set for q in query_ids]), seed=int(seed),
+                       tune_fraction=float(tune_fraction), tables=tuple(tables))

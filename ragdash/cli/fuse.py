@@ -1,0 +1,268 @@
+"""``python -m ragdash fuse QRELS RUN RUN... --method rrf``: fuse rankings and score the result.
+
+Contract (scripts rely on it):
+
+- QRELS: a TREC qrels file or a BEIR qrels .tsv (or a dataset folder / file ragdash reads,
+  whose qrels are used); each RUN: a TREC run file (``qid Q0 docno rank score tag``, from any
+  engine) or a ragdash run JSON (a ranking, or a run exported from the app).
+- The fused ranking keeps as many documents per query as the deepest input; an input
+  shallower than the largest ``--k`` gets a warning (below its depth it cannot vote).
+- The queries scored are the qrels queries that any input answered (trec_eval's rule over
+  the union); the inputs are scored on the same queries, for the difference.
+- JSON: ``{"queries": n, "metrics": {...}, "inputs": [{"name", "file", "depth", "queries",
+  "metrics"}], "method", "norm", "weights", "rrf_k", "k", "warnings": [...], "run_file",
+  ...}`` and with ``--sweep`` ``"sweep": [{"alpha", "metrics", "tune", "test"}]`` plus
+  ``"sweep_choice": {"alpha", "metric", "tune_value", "test_value", "seed", "note", ...}``.
+- Runs of different datasets (ragdash JSON exports whose dataset fingerprints differ, or runs
+  that share no query id) are refused in one sentence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..errors import DatasetError, RetrievalError
+from ._output import (
+    DEFAULT_K_TEXT,
+    add_format_option,
+    add_judging_options,
+    add_k_option,
+    emit,
+    format_metrics,
+    format_table,
+    note,
+    parse_ks,
+    to_json,
+)
+
+DESCRIPTION = """\
+Fuse two or more rankings of the same queries into one (hybrid retrieval) and score it with
+trec_eval's rules beside its inputs. Methods: rrf (reciprocal rank fusion, k = 60),
+combsum / combmnz (over min-max, z-score or rank-normalized scores), alpha (α·A + (1−α)·B over
+min-max scores, two runs: a vector database's hybrid alpha) and dbsf (Qdrant's mean ± 3σ
+normalization). --sweep tries α = 0, 0.1, ..., 1 from the saved rankings alone (no retrieval,
+no API call), chooses α on a seeded half of the queries and reports it on the other half."""
+
+EPILOG = """\
+examples:
+  python -m ragdash fuse qrels/test.tsv bm25.run dense.run --method rrf --save-run hybrid.run
+  python -m ragdash fuse qrels/test.tsv bm25.run dense.run --method combsum --norm zscore \\
+      --weights 0.3,0.7
+  python -m ragdash fuse qrels/test.tsv bm25.run dense.run --method alpha --sweep \\
+      --sweep-metric ndcg@10 --format json
+
+formulas (per query; r_i(d) rank of d in run i, s_i(d) its score, w_i the run's weight):
+  rrf      Σ w_i / (k + r_i(d))
+  combsum  Σ w_i · N_i(d)           N = minmax | zscore | rank (--norm, default minmax)
+  combmnz  |{i : d ∈ run_i}| · Σ w_i · N_i(d)
+  alpha    α · minmax_A(d) + (1 − α) · minmax_B(d)
+  dbsf     Σ w_i · (s_i(d) − (μ_i − 3σ_i)) / 6σ_i
+
+JSON output: {"queries", "metrics", "inputs": [{"name", "file", "depth", "metrics"}],
+"method", "warnings", "run_file", ...; with --sweep "sweep": [{"alpha", "metrics", "tune",
+"test"}] and "sweep_choice"}"""
+
+
+def register(subparsers) -> None:
+    from ..retrieval.fusion import METHODS, NORMS, RRF_K
+
+    p = subparsers.add_parser(
+        "fuse", help="fuse rankings (RRF, CombSUM, CombMNZ, alpha, DBSF) and score the result",
+        description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("qrels", metavar="QRELS",
+                   help="relevance judgements: TREC qrels or a BEIR qrels .tsv (or a dataset "
+                        "ragdash reads, for its qrels)")
+    p.add_argument("runs", metavar="RUN", nargs="+",
+                   help="two or more rankings of the same queries: TREC run files or ragdash "
+                        "run JSON")
+    p.add_argument("--method", choices=METHODS, default="rrf",
+                   help="how to fuse (default rrf)")
+    p.add_argument("--norm", choices=NORMS, default=None,
+                   help="score normalization for combsum / combmnz (default minmax)")
+    p.add_argument("--weights", default=None, metavar="W,W,...",
+                   help="one weight per run, in the order of the runs (e.g. 0.3,0.7); for "
+                        "alpha the first is α")
+    p.add_argument("--alpha", type=float, default=None, metavar="A",
+                   help="α for --method alpha (default 0.5)")
+    p.add_argument("--rrf-k", type=float, default=RRF_K, metavar="K",
+                   help=f"the RRF constant k (default {RRF_K})")
+    add_k_option(p, DEFAULT_K_TEXT)
+    p.add_argument("--split", default="test", metavar="NAME",
+                   help="BEIR qrels split when QRELS is a dataset (default test)")
+    p.add_argument("--save-run", default=None, metavar="FILE",
+                   help="also write the fused ranking to FILE as a TREC run")
+    sweep = p.add_argument_group("weight sweep (--sweep, two runs)")
+    sweep.add_argument("--sweep", action="store_true",
+                       help="also fuse at α = 0, 0.1, ..., 1 (weights α, 1 − α; with --method "
+                            "alpha the hybrid alpha) and choose α on half the queries, "
+                            "reported on the other half")
+    sweep.add_argument("--sweep-metric", default="ndcg@10", metavar="METRIC",
+                       help="the metric α is chosen by (default ndcg@10)")
+    sweep.add_argument("--seed", type=int, default=0,
+                       help="seed of the query split (default 0)")
+    sweep.add_argument("--tune-fraction", type=float, default=0.5, metavar="F",
+                       help="share of the queries α is chosen on (default 0.5)")
+    add_judging_options(p)
+    add_format_option(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..metrics import evaluate, metric_names, parse_metric
+    from ..retrieval.fusion import fuse, fused_name, shallow_inputs, weight_sweep
+
+    ks = parse_ks(args.k)
+    if len(args.runs) < 2:
+        raise RetrievalError(f"fusion needs at least two runs, got {len(args.runs)}")
+    weights = _parse_weights(args.weights)
+    if args.sweep:
+        if len(args.runs) != 2:
+            raise RetrievalError(f"--sweep weighs exactly two runs (α and 1 − α), got "
+                                 f"{len(args.runs)}")
+        if weights is not None or args.alpha is not None:
+            raise RetrievalError("--sweep tries every α itself; drop --weights / --alpha")
+        parse_metric(args.sweep_metric)
+    qrels = _load_qrels(args.qrels, args.split)
+    inputs = _read_inputs(args.runs)
+    rankings = [r for r, _ in inputs]
+    _check_same_dataset(inputs, args.runs)
+
+    fused = fuse(rankings, args.method, norm=args.norm, weights=weights, alpha=args.alpha,
+                 rrf_k=args.rrf_k, name=fused_name([r.name for r in rankings], args.method,
+                                                   norm=args.norm, alpha=args.alpha))
+    seen = dict.fromkeys(q for r in rankings for q in r.query_ids)
+    query_ids = [q for q in seen if qrels.get(q)]
+    if not query_ids:
+        raise DatasetError(f"no query of the runs has judgements in the qrels (runs: e.g. "
+                           f"{list(seen)[:3]}; qrels: e.g. {list(qrels)[:3]})",
+                           file=str(args.qrels), fix="fuse runs made for these qrels")
+    kmax = max(max(ks), fused.kmax, 1)
+
+    def score(ranking):
+        return evaluate(ranking, qrels, kmax=kmax, queries=query_ids,
+                        relevance_level=args.relevance_level, gain=args.gain).summary(ks)
+
+    warnings = shallow_inputs(rankings, max(ks))
+    names = metric_names(ks)
+    metrics = score(fused)
+    input_rows = [{"name": r.name, "file": str(path), "depth": r.kmax,
+                   "queries": len(r.query_ids), "metrics": score(r)}
+                  for (r, _), path in zip(inputs, args.runs)]
+    sweep = None
+    if args.sweep:
+        sweep = weight_sweep(rankings[0], rankings[1], qrels, metric=args.sweep_metric,
+                             method=args.method, norm=args.norm, rrf_k=args.rrf_k,
+                             query_ids=query_ids, kmax=kmax, seed=args.seed,
+                             tune_fraction=args.tune_fraction,
+                             relevance_level=args.relevance_level, gain=args.gain)
+    if args.save_run:
+        try:
+            fused.write_trec(args.save_run, tag=f"fusion_{args.method}")
+        except OSError as exc:
+            raise RetrievalError(f"cannot write the run file {args.save_run}: "
+                                 f"{exc.strerror or exc}; check the folder exists and is "
+                                 "writable") from exc
+    if args.format == "json":
+        out = {"queries": len(query_ids), "name": fused.name,
+               "metrics": {n: metrics[n] for n in names}, "inputs": input_rows,
+               "method": args.method, "norm": args.norm, "weights": weights,
+               "alpha": args.alpha, "rrf_k": args.rrf_k, "depth": fused.kmax, "k": ks,
+               "warnings": warnings, "run_file": args.save_run,
+               "relevance_level": args.relevance_level, "gain": args.gain}
+        if sweep is not None:
+            obj = sweep.to_json_obj(ks)
+            out["sweep"] = [{**row, "metrics": {n: row["metrics"][n] for n in names}}
+                            for row in obj["sweep"]]
+            out["sweep_choice"] = obj["choice"]
+        emit(to_json(out))
+        return 0
+    lines = [f"{fused.name} on {len(query_ids):,} judged queries", "",
+             format_metrics(metrics), ""]
+    lines.append(format_table(["run", "depth", *names],
+                              [[fused.name, fused.kmax, *(metrics[n] for n in names)]]
+                              + [[row["name"], row["depth"],
+                                  *(row["metrics"][n] for n in names)] for row in input_rows]))
+    if sweep is not None:
+        lines += ["", format_table(
+            ["α", f"tuning ({sweep.n_tune:,} q)", f"held-out ({sweep.n_test:,} q)",
+             f"all ({len(query_ids):,} q)"],
+            [[f"{a:g}" + (" ←" if j == sweep.chosen else ""), sweep.tune_means[j],
+              sweep.test_means[j], sweep.all_means[j]] for j, a in enumerate(sweep.alphas)]),
+            "", sweep.sentence()]
+    emit("\n".join(lines))
+    for text in warnings:
+        note(f"warning: {text}")
+    if args.save_run:
+        note(f"run written to {args.save_run}")
+    return 0
+
+
+def _parse_weights(text: str | None) -> list[float] | None:
+    if text is None:
+        return None
+    try:
+        return [float(w) for w in text.split(",")]
+    except ValueError:
+        raise RetrievalError(f"--weights {text!r}: give numbers separated by commas, one per "
+                             f"run, e.g. 0.3,0.7") from None
+
+
+def _load_qrels(path: str, split: str) -> dict:
+    p = Path(path)
+    if p.is_dir() or p.suffix.lower() in (".zip", ".json"):
+        from ..loaders import load_dataset
+
+        return load_dataset(path, split=split).qrels
+    from .score import _load_qrels as load
+
+    return load(path)
+
+
+def _read_inputs(paths: list[str]) -> list[tuple]:
+    """(Ranking, dataset metadata or None) per run file; names are the file stems."""
+    from .compare import read_run, run_names
+
+    out = []
+    for name, path in zip(run_names(paths), paths):
+        out.append((read_run(path, name=name), _dataset_meta(path)))
+    return out
+
+
+def _dataset_meta(path: str) -> dict | None:
+    """A ragdash run export's ``dataset`` ({name, fingerprint}), else None."""
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(1) != b"{":
+                return None
+        obj = json.loads(Path(path).read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return None
+    meta = obj.get("dataset") if isinstance(obj, dict) else None
+    return meta if isinstance(meta, dict) and meta.get("fingerprint") else None
+
+
+def _check_same_dataset(inputs: list[tuple], paths: list[str]) -> None:
+    """Runs of different datasets cannot be fused: one sentence naming the two."""
+    known = [(r, m) for r, m in inputs if m]
+    for r, m in known[1:]:
+        r0, m0 = known[0]
+        if m["fingerprint"] != m0["fingerprint"]:
+            raise RetrievalError(
+                f"the runs were made on different datasets: {r0.name!r} on "
+                f"{m0.get('name', '?')!r} (fingerprint {str(m0['fingerprint'])[:12]}…) and "
+                f"{r.name!r} on {m.get('name', '?')!r} (fingerprint "
+                f"{str(m['fingerprint'])[:12]}…); fuse rankings of one dataset")
+    first = set(inputs[0][0].query_ids)
+    for r, _ in inputs[1:]:
+        if not first & set(r.query_ids):
+            a = inputs[0][0]
+            raise RetrievalError(
+                f"the runs {a.name!r} and {r.name!r} share no query id ({a.name}: e.g. "
+                f"{a.query_ids[:2]}; {r.name}: e.g. {r.query_ids[:2]}), so they answer "
+                f"different datasets' queries; fuse rankings of one dataset")
+
+
+__all__ = ["register", "run"]
