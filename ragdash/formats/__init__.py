@@ -6,7 +6,8 @@
 - :mod:`.trec_run`: TREC run files as columns (:class:`ragdash.Ranking` reads through it, so
   the app's run import and ``ragdash score`` share it);
 - :mod:`.qrels`: plain TREC / BEIR qrels (``ragdash score``'s fast path; anything it is unsure
-  about goes to :func:`ragdash.loaders.load_qrels`, which names the file and line).
+  about goes to :func:`ragdash.loaders.load_qrels`, which names the file and line);
+- :mod:`.files`: only regular files are opened (a FIFO or a device is refused in words).
 
 This package imports numpy and :mod:`ragdash.errors` only.
 """

@@ -15,6 +15,7 @@ import os
 
 import numpy as np
 
+from .files import regular_file_error
 from .words import ascii_space, finite_numbers, gather_field, records_on_own_lines, word_bounds
 
 __all__ = ["read_qrels_fast"]
@@ -23,11 +24,19 @@ __all__ = ["read_qrels_fast"]
 _HEADER_FIRST = (b"query-id", b"query_id", b"qid", b"query")
 
 
-def read_qrels_fast(path: str | os.PathLike) -> dict[str, dict[str, float]] | None:
+def _read(path: str | os.PathLike) -> bytes | None:
+    if regular_file_error(path) is not None:
+        return None  # the loader refuses it in words
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            return f.read()
     except OSError:
+        return None
+
+
+def read_qrels_fast(path: str | os.PathLike) -> dict[str, dict[str, float]] | None:
+    data = _read(path)
+    if data is None:
         return None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]

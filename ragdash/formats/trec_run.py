@@ -16,13 +16,16 @@ import os
 import numpy as np
 
 from ..errors import DatasetError
+from .files import require_regular_file
 from .words import ascii_space, finite_numbers, gather_field, records_on_own_lines, word_bounds
 
 __all__ = ["CHUNK_BYTES", "parse_columns", "read_columns"]
 
 
 def read_columns(path: str | os.PathLike, source: str | None = None):
-    """``(qids, docnos, scores)`` of the run file at ``path``; OSError propagates."""
+    """``(qids, docnos, scores)`` of the run file at ``path``; OSError propagates, and a
+    path that is not a regular file (a FIFO would wait forever) is a DatasetError."""
+    require_regular_file(path)
     with open(path, "rb") as f:
         return parse_chunks(file_chunks(f), source or str(path))
 

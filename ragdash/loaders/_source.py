@@ -33,6 +33,7 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from ..errors import DatasetError
+from ..formats.files import require_regular_file
 
 SNIFF_BYTES = 64 * 1024
 UTF8_FIX = "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in a text editor: encoding UTF-8)"
@@ -59,6 +60,7 @@ class Source:
         p = Path(path)
 
         def opener() -> BinaryIO:
+            require_regular_file(p)  # a FIFO would wait forever, a device never end
             return open(p, "rb")
 
         return cls(str(p), rel if rel is not None else p.name, opener)

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..dataset import Dataset, Document, Query
 from ..errors import DatasetError
+from . import _json
 from ._source import ENCODING_LABELS, Source, decode_all
 from ._values import EXAMPLES, QrelsBuilder, json_kind, parse_grade, text_value
 from .notes import LoadLog
@@ -60,7 +61,7 @@ def parse_json_document(source: Source, log: LoadLog) -> Any:
     if not text.strip():
         raise DatasetError("the file is empty", file=source.name, fix=FORMAT_FIX)
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        return _json.loads(text, file=source.name, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise DatasetError(f"this is not valid JSON ({exc.msg}, column {exc.colno})",
                            file=source.name, line=exc.lineno,

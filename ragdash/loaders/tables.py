@@ -33,6 +33,7 @@ from typing import Any
 
 from ..dataset import Document, Qrels, Query
 from ..errors import DatasetError
+from . import _json
 from ._source import ENCODING_LABELS, Source, TextLines
 from ._values import (
     DocumentsBuilder,
@@ -242,7 +243,7 @@ class Table:
 
 def _json_line(text: str, file: str, line: int) -> dict:
     try:
-        obj = json.loads(text)
+        obj = _json.loads(text, file=file, line=line)
     except json.JSONDecodeError as exc:
         raise DatasetError(f"this line is not valid JSON ({exc.msg}, column {exc.colno})",
                            file=file, line=line,
