@@ -63,10 +63,13 @@ def run_evaluation(dataset: Dataset, retriever: Retriever, *, kmax: int = 100,
     ranking = retriever.rank(dataset, queries, kmax, progress=progress, cancel=cancel)
     seconds = time.perf_counter() - started
     config = dict(retriever.config())
+    # a chunked retriever says which chunk matched (the drill-down shows it)
+    resources = dict(getattr(retriever, "resources", None) or {})
     return Run(dataset=dataset, ranking=ranking, query_ids=[q.id for q in queries], kmax=kmax,
                retriever=retriever.name, model=config.get("model"), config=config,
                usage=dict(retriever.usage), seconds=seconds,
-               timings={"retrieval": seconds}, relevance_level=relevance_level, gain=gain,
+               timings={"retrieval": seconds}, resources=resources,
+               relevance_level=relevance_level, gain=gain,
                source="evaluation", dataset_fingerprint=fingerprint)
 
 

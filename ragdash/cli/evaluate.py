@@ -128,8 +128,27 @@ def register(subparsers) -> None:
                       help="document-length normalization, 0..1 (default 0.75, Lucene's)")
 
     add_embedding_options(p)
+    add_chunk_options(p)
     add_engine_options(p, deployed=True)
     p.set_defaults(func=run)
+
+
+def add_chunk_options(p) -> None:
+    """``--chunk-size N [--chunk-overlap N] [--aggregate max|first|mean2]``."""
+    from ..retrieval.chunking import AGGREGATES
+
+    chunks = p.add_argument_group("chunking (any retriever but milvus / qdrant)")
+    chunks.add_argument("--chunk-size", type=int, default=None, metavar="TOKENS",
+                        help="cut documents into chunks of at most TOKENS tokens (cl100k, "
+                             "else the script-aware estimate; at a sentence end when one is "
+                             "near, never inside a word), retrieve chunks and fold them back "
+                             "to documents; qrels stay at document level")
+    chunks.add_argument("--chunk-overlap", type=int, default=None, metavar="TOKENS",
+                        help="tokens a chunk repeats from the one before (default 0)")
+    chunks.add_argument("--aggregate", choices=AGGREGATES, default=None,
+                        help="a document's score from its chunks: max (best chunk, MaxP; "
+                             "default), first (first chunk only, FirstP), mean2 (mean of the "
+                             "two best)")
 
 
 def add_embedding_options(p) -> None:
@@ -176,7 +195,7 @@ def run(args) -> int:
         raise RetrievalError(f"--limit-queries must be at least 1, got {args.limit_queries}")
     if args.name is not None and not args.store:
         raise RetrievalError("--name names the stored run; add --store")
-    retriever = _make_retriever(args)
+    retriever = _chunked(args, _make_retriever(args))
     for warning in getattr(getattr(retriever, "embedder", None), "warnings", ()):
         note(f"warning: {warning}")  # e.g. a key over plain http to another machine
     store = _open_store() if args.store else None  # before paying for anything
@@ -258,6 +277,10 @@ def _json_report(args, result: Run, facts: _Facts, ks: list[int], kmax: int) -> 
         "run_id": result.id,
         **({"unmapped_ids": int(result.usage["unmapped_ids"])}
            if "unmapped_ids" in result.usage else {}),
+        **({"chunks": int(result.resources["chunks"]["chunks"]),
+            "chunking": {k: v for k, v in result.resources["chunks"].items()
+                         if k != "matched"}}
+           if "chunks" in result.resources else {}),
     }
 
 
@@ -312,6 +335,24 @@ def _kmax(given: int | None, ks: list[int]) -> int:
         raise MetricError(f"--kmax {given} is smaller than the largest --k ({max(ks)}); "
                           f"raise --kmax or drop the deeper cutoffs")
     return given
+
+
+def _chunked(args, retriever):
+    """The retriever over chunks when ``--chunk-size`` is given."""
+    given = [f for f, d in (("--chunk-overlap", "chunk_overlap"), ("--aggregate", "aggregate"))
+             if getattr(args, d, None) is not None]
+    if getattr(args, "chunk_size", None) is None:
+        if given:
+            raise RetrievalError(f"{', '.join(given)} {_verb(given)} only with --chunk-size")
+        return retriever
+    if args.retriever in ENGINE_RETRIEVERS:
+        raise RetrievalError(f"--chunk-size cuts the documents before they are indexed; a "
+                             f"deployed {args.retriever} collection is already indexed (use "
+                             f"--retriever bm25, openai or local)")
+    from ..retrieval.chunking import ChunkedRetriever
+
+    return ChunkedRetriever(retriever, size=args.chunk_size, overlap=args.chunk_overlap or 0,
+                            aggregate=args.aggregate or "max")
 
 
 def _make_retriever(args):
