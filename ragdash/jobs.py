@@ -207,7 +207,8 @@ class Job:
         self._finished.set()
 
 
-_STAGES = ("documents", "queries", "ranking", "scoring", "saving")
+_STAGES = ("documents", "queries", "ranking", "scoring", "saving", "tokenizing", "indexing",
+           "retrieving", "searching")
 
 
 class JobManager:

@@ -183,7 +183,7 @@ def test_progress_bar_only_on_a_terminal():
     os.close(master)
     shown = b"".join(chunks).decode("utf-8", "replace")
     assert proc.returncode == 0
-    assert "indexing documents" in shown and "ranking" in shown and "[#" in shown
+    assert "tokenizing documents" in shown and "retrieving queries" in shown and "[#" in shown
     assert json.loads(out)["queries"] == 50   # stdout stays clean JSON
 
 

@@ -177,14 +177,49 @@ def test_progress_events_and_index_reuse(jsquad_slice):
     r = BM25Retriever()
     r.rank(jsquad_slice, jsquad_slice.queries, 10, progress=events.append)
     stages = [e["stage"] for e in events]
-    assert stages[0] == "documents" and stages[-1] == "ranking"
-    assert {"documents", "queries", "ranking"} <= set(stages)
+    # documents tokenized, documents indexed, queries retrieved: in that order
+    assert stages == sorted(stages, key=["tokenizing", "indexing", "retrieving"].index)
+    assert set(stages) == {"tokenizing", "indexing", "retrieving"}
+    for stage in ("tokenizing", "indexing"):
+        ends = [e for e in events if e["stage"] == stage]
+        assert ends[0]["done"] == 0 and ends[-1]["done"] == ends[-1]["total"] == len(
+            jsquad_slice.documents)
     last = events[-1]
     assert last["done"] == last["total"] == len(jsquad_slice.queries)
     assert all(set(e) == {"stage", "done", "total", "calls", "tokens"} for e in events)
     index = r._index
     r.rank(jsquad_slice, jsquad_slice.queries[:3], 10)
     assert r._index is index   # same data: the index is not rebuilt
+
+
+def test_the_index_is_rebuilt_for_other_documents(jsquad_slice):
+    from ragdash.dataset import Dataset
+
+    r = BM25Retriever()
+    r.rank(jsquad_slice, jsquad_slice.queries[:3], 10)
+    index = r._index
+    fewer = Dataset(documents=jsquad_slice.documents[:-1], queries=jsquad_slice.queries,
+                    qrels=jsquad_slice.qrels)
+    r.rank(fewer, fewer.queries[:3], 10)
+    assert r._index is not index and r._index.n_docs == len(jsquad_slice.documents) - 1
+    same = Dataset(documents=list(fewer.documents), queries=[], qrels={})
+    r.rank(same, fewer.queries[:3], 10)
+    assert r._index.n_docs == len(fewer.documents)
+
+
+def test_the_app_names_bm25s_stages(jsquad_slice):
+    import time
+
+    from ragdash.jobs import Job
+
+    job = Job(id="x", owner="o", kind="k", label="l", state="running", started_at=time.time())
+    events = []
+    BM25Retriever().rank(jsquad_slice, jsquad_slice.queries[:5], 10, progress=events.append)
+    shown = set()
+    for event in events:
+        job._report(event)
+        shown.add(job.status_text("en").split(":")[0])
+    assert shown == {"Tokenizing documents", "Indexing documents", "Retrieving queries"}
 
 
 def test_cancel(jsquad_slice):

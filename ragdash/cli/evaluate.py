@@ -433,6 +433,11 @@ def _save_run(ranking, path: str, tag: str) -> None:
                              f"check the folder exists and is writable") from exc
 
 
+#: BM25's and the engines' stages, as the progress line names them
+_STAGE_LABELS = {"tokenizing": "tokenizing documents", "indexing": "indexing documents",
+                 "retrieving": "retrieving queries", "searching": "searching the engine"}
+
+
 class ProgressBar:
     """One line on stderr, redrawn at most ten times a second: stage, count, bar, calls."""
 
@@ -449,7 +454,8 @@ class ProgressBar:
             return
         self.last = now
         stage = str(event.get("stage", ""))
-        verb = "ranking" if stage == "ranking" else f"{self.verb} {stage}"
+        verb = _STAGE_LABELS.get(stage) or ("ranking" if stage == "ranking"
+                                            else f"{self.verb} {stage}")
         filled = int(self.width * done / total) if total else self.width
         bar = "#" * filled + "." * (self.width - filled)
         extra = ""

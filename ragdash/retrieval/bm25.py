@@ -124,7 +124,7 @@ def tokenize_corpus(texts: Sequence[str], *, workers: int | None = None,
     if workers is None:
         workers = min(os.cpu_count() or 1, 4) if total >= PARALLEL_MIN_DOCS else 1
     ids = TokenIds()
-    _report(progress, "documents", 0, total)
+    _report(progress, "tokenizing", 0, total)
     starts = range(0, total, chunk)
     if workers > 1 and total > chunk:
         try:
@@ -135,7 +135,7 @@ def tokenize_corpus(texts: Sequence[str], *, workers: int | None = None,
     for lo in starts:
         _check(cancel)
         ids.add_coded(*tokenize_and_code(texts[lo:lo + chunk]))
-        _report(progress, "documents", min(total, lo + chunk), total)
+        _report(progress, "tokenizing", min(total, lo + chunk), total)
     _check(cancel)
     return ids
 
@@ -151,7 +151,7 @@ def _tokenize_in_workers(texts, starts, chunk, workers, ids, progress, cancel) -
             for lo, future in zip(starts, pending):
                 _check(cancel)
                 ids.add_coded(*future.result())
-                _report(progress, "documents", min(total, lo + chunk), total)
+                _report(progress, "tokenizing", min(total, lo + chunk), total)
         finally:
             for future in pending:
                 future.cancel()
@@ -180,7 +180,7 @@ class BM25Index:
     """
 
     def __init__(self, doc_tokens: Sequence[Sequence[str]] | TokenIds, *, k1: float, b: float,
-                 method: str) -> None:
+                 method: str, progress: ProgressFn | None = None) -> None:
         if not isinstance(doc_tokens, TokenIds):
             ids = TokenIds()
             ids.add(doc_tokens)
@@ -192,7 +192,8 @@ class BM25Index:
             return
         self.vocab = doc_tokens.vocab
         # consumes doc_tokens' id arrays, block by block, to keep the peak low
-        self.matrix = _score_matrix(doc_tokens, len(self.vocab), k1=k1, b=b, method=method)
+        self.matrix = _score_matrix(doc_tokens, len(self.vocab), k1=k1, b=b, method=method,
+                                    progress=progress)
 
     def query_matrix(self, query_tokens: Sequence[Sequence[str]]):
         """Sparse (queries x terms) counts; tokens unknown to the index are dropped."""
@@ -223,7 +224,8 @@ class BM25Index:
 BUILD_BLOCK_DOCS = 100_000
 
 
-def _score_matrix(ids: TokenIds, n_terms: int, *, k1: float, b: float, method: str):
+def _score_matrix(ids: TokenIds, n_terms: int, *, k1: float, b: float, method: str,
+                  progress: ProgressFn | None = None):
     """The (terms x documents) CSR matrix of idf(t) * tf-part(t, d), float32.
 
     Two passes over blocks of documents, so that memory stays near the final matrix's size
@@ -260,6 +262,7 @@ def _score_matrix(ids: TokenIds, n_terms: int, *, k1: float, b: float, method: s
     data = np.empty(int(indptr[-1]), dtype=np.float32)
     indices = np.empty(int(indptr[-1]), dtype=np.int32)
     filled = indptr[:-1].copy()  # next free slot of each term row
+    _report(progress, "indexing", 0, n_docs)
     while blocks:
         first, tf = blocks.pop(0)
         counts = np.diff(tf.indptr)
@@ -273,6 +276,7 @@ def _score_matrix(ids: TokenIds, n_terms: int, *, k1: float, b: float, method: s
         data[dest] = (idf[rows] * part).astype(np.float32)
         indices[dest] = tf.indices + first
         filled += counts
+        _report(progress, "indexing", first + tf.shape[1], n_docs)
         del tf, norm, part, rows, dest
     return csr_matrix((data, indices, indptr), shape=(n_terms, n_docs))
 
@@ -310,7 +314,9 @@ class BM25Retriever:
         self.method = method
         self.usage = {"requests": 0, "prompt_tokens": 0, "embedded_texts": 0, "cached_texts": 0}
         self._index: BM25Index | None = None
-        self._index_key: str | None = None
+        #: the documents the index was built from (the same objects, in order: Documents are
+        #: frozen, so the same objects mean the same texts; cheaper than a fingerprint)
+        self._index_docs: list | None = None
         #: threads ranking query blocks (None: one per core, at most 4)
         self.threads: int | None = None
 
@@ -322,15 +328,23 @@ class BM25Retriever:
 
     def index(self, dataset: Dataset, *, progress: ProgressFn | None = None,
               cancel: threading.Event | None = None) -> BM25Index:
-        """The index for ``dataset``'s documents (kept for the next call on the same data)."""
-        key = dataset.fingerprint()
-        if self._index is not None and self._index_key == key:
+        """The index for ``dataset``'s documents (kept for the next call on the same documents).
+
+        Progress: ``"tokenizing"`` (documents tokenized), then ``"indexing"`` (documents whose
+        index rows are written)."""
+        docs = dataset.documents
+        # list equality tests identity first: for the same objects this is one pointer
+        # comparison per document (milliseconds at a million), where a fingerprint of the
+        # dataset takes seconds
+        if self._index is not None and self._index_docs == docs:
             return self._index
         texts = dataset.doc_texts()
         ids = tokenize_corpus(texts, progress=progress, cancel=cancel)
+        del texts
         _check(cancel)
-        self._index = BM25Index(ids, k1=self.k1, b=self.b, method=self.method)
-        self._index_key = key
+        self._index = BM25Index(ids, k1=self.k1, b=self.b, method=self.method,
+                                progress=progress)
+        self._index_docs = list(docs)
         return self._index
 
     def rank(self, dataset: Dataset, queries: Sequence[Query], kmax: int, *,
@@ -343,15 +357,13 @@ class BM25Retriever:
         index = self.index(dataset, progress=progress, cancel=cancel)
         queries = list(queries)
         nq = len(queries)
-        _report(progress, "queries", 0, nq)
         q_tokens = tokenize(q.text for q in queries)
-        _report(progress, "queries", nq, nq)
         doc_ids = np.asarray(dataset.doc_ids, dtype=object)
         keys = doc_id_keys(doc_ids) if len(doc_ids) else np.empty(0, dtype=np.int64)
         indices = np.full((nq, kmax), -1, dtype=np.int64)
         scores = np.full((nq, kmax), -np.inf)
         block = max(1, _BLOCK_ELEMENTS // max(1, index.n_docs))
-        _report(progress, "ranking", 0, nq)
+        _report(progress, "retrieving", 0, nq)
 
         def one_block(lo: int) -> int:
             _check(cancel)
@@ -368,10 +380,10 @@ class BM25Retriever:
         if threads > 1:
             with ThreadPoolExecutor(max_workers=threads) as pool:
                 for end in pool.map(one_block, starts):
-                    _report(progress, "ranking", end, nq)
+                    _report(progress, "retrieving", end, nq)
         else:
             for lo in starts:
-                _report(progress, "ranking", one_block(lo), nq)
+                _report(progress, "retrieving", one_block(lo), nq)
         return Ranking.from_topk([q.id for q in queries], doc_ids, indices, scores,
                                  name=self.name)
 
