@@ -143,7 +143,7 @@ def test_a_wrong_key_fails_in_one_plain_sentence_without_the_key(server):
     shown = plain(error.value)
     assert "failed" in shown and wrong not in shown and "***" in shown  # masked, not dropped
     assert wrong not in texts(at) and "Traceback" not in texts(at)
-    assert "“text-embedding-3-small · article-ja”" in shown  # the job is named by its model
+    assert "“text-embedding-3-small on article-ja”" in shown  # the run is named by its model
     # the URL in the message is a code span: as a Markdown link it showed its escapes
     assert f"`{server.url}/embeddings`" in error.value
 
@@ -200,3 +200,36 @@ def test_the_azure_placeholder_and_an_empty_base_url_stop_the_start_button():
     assert at.text_input(key="w:rd_base_url").value == ""
     assert at.button(key="run_start").disabled
     assert any("base URL" in w.value for w in at.warning)
+
+
+def test_the_shipped_config_watches_no_files_and_the_panel_refreshes_at_a_bounded_rate():
+    """A watching server walked sys.modules after every fragment run and watched a .venv made
+    inside the repository: runs were 6-10x slower with their progress on screen (#14)."""
+    import tomllib
+    from pathlib import Path
+
+    from ragdash.ui import job_panel
+
+    config = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit"
+                            / "config.toml").read_text(encoding="utf-8"))
+    server = config["server"]
+    assert server["fileWatcherType"] == "none"
+    assert server["runOnSave"] is False
+    assert {".venv", ".venv*", ".ragdash"} <= set(server["folderWatchBlacklist"])
+    assert job_panel.POLL_SECONDS >= 0.5
+
+
+@pytest.mark.parametrize("lang, name", [("en", "bm25 on jsquad-mini"),
+                                        ("ja", "jsquad-mini の bm25")])
+def test_the_finished_banner_names_the_run_in_the_page_language(lang, name):
+    at = new_app().run()
+    at.sidebar.radio(key="w:rd_lang").set_value(lang).run()
+    _load_sample(at)
+    open_page(at, "run")
+    at.button(key="run_start").click().run()
+    wait_for_jobs(at)
+    at.run()
+    assert [r.name for r in get_store().list()] == [name]
+    from ragdash.i18n import t
+
+    assert t("run.done", lang, label=name) in texts(at)

@@ -1,7 +1,9 @@
 """Start an evaluation as a background job and show its progress.
 
 The job runs in :mod:`ragdash.jobs` (not in the script thread), so it survives reruns and page
-switches; a page only looks at it, from a fragment that refreshes itself every half second.
+switches; a page only looks at it, from a fragment that refreshes itself every
+:data:`POLL_SECONDS` (0.5 s): it reads the job's progress fields and draws one bar and a
+button, nothing else (no dataset, run or table is touched per refresh).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 import streamlit as st
 
 from ..dataset import Dataset
+from ..i18n import t as t_
 from ..jobs import Job, evaluation_task
 from ..retrieval import make_retriever
 from ..samples import load_sample
@@ -20,7 +23,7 @@ from .page import PageContext
 from .widgets import md
 
 #: How often the progress panel refreshes itself (seconds).
-POLL_SECONDS = 0.3
+POLL_SECONDS = 0.5
 
 
 def start_evaluation(ctx: PageContext, dataset: Dataset, retriever_name: str,
@@ -42,13 +45,22 @@ def start_evaluation(ctx: PageContext, dataset: Dataset, retriever_name: str,
             kwargs["api_key"] = api_key
         return make_retriever(retriever_name, **kwargs)
 
-    task = evaluation_task(dataset, make, store=ctx.store, run_name=run_name, secrets=secrets,
+    # the run's name, in the page's language when none was typed: the progress panel, the
+    # finished banner and the saved run all say the same
+    name = (run_name or "").strip() or default_run_name(ctx.lang, retriever_name,
+                                                         options.get("model"), dataset.name)
+    task = evaluation_task(dataset, make, store=ctx.store, run_name=name, secrets=secrets,
                            cost=estimate, kmax=kmax, limit_queries=limit_queries)
-    # the model names a run better than "openai" does (a BM25 run has no model)
-    label = f"{str(options.get('model') or '').strip() or retriever_name} · {dataset.name}"
-    job = ctx.jobs.submit(ctx.owner, task, kind="evaluation", label=label, secrets=secrets)
+    job = ctx.jobs.submit(ctx.owner, task, kind="evaluation", label=name, secrets=secrets)
     st.session_state.setdefault(_RETRIEVERS, {})[job.id] = retriever_name
     return job
+
+
+def default_run_name(lang: str, retriever: str, model: object, dataset_name: str) -> str:
+    """``"bm25 on jsquad-mini"`` / ``"jsquad-mini の bm25"``: the model names a run better
+    than "openai" does (a BM25 run has no model)."""
+    who = str(model or "").strip() or retriever
+    return t_("runs.untitled", lang, retriever=who, dataset=dataset_name)
 
 
 #: session key: job id -> retriever name of this session's evaluations

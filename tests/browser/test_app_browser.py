@@ -170,9 +170,9 @@ def test_two_sessions_keep_their_own_keys_uploads_and_jobs(browser, app_url, tmp
     a.get_by_text(t("run.retriever_bm25", "en")).click()
     wait_idle(a)
     a.get_by_role("button", name=t("run.start", "en")).click()
-    a.get_by_text(t("run.done", "en", label="bm25 · upload")).wait_for(timeout=30_000)
+    a.get_by_text(t("run.done", "en", label="bm25 on upload")).wait_for(timeout=30_000)
     nav(b, t("nav.run", "en"))
-    assert t("run.done", "en", label="bm25 · upload") not in b.inner_text("body")
+    assert t("run.done", "en", label="bm25 on upload") not in b.inner_text("body")
     assert "Running:" not in b.locator('[data-testid="stSidebar"]').inner_text()
     assert "jsquad-mini" in b.locator('[data-testid="stSidebar"]').inner_text()
     for page in (a, b):
