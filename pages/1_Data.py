@@ -24,7 +24,7 @@ with tab_upload:
     files = st.file_uploader(t("data.upload"), accept_multiple_files=True,
                              type=data.UPLOAD_TYPES, key="data_files",
                              help=t("data.upload_help"))
-    st.caption(t("data.limit", mb=data.UPLOAD_LIMIT_MB))
+    data.limits_caption(ctx)
     split = st.text_input(t("data.split"), value="test", key="data_split",
                           help=t("data.split_help"))
     if st.button(t("data.load_files"), key="data_load_files", type="primary",

@@ -185,3 +185,99 @@ def test_json_helper_keeps_json_errors_for_the_callers_wording(tmp_path):
     with pytest.raises(DatasetError, match="not valid JSON"):
         load_dataset(path)
     assert json.loads('"ok"') == "ok"
+
+
+# -- 6: a .zip (or .gz) cannot exhaust memory ---------------------------------------------
+def zip_with_line(path: Path, line_mb: int, *, members: int = 1) -> Path:
+    """A BEIR .zip whose corpus.jsonl has one line of ``line_mb`` MB (written in a stream, so
+    the test never holds it), and ``members - 1`` more such corpus files as extra members."""
+    import zipfile
+
+    block = b"a" * (1 << 20)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for i in range(members):
+            name = "corpus.jsonl" if i == 0 else f"extra/corpus{i}.jsonl"
+            with zf.open(name, "w", force_zip64=True) as f:
+                f.write(b'{"_id": "d1", "text": "')
+                for _ in range(line_mb):
+                    f.write(block)
+                f.write(b'"}\n')
+        zf.writestr("queries.jsonl", QUERIES)
+        zf.writestr("qrels/test.tsv", QRELS)
+    return path
+
+
+def test_a_zip_with_one_huge_line_stops_at_the_line_limit(tmp_path):
+    path = zip_with_line(tmp_path / "bomb.zip", 40)   # default limit 16 MB
+    assert path.stat().st_size < 200_000              # 40 MB unzipped, 0.04 MB zipped
+    with pytest.raises(DatasetError) as exc:
+        load_dataset(path)
+    assert exc.value.file == f"{path}:corpus.jsonl" and exc.value.line == 1
+    assert "longer than 16 MB" in message(exc) and "RAGDASH_MAX_LINE_MB=64" in message(exc)
+
+
+def test_the_line_limit_is_adjustable_and_applies_to_uploads(tmp_path, monkeypatch):
+    data = zip_with_line(tmp_path / "up.zip", 3).read_bytes()
+    assert load_uploads([("up.zip", data)]).documents[0].text.startswith("aaa")  # 3 < 16 MB
+    monkeypatch.setenv("RAGDASH_MAX_LINE_MB", "2")
+    with pytest.raises(DatasetError) as exc:
+        load_uploads([("up.zip", data)])
+    assert exc.value.file == "up.zip:corpus.jsonl" and "longer than 2.0 MB" in message(exc)
+
+
+def test_a_plain_file_line_over_the_limit_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGDASH_MAX_LINE_MB", "1")
+    folder = beir(tmp_path / "ds", '{"_id": "d1", "text": "ok"}\n'
+                                  '{"_id": "d2", "text": "' + "b" * (1 << 21) + '"}\n')
+    with pytest.raises(DatasetError) as exc:
+        load_dataset(folder)
+    assert exc.value.file.endswith("corpus.jsonl") and exc.value.line == 2
+
+
+def test_what_a_zip_unzips_to_is_limited_before_it_is_read(tmp_path, monkeypatch):
+    path = zip_with_line(tmp_path / "big.zip", 3)
+    monkeypatch.setenv("RAGDASH_MAX_UNZIPPED_MB", "2")
+    with pytest.raises(DatasetError) as exc:
+        load_dataset(path)
+    assert exc.value.file == f"{path}:corpus.jsonl"
+    assert "unzips to 3.0 MB, over the limit of 2.0 MB unzipped" in message(exc)
+    assert "RAGDASH_MAX_UNZIPPED_MB=" in message(exc)
+    monkeypatch.setenv("RAGDASH_MAX_UNZIPPED_MB", "10")
+    assert len(load_dataset(path).documents) == 1
+
+
+def test_a_gzip_member_is_cut_off_at_the_unzipped_limit(tmp_path, monkeypatch):
+    import gzip
+
+    folder = beir(tmp_path / "ds", "")
+    (folder / "corpus.jsonl").unlink()
+    with gzip.open(folder / "corpus.jsonl.gz", "wb") as f:
+        for i in range(3000):
+            f.write(json.dumps({"_id": f"d{i}", "text": "x" * 1000}).encode() + b"\n")
+    monkeypatch.setenv("RAGDASH_MAX_UNZIPPED_MB", "1")
+    with pytest.raises(DatasetError) as exc:
+        load_dataset(folder)
+    assert exc.value.file.endswith("corpus.jsonl.gz") and "more than 1.0 MB" in message(exc)
+
+
+@pytest.mark.parametrize("value", ["lots", "0", "-3", "nan", "inf"])
+def test_a_limit_that_is_not_a_number_is_one_sentence(tmp_path, monkeypatch, value):
+    from ragdash.loaders import read_limits
+
+    monkeypatch.setenv("RAGDASH_MAX_LINE_MB", value)
+    with pytest.raises(DatasetError, match=r"RAGDASH_MAX_LINE_MB.*not a number of megabytes"):
+        read_limits()
+
+
+def test_the_cli_refuses_a_zip_bomb_in_one_sentence_and_little_memory(tmp_path):
+    """The issue's case at 1/8 scale: a zip holding one 256 MB line (2 GB passed 4 GB RSS)."""
+    import resource
+
+    path = zip_with_line(tmp_path / "bomb.zip", 256)
+    proc = subprocess.run([sys.executable, "-m", "ragdash", "evaluate", str(path)],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(Path.cwd())})
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "corpus.jsonl, line 1: this line is longer than 16 MB" in proc.stderr
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert peak_kb < 400_000, f"peak RSS of a child {peak_kb} KB"

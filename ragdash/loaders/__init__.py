@@ -24,6 +24,11 @@ Decisions, stated once:
 
 Every malformed input raises :class:`~ragdash.errors.DatasetError` naming the file, the line or
 record, and the fix.
+
+Limits (:func:`read_limits`; see :mod:`._source`): one line at most ``RAGDASH_MAX_LINE_MB``
+(16) MB in any text file; a .zip's members together, and a .gz file, unzip to at most
+``RAGDASH_MAX_UNZIPPED_MB`` (2,048) MB. Past either, one sentence names the file (the member)
+and how to raise the limit.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from typing import Any
 
 from ..dataset import Dataset
 from . import tables as _tables
-from ._source import Source
+from ._source import MAX_LINE_ENV, MAX_UNZIPPED_ENV, MB, Source, max_line_bytes, max_unzipped_bytes
 from .detect import load_path, load_table_files, load_upload_files
 from .notes import LoadNote
 from .tables import ALIASES, TableMapping
@@ -43,8 +48,16 @@ from .writers import write_beir
 
 ColumnOverrides = Mapping[str, Mapping[str, "str | None"]]
 
-__all__ = ["ALIASES", "LoadNote", "Source", "TableMapping", "column_mappings", "inspect_tables",
-           "load_dataset", "load_qrels", "load_tables", "load_uploads", "write_beir"]
+__all__ = ["ALIASES", "MAX_LINE_ENV", "MAX_UNZIPPED_ENV", "LoadNote", "Source", "TableMapping",
+           "column_mappings", "inspect_tables", "load_dataset", "load_qrels", "load_tables",
+           "load_uploads", "read_limits", "write_beir"]
+
+
+def read_limits() -> dict[str, float]:
+    """The reading limits in force, in MB: ``{"line_mb", "unzipped_mb"}`` (from
+    ``RAGDASH_MAX_LINE_MB`` and ``RAGDASH_MAX_UNZIPPED_MB``; a DatasetError when one is set to
+    something that is not a positive number)."""
+    return {"line_mb": max_line_bytes() / MB, "unzipped_mb": max_unzipped_bytes() / MB}
 
 
 def load_dataset(path: str | os.PathLike, *, split: str = "test",

@@ -16,6 +16,16 @@ Text decoding (decided once, here):
 
 Files are streamed line by line (the sniffing reads the first 64 KB), so a large corpus is
 never held as one big string.
+
+Limits (so a small hostile file cannot exhaust memory; both adjustable through the
+environment, read when a file is opened):
+
+- one line: at most ``RAGDASH_MAX_LINE_MB`` (default 16) MB, in every text file; a longer line
+  is refused naming the file and line, after reading only the limit;
+- a .zip: its members together unzip to at most ``RAGDASH_MAX_UNZIPPED_MB`` (default 2,048) MB,
+  counted from each member's declared size before it is opened (Python's zipfile never
+  returns more than the declared size), and a ``.gz`` file is cut off at the same figure. The
+  member that passes the limit is named.
 """
 
 from __future__ import annotations
@@ -45,6 +55,115 @@ _STREAM_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, gzip.BadGzipFile, zl
 
 _KANA = re.compile(r"[\u3041-\u309f\u30a0-\u30ff]")
 
+MAX_LINE_ENV = "RAGDASH_MAX_LINE_MB"
+MAX_UNZIPPED_ENV = "RAGDASH_MAX_UNZIPPED_MB"
+DEFAULT_MAX_LINE_MB = 16
+DEFAULT_MAX_UNZIPPED_MB = 2048
+MB = 1024 * 1024
+
+
+def _limit_mb(env: str, default: int) -> float:
+    raw = os.environ.get(env, "").strip()
+    if not raw:
+        return float(default)
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value != value or value == float("inf"):
+        raise DatasetError(f"{env}={raw!r} is not a number of megabytes",
+                           fix=f"set {env} to a positive number, e.g. {env}={default}")
+    return value
+
+
+def max_line_bytes() -> int:
+    """The longest line a text file may have (``RAGDASH_MAX_LINE_MB``, default 16 MB)."""
+    return int(_limit_mb(MAX_LINE_ENV, DEFAULT_MAX_LINE_MB) * MB)
+
+
+def max_unzipped_bytes() -> int:
+    """What a .zip may unzip to in all, and a .gz file to (``RAGDASH_MAX_UNZIPPED_MB``,
+    default 2,048 MB)."""
+    return int(_limit_mb(MAX_UNZIPPED_ENV, DEFAULT_MAX_UNZIPPED_MB) * MB)
+
+
+def limits_text() -> str:
+    """The limits in one line, for the Data page and messages."""
+    line = _limit_mb(MAX_LINE_ENV, DEFAULT_MAX_LINE_MB)
+    unzipped = _limit_mb(MAX_UNZIPPED_ENV, DEFAULT_MAX_UNZIPPED_MB)
+    return (f"one line at most {line:,g} MB ({MAX_LINE_ENV}), a .zip or .gz unzipped at most "
+            f"{unzipped:,g} MB ({MAX_UNZIPPED_ENV})")
+
+
+def _mb(n: float) -> str:
+    return f"{n / MB:,.0f}" if n >= 10 * MB else f"{n / MB:,.1f}"
+
+
+class _ZipBudget:
+    """What the members of one .zip opened so far unzip to, by their declared sizes."""
+
+    def __init__(self) -> None:
+        self.sizes: dict[str, int] = {}
+
+    def admit(self, info: zipfile.ZipInfo, name: str) -> None:
+        self.sizes[info.filename] = int(info.file_size)
+        total, limit = sum(self.sizes.values()), max_unzipped_bytes()
+        if total > limit:
+            earlier = total - int(info.file_size)
+            more = f" (with {_mb(earlier)} MB of members read before it)" if earlier else ""
+            size, cap = f"{_mb(info.file_size)} MB", f"{_mb(limit)} MB"
+            if size == cap:
+                size, cap = f"{int(info.file_size):,} bytes", f"{limit:,} bytes"
+            raise DatasetError(f"this .zip member unzips to {size}{more}, over the limit of "
+                               f"{cap} unzipped",
+                               file=name, fix=_raise_limit(MAX_UNZIPPED_ENV, total))
+
+
+def _raise_limit(env: str, needed: float) -> str:
+    return (f"if the data really is this large, raise the limit, e.g. "
+            f"{env}={max(1, int(needed / MB * 1.5) + 1)} (megabytes), or unzip it and give "
+            f"the folder")
+
+
+class _CappedStream:
+    """A decompressing stream that stops with a DatasetError after ``cap`` bytes."""
+
+    def __init__(self, inner: BinaryIO, cap: int, name: str) -> None:
+        self.inner, self.cap, self.name, self.seen = inner, cap, name, 0
+
+    def _count(self, data: bytes) -> bytes:
+        self.seen += len(data)
+        if self.seen > self.cap:
+            raise DatasetError(f"this gzip file unzips to more than {_mb(self.cap)} MB, the "
+                               f"limit", file=self.name,
+                               fix=_raise_limit(MAX_UNZIPPED_ENV, self.cap * 2).replace(
+                                   "unzip it and give the folder", "unzip it first"))
+        return data
+
+    def read(self, n: int = -1) -> bytes:
+        if n is None or n < 0:
+            chunks = []
+            while True:
+                chunk = self.read(1 << 20)
+                if not chunk:
+                    return b"".join(chunks)
+                chunks.append(chunk)
+        return self._count(self.inner.read(min(n, self.cap + 1 - self.seen) or 1))
+
+    def readline(self, limit: int = -1) -> bytes:
+        room = self.cap + 1 - self.seen
+        return self._count(self.inner.readline(room if limit is None or limit < 0
+                                               else min(limit, room)))
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def __enter__(self) -> _CappedStream:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
 
 @dataclass(frozen=True)
 class Source:
@@ -71,9 +190,15 @@ class Source:
 
     @classmethod
     def from_zip(cls, zf: zipfile.ZipFile, info: zipfile.ZipInfo, zip_name: str,
-                 *, rel: str | None = None) -> Source:
-        return cls(f"{zip_name}:{info.filename}", rel if rel is not None else info.filename,
-                   lambda: zf.open(info))
+                 *, rel: str | None = None, budget: _ZipBudget | None = None) -> Source:
+        name = f"{zip_name}:{info.filename}"
+        budget = budget if budget is not None else _ZipBudget()
+
+        def opener() -> BinaryIO:
+            budget.admit(info, name)  # before anything is unzipped
+            return zf.open(info)
+
+        return cls(name, rel if rel is not None else info.filename, opener)
 
     # -- properties ----------------------------------------------------------------------
     @property
@@ -105,6 +230,8 @@ class Source:
         """A fresh binary stream (decompressed if ``.gz``); errors become DatasetError."""
         try:
             raw = self._opener()
+        except DatasetError:
+            raise
         except FileNotFoundError as exc:
             raise DatasetError("file not found", file=self.name,
                                fix="check the path") from exc
@@ -114,7 +241,8 @@ class Source:
         except _STREAM_ERRORS as exc:
             raise self.corrupt(exc) from exc
         if self.compressed:
-            return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+            return _CappedStream(gzip.GzipFile(fileobj=raw, mode="rb"),  # type: ignore
+                                 max_unzipped_bytes(), self.name)
         return raw
 
     def corrupt(self, exc: BaseException) -> DatasetError:
@@ -210,12 +338,13 @@ class TextLines:
             yield from self._whole(encoding)
             return
         codec = "utf-8" if encoding == "utf-8-sig" else encoding
+        longest = max_line_bytes()
         stream = self.source.open()
         with stream:
             number = 0
             while True:
                 try:
-                    raw = stream.readline()
+                    raw = stream.readline(longest + 1)
                 except DatasetError:
                     raise
                 except _STREAM_ERRORS as exc:
@@ -223,6 +352,8 @@ class TextLines:
                 if not raw:
                     break
                 number += 1
+                if len(raw) > longest:
+                    raise self.too_long(number, longest)
                 if number == 1 and raw.startswith(codecs.BOM_UTF8):
                     raw = raw[3:]
                 try:
@@ -238,6 +369,13 @@ class TextLines:
                 else:
                     text = text.rstrip("\r\n")
                 yield number, text
+
+    def too_long(self, number: int, longest: int) -> DatasetError:
+        return DatasetError(f"this line is longer than {_mb(longest)} MB, the limit on one "
+                            "line (a file cut wrongly, or not line-based text)",
+                            file=self.source.name, line=number,
+                            fix=f"check the file; if its lines really are this long, raise the "
+                                f"limit, e.g. {MAX_LINE_ENV}={int(longest / MB * 4)} (megabytes)")
 
     def _bad_line(self, number: int, raw: bytes, codec: str,
                   exc: UnicodeDecodeError) -> DatasetError:
@@ -267,7 +405,10 @@ class TextLines:
         if "\x00" in text:
             raise DatasetError("this file contains NUL characters (binary data)",
                                file=self.source.name, fix=UTF8_FIX)
+        longest = max_line_bytes()
         for number, line in enumerate(text.splitlines(), start=1):
+            if len(line) * 4 > longest and len(line.encode("utf-8", "surrogatepass")) > longest:
+                raise self.too_long(number, longest)
             yield number, line + "\n" if self.keepends else line
 
 
@@ -326,11 +467,13 @@ def zip_sources(zf: zipfile.ZipFile, name: str) -> list[Source]:
         raise DatasetError("cannot list the .zip file", file=name,
                            fix="create the zip again") from exc
     out = []
+    budget = _ZipBudget()  # shared by the members: what they unzip to, in all
     for info in infos:
         if info.is_dir() or is_junk(info.filename):
             continue
         if info.flag_bits & 0x1:
             raise DatasetError("the .zip file is password-protected", file=name,
                                record=info.filename, fix="zip the files without a password")
-        out.append(Source.from_zip(zf, info, name, rel=info.filename.replace("\\", "/")))
+        out.append(Source.from_zip(zf, info, name, rel=info.filename.replace("\\", "/"),
+                                   budget=budget))
     return out

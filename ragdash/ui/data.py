@@ -11,7 +11,7 @@ import streamlit as st
 from ..dataset import Dataset
 from ..errors import RagdashError
 from ..i18n import has
-from ..loaders import Source, column_mappings, load_uploads
+from ..loaders import Source, column_mappings, load_uploads, read_limits
 from ..loaders.detect import classify_name
 from ..loaders.tables import ALIASES, Table, normalize_column, plan_table
 from ..present.tables import display_frame, snippet
@@ -47,6 +47,17 @@ def source_text(ctx: PageContext, ds: Dataset) -> str:
     if st.session_state.get(keys.DATASET_SOURCE) == "upload" and uploads:  # this session's
         return ctx.t("data.source", source=md(", ".join(n for n, _ in uploads)))
     return ctx.t("data.source", source=md(source))
+
+
+def limits_caption(ctx: PageContext) -> None:
+    """The upload limit and the reading limits (one line, what a .zip may unzip to)."""
+    try:
+        limits = read_limits()
+    except RagdashError as exc:
+        st.error(md(exc))
+        return
+    st.caption(ctx.t("data.limit", mb=UPLOAD_LIMIT_MB, line_mb=f"{limits['line_mb']:,g}",
+                     zip_mb=f"{limits['unzipped_mb']:,g}"))
 
 
 def load_sample(ctx: PageContext, name: str) -> None:
