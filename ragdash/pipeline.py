@@ -24,7 +24,8 @@ from .errors import RetrievalError
 from .ranking import Ranking
 from .run import Run
 
-__all__ = ["ProgressFn", "Retriever", "run_evaluation"]
+__all__ = ["ProgressFn", "Retriever", "fuse_runs", "pipeline_name", "pipeline_task",
+           "rerank_pipeline", "run_evaluation", "run_pipeline", "stage_label"]
 
 ProgressFn = Callable[[dict], None]
 
@@ -83,3 +84,251 @@ def _positive_int(value, what: str) -> int:
     if number != value or number < 1:
         raise RetrievalError(f"{what} must be a whole number >= 1, not {value!r}")
     return number
+
+
+# -- pipelines: first stage(s) → fusion → rerank, each stage a Run ---------------------------
+def stage_label(run: Run) -> str:
+    """How a run is called inside a pipeline's name: "BM25", the embedding model, the name
+    of a pipeline or an imported run; chunked runs say their chunk size."""
+    cfg = run.config or {}
+    if cfg.get("stages"):
+        return run.name or run.retriever
+    if run.retriever == "bm25" or cfg.get("retriever") == "bm25":
+        label = "BM25"
+    elif run.model:
+        label = str(run.model).replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] \
+            if str(run.model).startswith((".", "/")) else str(run.model)
+    else:
+        label = run.name or run.retriever
+    chunking = cfg.get("chunking")
+    if chunking:
+        label += f" ({chunking['size']}-token chunks)"
+    return label
+
+
+def pipeline_name(labels: list[str], *, fusion: str | None = None,
+                  rerank_model: str | None = None, depth: int | None = None) -> str:
+    """``"BM25 + text-embedding-3-small (RRF) → rerank-v3.5 top 50"``."""
+    from .retrieval.fusion import _METHOD_LABEL
+
+    name = " + ".join(labels)
+    if fusion:
+        name += f" ({_METHOD_LABEL.get(fusion, fusion)})"
+    if rerank_model:
+        name += f" → {rerank_model}" + (f" top {depth}" if depth else "")
+    return name
+
+
+def _stages_of(run: Run) -> list[dict]:
+    """A run's stages: a pipeline's own list, else the run itself as a first stage."""
+    if (run.config or {}).get("stages"):
+        return [dict(s) for s in run.config["stages"]]
+    return [{"stage": "first", "label": stage_label(run), "run": run.id,
+             "retriever": run.retriever, "config": dict(run.config or {})}]
+
+
+def _stage_usage(run: Run) -> list[dict]:
+    if isinstance((run.usage or {}).get("stages"), list):
+        return [dict(s) for s in run.usage["stages"]]
+    usage = {k: v for k, v in (run.usage or {}).items() if k != "stages"}
+    return [{"stage": stage_label(run), **usage}]
+
+
+def _stage_cost(run: Run) -> list[dict]:
+    """Per stage: the cost saved with the run, and its actual cost from its usage (BM25 and
+    imported runs cost 0; a model missing from the price catalog has none)."""
+    if isinstance((run.cost or {}).get("stages"), list):
+        return [dict(s) for s in run.cost["stages"]]
+    entry = {"stage": stage_label(run), **(run.cost or {})}
+    if "actual_usd" not in entry:
+        if run.retriever in ("bm25", "trec") or (run.config or {}).get("retriever") == "bm25":
+            entry.update(actual_usd=0.0, actual_jpy=0.0)
+            entry.setdefault("estimated_usd", 0.0)
+            entry.setdefault("estimated_jpy", 0.0)
+        else:
+            from .cost import actual_cost
+            from .errors import RagdashError
+
+            try:
+                act = actual_cost(run.usage or {}, model=entry.get("model") or run.model,
+                                  provider=entry.get("provider"))
+            except RagdashError:
+                pass
+            else:
+                entry.update(actual_usd=act.usd, actual_jpy=act.jpy)
+    return [entry]
+
+
+def _sum_stages(stages: list[dict], keys=None) -> dict:
+    total: dict = {}
+    for s in stages:
+        for k, v in s.items():
+            if k == "stage" or isinstance(v, bool) or not isinstance(v, (int, float)):
+                continue
+            if keys is None or k in keys:
+                total[k] = total.get(k, 0) + v
+    return total
+
+
+_COST_SUMS = ("estimated_usd", "estimated_jpy", "actual_usd", "actual_jpy")
+
+
+def _with_totals(stages: list[dict], *, cost: bool = False) -> dict:
+    return {**_sum_stages(stages, _COST_SUMS if cost else None), "stages": stages}
+
+
+def fuse_runs(runs: list[Run], method: str = "rrf", *, norm: str | None = None,
+              weights: list[float] | None = None, alpha: float | None = None,
+              rrf_k: float | None = None, name: str | None = None) -> Run:
+    """The fusion of ``runs`` (see :mod:`ragdash.retrieval.fusion`) as a pipeline run: every
+    input a first stage, the fusion a stage, the inputs' ids its parents, usage and cost
+    per stage and summed. Runs of different datasets are refused in one sentence."""
+    from .retrieval.fusion import RRF_K, fuse
+
+    runs = list(runs)
+    if len(runs) < 2:
+        raise RetrievalError(f"fusion needs at least two runs, got {len(runs)}")
+    first = runs[0]
+    for other in runs[1:]:
+        if other.dataset_fingerprint != first.dataset_fingerprint:
+            raise RetrievalError(
+                f"the runs were made on different datasets: {stage_label(first)!r} on "
+                f"{first.dataset.name!r} and {stage_label(other)!r} on "
+                f"{other.dataset.name!r}; fuse runs of one dataset")
+    labels = [stage_label(r) for r in runs]
+    rrf_k = RRF_K if rrf_k is None else rrf_k
+    ranking = fuse([r.ranking for r in runs], method, norm=norm, weights=weights, alpha=alpha,
+                   rrf_k=rrf_k, name=" + ".join(labels))
+    fusion = {"stage": "fusion", "method": method, "norm": norm,
+              "weights": None if weights is None else [float(w) for w in weights],
+              "alpha": alpha, "rrf_k": float(rrf_k) if method == "rrf" else None,
+              "label": pipeline_name([], fusion=method).strip()}
+    stages = [s for r in runs for s in _stages_of(r)] + [fusion]
+    query_ids = list(dict.fromkeys(q for r in runs for q in r.query_ids))
+    usage = _with_totals([s for r in runs for s in _stage_usage(r)])
+    cost = _with_totals([s for r in runs for s in _stage_cost(r)], cost=True)
+    return Run(dataset=first.dataset, ranking=ranking, query_ids=query_ids,
+               kmax=max(r.kmax for r in runs), retriever=f"{method}({', '.join(labels)})",
+               name=name or pipeline_name(labels, fusion=method),
+               config={"retriever": "pipeline", "stages": stages,
+                       "transform": {"kind": "fusion", **{k: v for k, v in fusion.items()
+                                                          if k != "stage"}}},
+               usage=usage, cost=cost, seconds=sum(r.seconds or 0.0 for r in runs),
+               timings={"stages": [{"stage": lb, "seconds": r.seconds} for lb, r in
+                                   zip(labels, runs)]},
+               relevance_level=first.relevance_level, gain=first.gain, source="fusion",
+               parents=[r.id for r in runs if r.id],
+               dataset_fingerprint=first.dataset_fingerprint)
+
+
+def rerank_pipeline(run: Run, reranker, *, progress: ProgressFn | None = None,
+                    cancel: threading.Event | None = None, estimate: dict | None = None,
+                    name: str | None = None) -> Run:
+    """``run`` (a first stage or a fusion) reranked by ``reranker``
+    (:class:`ragdash.retrieval.rerank.Reranker`) as a pipeline run: the stages of ``run``
+    and the rerank; usage and cost per stage and summed (the rerank's actual cost from the
+    units the API reported)."""
+    from .retrieval.rerank.stage import actual_cost
+
+    derived = reranker.rerank_run(run, progress=progress, cancel=cancel)
+    cfg = reranker.scorer.config()
+    model = reranker.scorer.model
+    rerank = {"stage": "rerank", "model": model, "depth": reranker.depth,
+              "reranker": cfg.get("reranker"), "protocol": cfg.get("protocol"),
+              "base_url": cfg.get("base_url"), "label": f"{model} top {reranker.depth}"}
+    stages = [*_stages_of(run), rerank]
+    labels = [s["label"] for s in stages if s.get("stage") == "first"]
+    fusion = next((s["method"] for s in stages if s.get("stage") == "fusion"), None)
+    rr_usage = {"stage": rerank["label"], **reranker.usage}
+    actual = actual_cost(reranker.usage, reranker.scorer)
+    rr_cost = {"stage": rerank["label"], "estimate": estimate, "actual": actual,
+               "actual_usd": actual.get("usd"), "actual_jpy": actual.get("jpy")}
+    if estimate:
+        rr_cost.update(estimated_usd=estimate.get("usd"), estimated_jpy=estimate.get("jpy"))
+    derived.config = {"retriever": "pipeline", "stages": stages,
+                      "transform": derived.config.get("transform")}
+    derived.name = name or pipeline_name(labels, fusion=fusion, rerank_model=model,
+                                         depth=reranker.depth)
+    derived.usage = _with_totals([*_stage_usage(run), rr_usage])
+    rr_cost = {k: v for k, v in rr_cost.items() if v is not None}
+    derived.cost = _with_totals([*_stage_cost(run), rr_cost], cost=True)
+    derived.source = "pipeline"
+    derived.timings = {"rerank": reranker.seconds}
+    return derived
+
+
+def run_pipeline(dataset: Dataset, first: list[Retriever], *, fusion: dict | None = None,
+                 reranker=None, kmax: int = 100, limit_queries: int | None = None,
+                 progress: ProgressFn | None = None, cancel: threading.Event | None = None,
+                 store=None, secrets=(), estimates: list[dict | None] | None = None,
+                 rerank_estimate: dict | None = None, name: str | None = None,
+                 relevance_level: float | None = None, gain: str = "linear") -> list[Run]:
+    """Build and run a pipeline: every first stage (:func:`run_evaluation`), then the fusion
+    (``fusion``: ``{"method", "norm", "weights", "alpha", "rrf_k"}``; needed with two or
+    more first stages), then the rerank (``reranker``, a
+    :class:`ragdash.retrieval.rerank.Reranker`). Returns every run made, inputs first, the
+    whole pipeline last; with ``store`` each is saved as soon as it is made (so a later
+    stage names its parents by id, and a failed rerank keeps what was paid for).
+    ``estimates``: the cost shown before the run, one per first stage."""
+    if not first:
+        raise RetrievalError("a pipeline needs at least one first-stage retriever")
+    if len(first) > 1 and not fusion:
+        raise RetrievalError(f"{len(first)} first stages need a fusion method to become one "
+                             f"ranking (e.g. RRF)")
+    if len(first) == 1 and fusion:
+        raise RetrievalError("fusion combines two or more first stages; add another "
+                             "retriever or drop the fusion")
+    made: list[Run] = []
+
+    def keep(run: Run) -> Run:
+        if store is not None:
+            store.save(run, secrets=list(secrets))
+        made.append(run)
+        return run
+
+    def stage_progress(label: str) -> ProgressFn | None:
+        if progress is None:
+            return None
+        return lambda event: progress({**event, "stage": f"{label}: {event.get('stage', '')}"})
+
+    estimates = list(estimates or [])
+    inputs = []
+    for i, retriever in enumerate(first):
+        run = run_evaluation(dataset, retriever, kmax=kmax, limit_queries=limit_queries,
+                             progress=stage_progress(retriever.name), cancel=cancel,
+                             relevance_level=relevance_level, gain=gain)
+        run.name = run.name or stage_label(run)
+        est = estimates[i] if i < len(estimates) else None
+        if est:
+            run.cost = {**est, **({"actual_tokens": int(run.usage["prompt_tokens"])}
+                                  if run.usage.get("prompt_tokens") is not None else {})}
+        inputs.append(keep(run))
+    current = inputs[0]
+    if fusion:
+        opts = {k: fusion.get(k) for k in ("norm", "weights", "alpha", "rrf_k")}
+        current = fuse_runs(inputs, fusion.get("method", "rrf"), **opts,
+                            name=None if reranker is not None else name)
+        keep(current)
+    if reranker is not None:
+        current = rerank_pipeline(current, reranker, progress=stage_progress("rerank"),
+                                  cancel=cancel, estimate=rerank_estimate, name=name)
+        keep(current)
+    elif name and not fusion:
+        current.name = name
+    return made
+
+
+def pipeline_task(dataset: Dataset, make_first, *, fusion: dict | None = None,
+                  make_reranker=None, **options):
+    """A task for :meth:`ragdash.jobs.JobManager.submit` that runs :func:`run_pipeline`;
+    ``make_first`` (a function returning the first-stage retrievers) and ``make_reranker``
+    (returning a Reranker, or None) are called in the job thread. The job's result is the
+    whole pipeline's run (the last one made)."""
+
+    def task(*, progress: ProgressFn, cancel: threading.Event) -> Run:
+        first = make_first()
+        reranker = make_reranker() if make_reranker is not None else None
+        return run_pipeline(dataset, first, fusion=fusion, reranker=reranker,
+                            progress=progress, cancel=cancel, **options)[-1]
+
+    return task

@@ -1,0 +1,130 @@
+"""Pipelines as runs: BM25 + dense (fake embeddings server) → RRF → rerank (fake rerank
+server) on the bundled sample; config names every stage, the default name says it in words,
+usage and cost add up per stage, the runs are saved, listed, loaded, compared and exported
+like any run; bad compositions and runs of different datasets are one sentence."""
+
+from __future__ import annotations
+
+import pytest
+from fake_openai import FakeOpenAI
+from fake_rerank import FakeRerank
+
+from ragdash.dataset import Dataset
+from ragdash.errors import RetrievalError
+from ragdash.pipeline import fuse_runs, pipeline_name, run_evaluation, run_pipeline, stage_label
+from ragdash.retrieval import BM25Retriever, make_retriever
+from ragdash.retrieval.fusion import fuse
+from ragdash.retrieval.rerank import RerankCache, Reranker, make_scorer
+from ragdash.runs import RunStore
+from ragdash.runs.exchange import export_trec
+
+LIMIT = 15
+
+
+def test_names_in_words():
+    assert pipeline_name(["BM25", "text-embedding-3-small"], fusion="rrf",
+                         rerank_model="rerank-v3.5", depth=50) == \
+        "BM25 + text-embedding-3-small (RRF) → rerank-v3.5 top 50"
+    assert pipeline_name(["BM25"], rerank_model="bge-reranker", depth=20) == \
+        "BM25 → bge-reranker top 20"
+    assert pipeline_name(["BM25", "e5"], fusion="dbsf") == "BM25 + e5 (DBSF)"
+
+
+def test_bm25_plus_dense_rrf_then_rerank_is_one_run_per_stage(sample, tmp_path):
+    store = RunStore(tmp_path / "runs.sqlite")
+    with FakeOpenAI(dim=16) as emb, FakeRerank("cohere") as rr:
+        dense = make_retriever("openai", model="text-embedding-3-small", base_url=emb.url,
+                               api_key="sk-test")
+        reranker = Reranker(make_scorer("http", base_url=rr.url, model="rerank-v3.5",
+                                        protocol="cohere", api_key="k"),
+                            depth=20, cache=RerankCache())
+        events = []
+        made = run_pipeline(sample, [BM25Retriever(), dense], fusion={"method": "rrf"},
+                            reranker=reranker, kmax=50, limit_queries=LIMIT, store=store,
+                            progress=events.append, secrets=["sk-test"],
+                            estimates=[None, {"estimated_usd": 0.5, "estimated_jpy": 75.0}])
+        assert len(rr.requests) == LIMIT  # one rerank request per query
+    bm25, emb_run, fused, final = made
+    assert [r.source for r in made] == ["evaluation", "evaluation", "fusion", "pipeline"]
+    assert final.name == "BM25 + text-embedding-3-small (RRF) → rerank-v3.5 top 20"
+    assert fused.name == "BM25 + text-embedding-3-small (RRF)"
+    assert all(r.id for r in made)
+    assert fused.parents == [bm25.id, emb_run.id] and final.parents == [fused.id]
+    # the config names every stage
+    stages = final.config["stages"]
+    assert [s["stage"] for s in stages] == ["first", "first", "fusion", "rerank"]
+    assert stages[0]["label"] == "BM25" and stages[1]["config"]["model"] == \
+        "text-embedding-3-small"
+    assert stages[2]["method"] == "rrf" and stages[2]["rrf_k"] == 60
+    assert stages[3]["model"] == "rerank-v3.5" and stages[3]["depth"] == 20
+    assert stages[0]["run"] == bm25.id
+    # usage and cost add up per stage
+    u = final.usage
+    assert [s["stage"] for s in u["stages"]] == ["BM25", "text-embedding-3-small",
+                                                "rerank-v3.5 top 20"]
+    assert u["requests"] == emb_run.usage["requests"] + LIMIT
+    assert u["prompt_tokens"] == emb_run.usage["prompt_tokens"]
+    assert u["search_units"] == LIMIT and u["stages"][2]["pairs_scored"] == LIMIT * 20
+    assert final.cost["estimated_usd"] == pytest.approx(0.5 + final.cost["stages"][2].get(
+        "estimated_usd", 0.0))
+    assert final.cost["stages"][0]["actual_usd"] == 0.0
+    assert any(str(e["stage"]).startswith("rerank:") for e in events)
+    # the ranking of the fusion is fuse() of the inputs; the rerank changed the top 20 only
+    want = fuse([bm25.ranking, emb_run.ranking], "rrf")
+    assert list(fused.ranking.doc_ids) == list(want.doc_ids)
+    assert fused.ranking.scores == pytest.approx(want.scores, abs=1e-12)
+    q = final.query_ids[0]
+    assert list(final.ranking.get(q)[0][20:]) == list(fused.ranking.get(q)[0][20:])
+    assert sorted(final.ranking.get(q)[0][:20]) == sorted(fused.ranking.get(q)[0][:20])
+
+    # saved, listed, loaded, compared, exported like any run
+    listed = {s.id: s for s in store.list()}
+    assert set(listed) == {r.id for r in made}
+    assert listed[final.id].name == final.name
+    loaded = store.load(final.id)
+    assert loaded.config["stages"] == stages and loaded.usage["stages"] == u["stages"]
+    assert loaded.summary([10]) == pytest.approx(final.summary([10]))
+    assert "sk-test" not in repr(loaded.config)
+    from ragdash.stats.compare import compare_tables
+
+    cmp = compare_tables({r.name: store.load(r.id).table() for r in (bm25, emb_run, loaded)},
+                         "ndcg@10", n_resamples=1000, n_permutations=200)
+    assert len(cmp.pairs) == 3
+    trec = export_trec(loaded)
+    assert trec.count("\n") == len(loaded.ranking.doc_ids)
+    assert stage_label(loaded) == loaded.name
+
+
+def test_rerank_alone_and_chunked_first_stages(sample):
+    from ragdash.retrieval.chunking import ChunkedRetriever
+
+    with FakeRerank("tei") as rr:
+        reranker = Reranker(make_scorer("http", base_url=rr.url, model="bge-reranker",
+                                        protocol="tei"), depth=10, cache=RerankCache())
+        made = run_pipeline(sample, [ChunkedRetriever(BM25Retriever(), size=64, overlap=8)],
+                            reranker=reranker, kmax=20, limit_queries=5)
+    first, final = made
+    assert final.name == "BM25 (64-token chunks) → bge-reranker top 10"
+    assert final.config["stages"][0]["config"]["chunking"]["size"] == 64
+    assert first.resources["chunks"]["chunks"] > len(sample.documents)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(first=[]), "at least one first-stage"),
+    (dict(first=["a", "b"]), "need a fusion method"),
+    (dict(first=["a"], fusion={"method": "rrf"}), "two or more first stages"),
+])
+def test_bad_compositions_are_one_sentence(sample, kwargs, words):
+    first = [BM25Retriever() for _ in kwargs.pop("first")]
+    with pytest.raises(RetrievalError, match=words):
+        run_pipeline(sample, first, **kwargs)
+
+
+def test_runs_of_different_datasets_are_not_fused(sample):
+    a = run_evaluation(sample, BM25Retriever(), kmax=10, limit_queries=5)
+    other = Dataset(sample.documents[:-1], sample.queries, sample.qrels, name="smaller")
+    b = run_evaluation(other, BM25Retriever(), kmax=10, limit_queries=5)
+    with pytest.raises(RetrievalError, match=r"different datasets.*'smaller'"):
+        fuse_runs([a, b])
+    with pytest.raises(RetrievalError, match="at least two runs"):
+        fuse_runs([a])
