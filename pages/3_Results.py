@@ -18,6 +18,8 @@ if job is not None:
 job_panel.last_job_outcome(ctx)
 
 summaries = ctx.store.list()
+if results.missing_link_runs(ctx, summaries):  # a ?run= link to a run this server lacks
+    st.stop()
 if not summaries or (job is not None and state.run_id() is None):
     # this session's first run is still going: show nothing rather than someone else's run
     st.info(t("res.waiting") if job is not None else t("res.no_runs"))

@@ -60,7 +60,29 @@ def test_a_bad_run_link_says_so_without_a_traceback():
     at = new_app(run="doesnotexist").run()
     assert not at.exception
     (error,) = at.error
-    assert "cannot be opened" in error.value
+    assert "is not on this server" in error.value and "RAGDASH_HOME" in error.value
+
+
+def test_a_link_to_a_missing_run_keeps_its_error_and_shows_no_other_run(sample):
+    """#14: the newest run replaced the error a moment later and took over the address."""
+    other = save_bm25_run(sample, name="somebody's run")
+    at = new_app(run="nosuchrun1").run()
+    open_page(at, "results")
+    for _ in range(3):  # still so after further reruns
+        at.run()
+        assert not at.exception
+        assert ["is not on this server" in e.value for e in at.error] == [True]
+        assert at.query_params["run"] in ("nosuchrun1", ["nosuchrun1"])
+        assert keys.RUN_ID not in at.session_state or at.session_state[keys.RUN_ID] is None
+        assert not at.get("plotly_chart")  # no curves of another run
+        links = [p for p in at.main.get("page_link") if p.proto.query_string]
+        assert [p.proto.query_string for p in links] == [f"run={other}"]
+        assert "somebody's run" in links[0].value
+    # the same session following a good link opens it, and the error is gone
+    at.query_params["run"] = other
+    at.run()
+    assert not at.error and at.session_state[keys.RUN_ID] == other
+    assert at.get("plotly_chart")
 
 
 def test_two_sessions_keep_their_own_key_dataset_and_jobs():

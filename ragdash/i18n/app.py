@@ -28,6 +28,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "This link's run cannot be opened: {error}",
         "ja": "このリンクの実行結果を開けません: {error}",
     },
+    "link.missing_run": {
+        "en": "The run **{id}** of this link is not on this server: it was deleted, or the "
+              "link comes from a server with another `RAGDASH_HOME`. Nothing else is shown "
+              "in its place.",
+        "ja": "このリンクの実行結果 **{id}** はこのサーバーにありません。削除されたか、"
+              "別の `RAGDASH_HOME` のサーバーのリンクです。"
+              "代わりに別の結果を表示することはしません。",
+    },
+    "link.pick_run": {
+        "en": "Open one of the saved runs on this server instead:",
+        "ja": "このサーバーに保存された実行結果から開く:",
+    },
     # -- landing page --------------------------------------------------------------------
     "home.title": {
         "en": "ragdash — is your retriever any good?",

@@ -17,6 +17,7 @@ RUN_ID = "rd_run_id"              # the saved run shown on the Results page
 COMPARE_IDS = "rd_compare_ids"    # saved runs chosen on the Compare page
 EXTERNAL_RUNS = "rd_external_runs"  # TREC runs uploaded on the Compare page: name -> Ranking
 RUN_PARAM = "rd_run_param"        # the ?run=<id> value already opened in this session
+LINK_MISSING = "rd_link_missing"  # (id, sentence) of a ?run=<id> that could not be opened
 SEEN_JOBS = "rd_seen_jobs"        # job ids whose finished run was already made current
 DRILL_QUERY = "rd_drill_query"    # query id open in the drill-down
 # Run page settings (each bound to its widget)

@@ -77,11 +77,16 @@ def page_setup(page: str, *, settle: float = 0.0) -> PageContext:
                       run_id=state.run_id(), store=state.store(), jobs=state.jobs(),
                       owner=owner)
     _sidebar(ctx)
+    _missing_link_error(t)
     return ctx
 
 
 def _open_run_link(t: Callable[..., str]) -> None:
-    """``?run=<id>``: open that saved run (and its dataset) once per id in this session."""
+    """``?run=<id>``: open that saved run (and its dataset) once per id in this session.
+
+    A run that cannot be opened is remembered (:data:`keys.LINK_MISSING`): while the address
+    still holds that link, every page says so (:func:`missing_link`), and the Results page
+    shows the saved runs instead of another run — a link never silently shows other data."""
     wanted = st.query_params.get("run")
     ss = st.session_state
     if not wanted or ss.get(keys.RUN_PARAM) == wanted:
@@ -90,11 +95,41 @@ def _open_run_link(t: Callable[..., str]) -> None:
     try:
         run = state.load_run(wanted)
     except RagdashError as exc:
-        st.error(t("link.bad_run", error=md(exc)))
+        found = _exists(wanted)
+        ss[keys.LINK_MISSING] = (wanted, None if not found else str(exc))
         return
+    ss.pop(keys.LINK_MISSING, None)
     state.set_run(run.id)
     if state.dataset_fingerprint() != run.dataset_fingerprint:
         state.set_dataset(run.dataset, source=f"run:{run.id}")
+
+
+def _exists(run_id: str) -> bool:
+    try:
+        return state.store().exists(run_id)
+    except RagdashError:
+        return False
+
+
+def missing_link() -> str | None:
+    """The id of the ``?run=`` link in the address bar when its run could not be opened."""
+    missing = st.session_state.get(keys.LINK_MISSING)
+    if missing and st.query_params.get("run") == missing[0]:
+        return missing[0]
+    return None
+
+
+def _missing_link_error(t: Callable[..., str]) -> None:
+    """The error for a ``?run=`` link whose run cannot be opened, on every rerun while the
+    address holds it: not found (deleted, or from another RAGDASH_HOME), or unreadable."""
+    run_id = missing_link()
+    if run_id is None:
+        return
+    _, problem = st.session_state[keys.LINK_MISSING]
+    if problem is None:
+        st.error(t("link.missing_run", id=md(run_id)), icon=":material/link_off:")
+    else:
+        st.error(t("link.bad_run", error=md(problem)), icon=":material/link_off:")
 
 
 def _settle(owner: str, seconds: float) -> None:

@@ -15,7 +15,8 @@ from ..present.tables import display_frame, drilldown, per_query_frame, safe_csv
 from ..run import Run
 from ..runs import export_json, export_trec
 from . import keys
-from .page import PageContext
+from .page import PageContext, missing_link
+from .tables import runs_table
 from .widgets import bind, bind_choice, bind_multi, md
 
 DEFAULT_FAMILIES = ["recall", "ndcg", "mrr"]
@@ -216,6 +217,24 @@ def report_button(ctx: PageContext, runs: list[Run], *, key: str) -> None:
 def _file_stem(name: str) -> str:
     keep = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name).strip("-")
     return keep[:60] or "run"
+
+
+def missing_link_runs(ctx: PageContext, summaries) -> bool:
+    """For a ``?run=`` link whose run cannot be opened (the error is drawn by
+    ``page_setup``): the saved runs, each with its own link, instead of any run's results;
+    the address is left as it is. ``True`` when that is what the page shows."""
+    if missing_link() is None:
+        return False
+    if not summaries:
+        st.info(ctx.t("res.no_runs"))
+        return True
+    st.markdown(ctx.t("link.pick_run"))
+    runs_table(summaries, ctx.t, key="res_link_runs")
+    for s in summaries[:20]:
+        when = s.created_at[:16].replace("T", " ")
+        st.page_link("pages/3_Results.py", label=f"{s.name} · {when}",
+                     query_params={"run": s.id}, icon=":material/open_in_new:")
+    return True
 
 
 def share_link(ctx: PageContext, run: Run) -> str:
