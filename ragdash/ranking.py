@@ -226,8 +226,11 @@ class Ranking:
 
     def write_trec(self, dest: str | os.PathLike | io.TextIOBase, *,
                    tag: str | None = None) -> None:
-        """Write ``qid Q0 docno rank score tag``; rank starts at 1."""
+        """Write ``qid Q0 docno rank score tag``; rank starts at 1. An id the format cannot
+        hold (empty, or with whitespace: ``score`` would read more columns) is a DatasetError
+        naming it, before anything is written."""
         tag = (tag or self.name or "ragdash").replace(" ", "_")
+        self.check_trec_ids(file=None if isinstance(dest, io.TextIOBase) else str(dest))
         lines = []
         for q, docs, scores in self.items():
             for r, (d, s) in enumerate(zip(docs, scores), start=1):
@@ -237,6 +240,19 @@ class Ranking:
             dest.write(text)
         else:
             Path(dest).write_text(text, encoding="utf-8")
+
+    def trec_id_problem(self) -> tuple[str, str] | None:
+        """``(kind, id)`` of the first query or document id a TREC run cannot hold, or None."""
+        bad = trec_run.first_unsafe_id(self.query_ids)
+        if bad is not None:
+            return "query", bad
+        bad = trec_run.first_unsafe_id(dict.fromkeys(self.doc_ids.tolist()))
+        return None if bad is None else ("document", bad)
+
+    def check_trec_ids(self, *, file: str | None = None) -> None:
+        problem = self.trec_id_problem()
+        if problem is not None:
+            raise trec_run.unsafe_id_error(*problem, file=file)
 
     def to_trec_string(self, *, tag: str | None = None) -> str:
         buf = io.StringIO()

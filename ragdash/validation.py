@@ -36,6 +36,7 @@ the default relevance level.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,6 +128,11 @@ def _length_stats(lengths: list[int]) -> dict[str, float]:
 
 
 def _duplicates(ids: list[Any]) -> tuple[int, list[str]]:
+    try:
+        if len(set(ids)) == len(ids):
+            return 0, []  # the usual case, in one C pass
+    except TypeError:
+        pass  # an unhashable id (a Dataset built in code): the loop below says which
     seen: set[Any] = set()
     reported: list[str] = []
     count = 0
@@ -190,10 +196,14 @@ def check_duplicate_ids(dataset: Dataset) -> Iterator[Issue]:
                         "cannot be told apart", count, examples)
 
 
+_SPACE = re.compile(r"\s")
+
+
 def check_whitespace_in_ids(dataset: Dataset) -> Iterator[Issue]:
+    search = _SPACE.search  # str.isspace's characters (one C scan per id)
     spaced = [repr(x) for x in [*(d.id for d in dataset.documents),
                                 *(q.id for q in dataset.queries)]
-              if isinstance(x, str) and any(c.isspace() for c in x)]
+              if isinstance(x, str) and search(x)]
     if spaced:
         yield Issue("whitespace_in_ids", "warning",
                     f"{_plural(len(spaced), 'id contains', 'ids contain')} spaces or tabs; "
@@ -251,7 +261,7 @@ def check_grades(dataset: Dataset) -> Iterator[Issue]:
 
 
 def check_unknown_docs(dataset: Dataset) -> Iterator[Issue]:
-    doc_ids = set(dataset.doc_index)
+    doc_ids = dataset.doc_index  # a dict: membership without copying it into a set
     judged = count = 0
     examples: list[str] = []
     for qid, did, g in _judgements(dataset):

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from ..errors import AuthenticationError, MetricError, RetrievalError
+from ._checks import refuse_untrec_ids, report_warnings
 from ._engines import ENGINE_RETRIEVERS, add_engine_options
 from ._output import (
     DEFAULT_K_TEXT,
@@ -203,6 +204,9 @@ def run(args) -> int:
     from ..loaders import load_dataset
 
     dataset = load_dataset(args.dataset, split=args.split)
+    warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
+    if args.save_run:
+        refuse_untrec_ids(dataset)  # before paying: score could not read such a file back
     result = _evaluate(args, dataset, retriever, kmax)
     if args.save_run:
         _save_run(result.ranking, args.save_run, result.retriever)
@@ -211,7 +215,7 @@ def run(args) -> int:
         store.save(result, secrets=[os.environ.get(args.api_key_env or DEFAULT_KEY_ENV, "")])
     facts = _Facts.of(result)
     if args.format == "json":
-        emit(to_json(_json_report(args, result, facts, ks, kmax)))
+        emit(to_json({**_json_report(args, result, facts, ks, kmax), "warnings": warnings}))
         return 0
     emit(_text_report(result, facts, ks, kmax))
     if facts.no_relevant:

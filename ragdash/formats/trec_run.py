@@ -12,6 +12,7 @@ goes line by line, and a bad line raises a :class:`~ragdash.errors.DatasetError`
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 
@@ -19,7 +20,31 @@ from ..errors import DatasetError
 from .files import require_regular_file
 from .words import ascii_space, finite_numbers, gather_field, records_on_own_lines, word_bounds
 
-__all__ = ["CHUNK_BYTES", "parse_columns", "read_columns"]
+__all__ = ["CHUNK_BYTES", "first_unsafe_id", "parse_columns", "read_columns", "unsafe_id_error"]
+
+#: what splits a TREC line into columns (trec_eval's and this reader's ASCII whitespace)
+_COLUMN_BREAK = re.compile(r"[ \t\n\r\v\f]")
+
+
+def first_unsafe_id(ids) -> str | None:
+    """The first id a TREC run file cannot hold (empty, or with ASCII whitespace, which would
+    split it into more columns), else None."""
+    search = _COLUMN_BREAK.search
+    for x in ids:
+        if not x or search(x):
+            return x
+    return None
+
+
+def unsafe_id_error(kind: str, id_: str, *, file: str | None = None,
+                    fix: str | None = None) -> DatasetError:
+    """The sentence for a ``kind`` ("query" / "document") id a TREC run cannot hold."""
+    what = "is empty" if not id_ else "contains whitespace"
+    return DatasetError(f"the {kind} id {id_!r} {what}, which a TREC run file cannot hold (its "
+                        f"columns are split on whitespace, so the file would not read back)",
+                        file=file, fix=fix or "remove spaces and tabs from the ids in the "
+                                              "dataset, or keep the run in ragdash's JSON "
+                                              "export or run store, which hold any id")
 
 
 def read_columns(path: str | os.PathLike, source: str | None = None):

@@ -219,6 +219,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "res.dl_csv": {"en": "Per-query CSV", "ja": "クエリ別 CSV"},
     "res.dl_json": {"en": "Run (JSON)", "ja": "実行結果(JSON)"},
     "res.dl_trec": {"en": "TREC run", "ja": "TREC 形式"},
+    "res.dl_trec_unsafe": {
+        "en": "A TREC run file cannot hold the {kind} id {id}: its columns are split on "
+              "whitespace, so it would not read back. Download the run as JSON instead.",
+        "ja": "{kind} ID {id} は空白を含むため TREC 形式に書けません(列が空白で区切られ、"
+              "読み戻せなくなります)。JSON でダウンロードしてください。",
+    },
+    "res.kind_query": {"en": "query", "ja": "クエリ"},
+    "res.kind_document": {"en": "document", "ja": "文書"},
     "res.dl_report": {"en": "HTML report", "ja": "HTML レポート"},
     "res.report_texts": {
         "en": "Include query and document texts",

@@ -185,8 +185,12 @@ def downloads(ctx: PageContext, run: Run, per_query: pd.DataFrame) -> None:
                             icon=":material/table:")
     cols[1].download_button(t("res.dl_json"), lambda: export_json(run), f"{stem}.json",
                             "application/json", key="dl_json", icon=":material/data_object:")
+    unsafe = run.ranking.trec_id_problem()  # an id with a space: score could not read it back
     cols[2].download_button(t("res.dl_trec"), lambda: export_trec(run), f"{stem}.trec.txt",
-                            "text/plain", key="dl_trec", icon=":material/list:")
+                            "text/plain", key="dl_trec", icon=":material/list:",
+                            disabled=unsafe is not None,
+                            help=None if unsafe is None else t("res.dl_trec_unsafe", id=md(
+                                repr(unsafe[1])), kind=t(f"res.kind_{unsafe[0]}")))
 
 
 def report_button(ctx: PageContext, runs: list[Run], *, key: str) -> None:

@@ -1,0 +1,52 @@
+"""What the command line says about a dataset before anything is retrieved or paid for.
+
+- :func:`report_warnings`: the validation findings the app's Data page shows (qrels naming
+  unknown documents or queries, duplicates, negative grades, empty texts, ...), on stderr, one
+  line each with its count and first examples; returned as dicts for ``--format json``'s
+  ``"warnings"``.
+- :func:`refuse_untrec_ids`: with ``--save-run``, an id that a TREC run file cannot hold (it
+  would be split into more columns, and ``score`` could not read the file back) stops the
+  command before the first request, naming the id.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..formats.trec_run import first_unsafe_id, unsafe_id_error
+from ..validation import CHECKS
+from ._output import note
+
+if TYPE_CHECKING:
+    from ..dataset import Dataset
+
+#: how many findings are printed on stderr before "... and N more"
+SHOWN = 10
+
+
+def report_warnings(dataset: Dataset) -> list[dict]:
+    """Print the dataset's validation errors and warnings on stderr; return them as dicts
+    (``{"code", "level", "message", "count", "examples"}``) for JSON output."""
+    found = [issue for check in CHECKS for issue in check(dataset)
+             if issue.level in ("error", "warning")]
+    if found:
+        note(f"validation: {len(found)} finding{'s' if len(found) != 1 else ''} in "
+             f"{dataset.name} (the app's Data page shows the same)")
+    for issue in found[:SHOWN]:
+        note(f"{issue.level}: {issue}")
+    if len(found) > SHOWN:
+        note(f"... and {len(found) - SHOWN} more (--format json lists them all)")
+    return [issue.to_dict() for issue in found]
+
+
+def refuse_untrec_ids(dataset: Dataset, flag: str = "--save-run") -> None:
+    """Raise a DatasetError naming the first evaluated query id or document id that a TREC
+    run file cannot hold."""
+    fix = (f"remove spaces and tabs from the ids in the dataset, or drop {flag} and keep the "
+           f"run with --store (the run store holds any id)")
+    bad = first_unsafe_id(q.id for q in dataset.evaluated_queries())
+    if bad is not None:
+        raise unsafe_id_error("query", bad, fix=fix)
+    bad = first_unsafe_id(d.id for d in dataset.documents)
+    if bad is not None:
+        raise unsafe_id_error("document", bad, fix=fix)

@@ -1,0 +1,148 @@
+"""Issue #13 on the command line, end to end in subprocesses: validation warnings reach stderr
+and ``--format json``; ``--save-run`` refuses ids a TREC run cannot hold, before paying."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fake_openai import FakeOpenAI
+from paths import JSQUAD, ROOT
+
+from ragdash.errors import DatasetError
+from ragdash.loaders import load_dataset
+from ragdash.ranking import Ranking
+
+
+def ragdash(*args, env=None):
+    base = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run([sys.executable, "-m", "ragdash", *map(str, args)],
+                          capture_output=True, text=True, env=base, cwd=ROOT, timeout=300)
+
+
+def beir(folder: Path, corpus: list[dict], queries: list[dict], qrels: list[tuple]) -> Path:
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "corpus.jsonl").write_text("".join(json.dumps(d) + "\n" for d in corpus))
+    (folder / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in queries))
+    (folder / "qrels" / "test.tsv").write_text(
+        "query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t{g}\n" for q, d, g in qrels))
+    return folder
+
+
+@pytest.fixture
+def flawed(tmp_path):
+    """Qrels naming an unknown document and an unknown query, and a negative grade."""
+    return beir(tmp_path / "flawed",
+                [{"_id": "d1", "text": "apple pie"}, {"_id": "d2", "text": "banana split"}],
+                [{"_id": "q1", "text": "apple"}, {"_id": "q2", "text": "banana"}],
+                [("q1", "d1", 1), ("q1", "gone", 1), ("q2", "d2", -1), ("q2", "d1", 1),
+                 ("q9", "d2", 1)])
+
+
+@pytest.fixture
+def spaced(tmp_path):
+    return beir(tmp_path / "spaced",
+                [{"_id": "doc 1", "text": "apple pie"}, {"_id": "d2", "text": "banana"}],
+                [{"_id": "q1", "text": "apple"}], [("q1", "doc 1", 1)])
+
+
+# -- 13: the validation warnings reach the user ---------------------------------------------
+def test_evaluate_prints_the_validation_warnings_on_stderr(flawed):
+    proc = ragdash("evaluate", flawed, "--k", "1")
+    assert proc.returncode == 0, proc.stderr
+    err = proc.stderr
+    assert "validation: 3 findings in flawed" in err
+    assert "warning: 1 judgement names a document not in the corpus" in err and "q1 → gone" in err
+    assert "warning: 1 query in the qrels is not in the queries file" in err and "'q9'" in err
+    assert "warning: 1 judgement has a negative grade" in err and "q2 d2 = -1" in err
+    assert "validation" not in proc.stdout  # stdout stays the report
+
+
+def test_evaluate_json_carries_the_warnings(flawed):
+    proc = ragdash("evaluate", flawed, "--k", "1", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    codes = {w["code"]: w for w in out["warnings"]}
+    assert set(codes) == {"qrels_unknown_docs", "qrels_unknown_queries", "negative_grades"}
+    assert codes["qrels_unknown_docs"] == {
+        "code": "qrels_unknown_docs", "level": "warning", "count": 1, "examples": ["q1 → gone"],
+        "message": "1 judgement names a document not in the corpus; such documents can never "
+                   "be retrieved, which caps Recall"}
+
+
+def test_a_clean_dataset_has_no_warnings_and_says_nothing(tmp_path):
+    clean = beir(tmp_path / "clean", [{"_id": "d1", "text": "apple"}],
+                 [{"_id": "q1", "text": "apple"}], [("q1", "d1", 1)])
+    proc = ragdash("evaluate", clean, "--k", "1", "--format", "json")
+    assert json.loads(proc.stdout)["warnings"] == []
+    assert "validation" not in proc.stderr
+
+
+def test_many_findings_print_the_first_ten_and_a_count(tmp_path, monkeypatch):
+    from ragdash.cli import _checks
+    from ragdash.validation import Issue
+
+    lines: list[str] = []
+    monkeypatch.setattr(_checks, "note", lines.append)
+    monkeypatch.setattr(_checks, "CHECKS", (lambda ds: [Issue(f"c{i}", "warning", f"w{i}", 1)
+                                                        for i in range(13)],))
+    ds = load_dataset(JSQUAD)
+    assert len(_checks.report_warnings(ds)) == 13
+    assert lines[0].startswith("validation: 13 findings in jsquad-valid")
+    assert lines[1:11] == [f"warning: w{i}" for i in range(10)]
+    assert lines[11] == "... and 3 more (--format json lists them all)"
+
+
+# -- 12: --save-run and ids a TREC run cannot hold ------------------------------------------
+def test_save_run_with_a_spaced_id_is_refused_naming_it(spaced, tmp_path):
+    run = tmp_path / "out.run"
+    proc = ragdash("evaluate", spaced, "--save-run", run)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "the document id 'doc 1' contains whitespace, which a TREC run file cannot hold" \
+        in proc.stderr
+    assert "--store" in proc.stderr and not run.exists()
+
+
+def test_save_run_is_refused_before_anything_is_paid_for(tmp_path):
+    ds = beir(tmp_path / "paid", [{"_id": "d1", "text": "apple"}],
+              [{"_id": "q 1", "text": "apple"}], [("q 1", "d1", 1)])
+    with FakeOpenAI() as server:
+        proc = ragdash("evaluate", ds, "--retriever", "openai", "--model", "emb-1",
+                       "--base-url", server.url, "--save-run", tmp_path / "x.run",
+                       env={"OPENAI_API_KEY": "sk-test"})
+        assert proc.returncode == 2
+        assert "the query id 'q 1' contains whitespace" in proc.stderr
+        assert server.embedding_requests == []
+
+
+def test_without_save_run_a_spaced_id_still_evaluates(spaced):
+    proc = ragdash("evaluate", spaced, "--k", "1", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["metrics"]["recall@1"] == 1.0
+    assert [w["code"] for w in out["warnings"]] == ["whitespace_in_ids"]
+
+
+def test_a_saved_run_always_scores_back(tmp_path, flawed):
+    run = tmp_path / "ok.run"
+    proc = ragdash("evaluate", flawed, "--k", "1", "--format", "json", "--save-run", run)
+    assert proc.returncode == 0, proc.stderr
+    score = ragdash("score", flawed / "qrels" / "test.tsv", run, "--k", "1", "--format", "json")
+    assert score.returncode == 0, score.stderr
+
+
+@pytest.mark.parametrize("qid, did, kind, bad", [("q 1", "d1", "query", "q 1"),
+                                                 ("q1", "d\t1", "document", "d\t1"),
+                                                 ("q1", "", "document", "")])
+def test_write_trec_refuses_what_it_cannot_hold(tmp_path, qid, did, kind, bad):
+    import numpy as np
+
+    ranking = Ranking([qid], np.array([0, 1]), np.array([did], dtype=object), np.array([1.0]))
+    dest = tmp_path / "r.run"
+    with pytest.raises(DatasetError) as exc:
+        ranking.write_trec(dest)
+    assert f"the {kind} id {bad!r}" in str(exc.value) and not dest.exists()
