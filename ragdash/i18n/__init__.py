@@ -24,7 +24,7 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 
-from . import app, shared
+from . import app, engines, shared
 
 __all__ = ["CATALOG", "DEFAULT_LANG", "LANGUAGES", "check_catalog", "has", "normalize_lang",
            "placeholders", "t"]
@@ -50,7 +50,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
 
 
 #: key -> {"en": text, "ja": text}; the merge of every strings module.
-CATALOG: dict[str, dict[str, str]] = _merge(shared, app)
+CATALOG: dict[str, dict[str, str]] = _merge(shared, app, engines)
 
 
 def normalize_lang(lang: str | None) -> str:

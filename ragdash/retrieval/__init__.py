@@ -80,6 +80,10 @@ def make_retriever(name: str, **options) -> Retriever:
         from .dense import make_dense_retriever
 
         return make_dense_retriever(key, **options)
+    if key in ("engine", "ann"):  # a deployed collection; ANN settings tested (the app)
+        from .engines import make_engine_retriever
+
+        return make_engine_retriever(key, **options)
     raise RetrievalError(f"unknown retriever {name!r}; choose one of {', '.join(RETRIEVERS)}")
 
 

@@ -10,7 +10,7 @@ import streamlit as st
 from ..cost import count_tokens, estimate_evaluation, evaluation_texts, format_money
 from ..dataset import Dataset
 from ..errors import RagdashError
-from . import keys, state
+from . import engine_form, keys, state
 from .page import PageContext
 from .tables import runs_table
 from .widgets import bind, bind_choice, md, secret_input
@@ -89,8 +89,9 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
         model = st.text_input(t("run.local_model"), help=t("run.local_model_help"),
                               **bind(keys.LOCAL_MODEL, ""))
         batch = st.number_input(t("run.batch_size"), 1, 2048, **bind(keys.BATCH_SIZE, 64))
-        return RunSettings("local", {"model": model.strip(), "batch_size": int(batch)}, "",
-                           model.strip(), "local")
+        return engine_form.search_settings(ctx, RunSettings(  # or an engine's (#12)
+            "local", {"model": model.strip(), "batch_size": int(batch)}, "", model.strip(),
+            "local"))
     presets = list(PRESETS)
     preset_name = st.selectbox(t("run.preset"), presets,
                                format_func=lambda p: t(f"run.preset_{p}"),
@@ -123,8 +124,8 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
         blocker = t("run.base_url_placeholder", placeholder=PLACEHOLDER)
     elif not base_url.strip():
         blocker = t("run.base_url_missing")
-    return RunSettings("openai", options, api_key.strip(), model.strip(), preset.provider,
-                       blocker)
+    return engine_form.search_settings(ctx, RunSettings(  # or an engine's (#12)
+        "openai", options, api_key.strip(), model.strip(), preset.provider, blocker))
 
 
 def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,

@@ -16,11 +16,18 @@ from __future__ import annotations
 
 from ...errors import EngineError
 from .base import ENGINES, INDEX_KINDS, CollectionInfo, IndexSpec, SearchResult, VectorEngine
-from .experiment import AnnReport, ann_experiment
+from .experiment import AnnReport, AnnRetriever, ann_experiment
 from .retriever import EngineRetriever
 
-__all__ = ["ENGINES", "INDEX_KINDS", "AnnReport", "CollectionInfo", "EngineRetriever",
-           "IndexSpec", "SearchResult", "VectorEngine", "ann_experiment", "open_engine"]
+__all__ = ["ENGINES", "INDEX_KINDS", "AnnReport", "AnnRetriever", "CollectionInfo",
+           "EngineRetriever", "IndexSpec", "SearchResult", "VectorEngine", "ann_experiment",
+           "make_engine_retriever", "open_engine"]
+
+#: what the two modes of :func:`make_engine_retriever` take besides the dense options
+_ENGINE_OPTIONS = {"dense", "engine", "uri", "engine_token", "engine_timeout"}
+_DEPLOYED_OPTIONS = {"collection", "id_field", "vector_field", "filter"}
+_ANN_OPTIONS = {"collection", "index", "m", "ef_construction", "ef", "nlist", "nprobe",
+                "recall_k"}
 
 
 def open_engine(kind: str, uri: str, *, token: str | None = None,
@@ -39,3 +46,40 @@ def open_engine(kind: str, uri: str, *, token: str | None = None,
 
         return QdrantEngine(uri, token=token, timeout=timeout)
     raise EngineError(f"unknown engine {kind!r}; choose one of {', '.join(ENGINES)}")
+
+
+def make_engine_retriever(mode: str, **options):
+    """The app's two engine modes as retrievers (what ``make_retriever("engine"|"ann")``
+    gives): ``"engine"``, a deployed collection (:class:`EngineRetriever`: ``collection``,
+    ``id_field``, ``vector_field``, ``filter``); ``"ann"``, a candidate's vectors indexed into
+    a new collection and searched (:class:`AnnRetriever`: ``index`` hnsw|ivf|flat|default,
+    ``m``, ``ef_construction``, ``ef``, ``nlist``, ``nprobe``, ``recall_k``). Both take
+    ``dense`` ("openai" or "local") with its options (``model``, ``base_url``, ``api_key``,
+    ...) for the embeddings, ``engine`` ("milvus" or "qdrant"), ``uri`` and ``engine_token``.
+    """
+    from ..dense import make_dense_retriever
+
+    options = {k: v for k, v in options.items() if v is not None and v != ""}
+    own = _ENGINE_OPTIONS | (_DEPLOYED_OPTIONS if mode == "engine" else _ANN_OPTIONS)
+    mine = {k: options.pop(k) for k in list(options) if k in own}
+    dense_kind = str(mine.get("dense") or "openai")
+    if not options.get("model"):
+        raise EngineError("name the embedding model the vectors are (or will be) made with")
+    dense = make_dense_retriever(dense_kind, **options)
+    engine = open_engine(str(mine.get("engine") or "milvus"), str(mine.get("uri") or ""),
+                         token=mine.get("engine_token"),
+                         timeout=float(mine.get("engine_timeout") or 30.0))
+    if mode == "engine":
+        retriever = EngineRetriever(engine, str(mine.get("collection") or ""),
+                                    id_field=str(mine.get("id_field") or ""), queries=dense,
+                                    vector_field=mine.get("vector_field"),
+                                    filter=mine.get("filter"))
+        retriever.close_after_rank = True
+        return retriever
+    if mode == "ann":
+        spec = IndexSpec(str(mine.get("index") or "hnsw"),
+                         **{k: int(mine[k]) for k in ("m", "ef_construction", "ef", "nlist",
+                                                      "nprobe") if k in mine})
+        return AnnRetriever(dense, engine, spec, collection=mine.get("collection"),
+                            k=int(mine.get("recall_k") or 10))
+    raise EngineError(f"unknown engine mode {mode!r}; use engine or ann")

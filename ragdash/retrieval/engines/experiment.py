@@ -96,6 +96,76 @@ def estimate_index_bytes(n: int, dimension: int, index: IndexSpec) -> int:
     return size
 
 
+@dataclass
+class AnnRankings:
+    """What one ANN experiment measured, before it becomes runs."""
+
+    exact: Ranking
+    ann: Ranking
+    recall_at_k: float
+    latency_ms: dict
+    index_bytes: int
+    index_bytes_source: str
+    collection: str
+    seconds: dict
+
+
+def ann_rankings(dataset: Dataset, queries, dense: DenseRetriever, engine: VectorEngine,
+                 index: IndexSpec, *, collection: str | None = None, kmax: int = 100,
+                 k: int = 10, keep: bool = True, progress: ProgressFn | None = None,
+                 cancel: threading.Event | None = None) -> AnnRankings:
+    """Exact and ANN rankings of ``queries`` for ``dense``'s vectors of ``dataset``."""
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    dvecs, qvecs = dense.embed_groups(
+        [("documents", dense.document_prefix, dataset.doc_texts()),
+         ("queries", dense.query_prefix, [q.text for q in queries])],
+        progress=progress, cancel=cancel)
+    seconds["embed"] = time.perf_counter() - t0
+    _check(cancel)
+    kk = min(int(kmax), len(dataset.documents))
+    qids = [q.id for q in queries]
+
+    t0 = time.perf_counter()
+    idx, sc = top_k_cosine(qvecs, dvecs, kk, doc_ids=dataset.doc_ids, cancel=cancel)
+    exact_ranking = Ranking.from_topk(qids, dataset.doc_ids, idx, sc, name=dense.name)
+    seconds["exact_search"] = time.perf_counter() - t0
+
+    name = collection or f"ragdash_{dataset.fingerprint()[:12]}_{index.kind}"
+    t0 = time.perf_counter()
+    engine.create(name, dvecs.shape[1], index)
+    if progress is not None:
+        progress({"stage": "indexing", "done": 0, "total": len(dvecs)})
+    engine.insert(name, dataset.doc_ids, dvecs)
+    seconds["index"] = time.perf_counter() - t0
+    if progress is not None:
+        progress({"stage": "indexing", "done": len(dvecs), "total": len(dvecs)})
+    _check(cancel)
+    try:
+        if progress is not None:
+            progress({"stage": "searching", "done": 0, "total": len(qids)})
+        t0 = time.perf_counter()
+        found = engine.search(name, qvecs, kk, vector_field="vector", id_field="doc_id",
+                              index=index)
+        seconds["ann_search"] = time.perf_counter() - t0
+        latency = _latency(engine, name, qvecs, kk, index)
+        reported = engine.memory_bytes(name)
+        if progress is not None:
+            progress({"stage": "searching", "done": len(qids), "total": len(qids)})
+    finally:
+        if not keep:
+            engine.drop(name)
+    ann_ranking = _ranking(qids, found.ids, found.scores, name=f"{dense.name} ({engine.kind} "
+                                                               f"{index.kind})")
+    index_bytes = reported if reported is not None else estimate_index_bytes(
+        len(dvecs), dvecs.shape[1], index)
+    return AnnRankings(exact=exact_ranking, ann=ann_ranking,
+                       recall_at_k=ann_recall(exact_ranking, ann_ranking, int(k)),
+                       latency_ms=latency, index_bytes=int(index_bytes),
+                       index_bytes_source="engine" if reported is not None else "estimate",
+                       collection=name, seconds=seconds)
+
+
 def ann_experiment(dataset: Dataset, dense: DenseRetriever, engine: VectorEngine,
                    index: IndexSpec, *, collection: str | None = None, kmax: int = 100,
                    k: int = 10, metric: str = "ndcg@10", limit_queries: int | None = None,
@@ -109,62 +179,78 @@ def ann_experiment(dataset: Dataset, dense: DenseRetriever, engine: VectorEngine
     if not queries:
         raise RetrievalError("no query has relevance judgements (qrels), so there is nothing "
                              "to evaluate; check that the qrels use the queries' ids")
-    seconds: dict[str, float] = {}
-    t0 = time.perf_counter()
-    dvecs, qvecs = dense.embed_groups(
-        [("documents", dense.document_prefix, dataset.doc_texts()),
-         ("queries", dense.query_prefix, [q.text for q in queries])],
-        progress=progress, cancel=cancel)
-    seconds["embed"] = time.perf_counter() - t0
+    got = ann_rankings(dataset, queries, dense, engine, index, collection=collection,
+                       kmax=kmax, k=k, keep=keep, progress=progress, cancel=cancel)
     kk = min(int(kmax), len(dataset.documents))
-    qids = [q.id for q in queries]
-
-    t0 = time.perf_counter()
-    idx, sc = top_k_cosine(qvecs, dvecs, kk, doc_ids=dataset.doc_ids)
-    exact_ranking = Ranking.from_topk(qids, dataset.doc_ids, idx, sc, name=dense.name)
-    seconds["exact_search"] = time.perf_counter() - t0
-    common = {"dataset": dataset, "query_ids": qids, "kmax": kk,
+    common = {"dataset": dataset, "query_ids": [q.id for q in queries], "kmax": kk,
               "relevance_level": relevance_level, "gain": gain}
-    exact = Run(ranking=exact_ranking, retriever=dense.name,
+    exact = Run(ranking=got.exact, retriever=dense.name,
                 model=getattr(dense.embedder, "model", None), config=dense.config(),
-                usage=dict(dense.usage), seconds=seconds["exact_search"], **common)
-
-    name = collection or f"ragdash_{dataset.fingerprint()[:12]}_{index.kind}"
-    t0 = time.perf_counter()
-    engine.create(name, dvecs.shape[1], index)
-    if progress is not None:
-        progress({"stage": "indexing", "done": 0, "total": len(dvecs)})
-    engine.insert(name, dataset.doc_ids, dvecs)
-    seconds["index"] = time.perf_counter() - t0
-    if progress is not None:
-        progress({"stage": "indexing", "done": len(dvecs), "total": len(dvecs)})
-    try:
-        t0 = time.perf_counter()
-        found = engine.search(name, qvecs, kk, vector_field="vector", id_field="doc_id",
-                              index=index)
-        seconds["ann_search"] = time.perf_counter() - t0
-        latency = _latency(engine, name, qvecs, kk, index)
-        reported = engine.memory_bytes(name)
-    finally:
-        if not keep:
-            engine.drop(name)
-    ann_ranking = _ranking(qids, found.ids, found.scores, name=f"{dense.name} ({engine.kind} "
-                                                               f"{index.kind})")
+                usage=dict(dense.usage), seconds=got.seconds["exact_search"], **common)
     transform = {"kind": "ann", "engine": engine.config(), "index": index.config(),
-                 "collection": name}
-    index_bytes = reported if reported is not None else estimate_index_bytes(
-        len(dvecs), dvecs.shape[1], index)
-    ann = exact.derive(ann_ranking, transform=transform, retriever=ann_ranking.name,
-                       source="engine", seconds=seconds["ann_search"],
-                       resources={"index_bytes": int(index_bytes),
-                                  "index_bytes_source": "engine" if reported else "estimate",
-                                  "latency_ms": latency})
-    return AnnReport(exact=exact, ann=ann, k=int(k),
-                     recall_at_k=ann_recall(exact_ranking, ann_ranking, int(k)),
+                 "collection": got.collection}
+    ann = exact.derive(got.ann, transform=transform, retriever=got.ann.name,
+                       source="engine", seconds=got.seconds["ann_search"],
+                       resources={"index_bytes": got.index_bytes,
+                                  "index_bytes_source": got.index_bytes_source,
+                                  "latency_ms": got.latency_ms})
+    return AnnReport(exact=exact, ann=ann, k=int(k), recall_at_k=got.recall_at_k,
                      metric=metric, p_value=_paired_p(exact, ann, metric),
-                     latency_ms=latency, index_bytes=int(index_bytes),
-                     index_bytes_source="engine" if reported else "estimate",
-                     seconds=seconds)
+                     latency_ms=got.latency_ms, index_bytes=got.index_bytes,
+                     index_bytes_source=got.index_bytes_source, seconds=got.seconds)
+
+
+class AnnRetriever:
+    """"Test ANN settings" as a retriever (the app's Run page): its ranking is the engine's
+    ANN answer for the dense configuration's vectors, pushed into a new collection with
+    ``index``; :meth:`config` carries the transform and what was measured against exact
+    search (ANN recall@K, latency, index memory), and the exact ranking stays in
+    :attr:`exact` (the same as a dense run of that configuration)."""
+
+    def __init__(self, dense: DenseRetriever, engine: VectorEngine, index: IndexSpec, *,
+                 collection: str | None = None, k: int = 10) -> None:
+        self.dense, self.engine, self.index = dense, engine, index
+        self.collection, self.k = collection, int(k)
+        self.name = f"{dense.name} ({engine.kind} {index.kind})"
+        self.exact: Ranking | None = None
+        self.measured: AnnRankings | None = None
+
+    @property
+    def usage(self) -> dict:
+        return dict(self.dense.usage)
+
+    @property
+    def notes(self) -> list[str]:
+        return list(getattr(self.dense, "notes", []))
+
+    def config(self) -> dict:
+        transform = {"kind": "ann", "engine": self.engine.config(),
+                     "index": self.index.config(), "collection": self.collection}
+        m = self.measured
+        if m is not None:
+            transform.update({"collection": m.collection, f"ann_recall@{self.k}": m.recall_at_k,
+                              "latency_ms": m.latency_ms, "index_bytes": m.index_bytes,
+                              "index_bytes_source": m.index_bytes_source})
+        return {**self.dense.config(), "transform": transform}
+
+    def rank(self, dataset: Dataset, queries, kmax: int, *, progress: ProgressFn | None = None,
+             cancel: threading.Event | None = None) -> Ranking:
+        try:
+            self.measured = ann_rankings(dataset, list(queries), self.dense, self.engine,
+                                         self.index, collection=self.collection, kmax=kmax,
+                                         k=min(self.k, int(kmax)), progress=progress,
+                                         cancel=cancel)
+        finally:
+            self.engine.close()
+        self.exact = self.measured.exact
+        return self.measured.ann
+
+
+def _check(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        from ...errors import Cancelled
+
+        raise Cancelled("Cancelled; every vector paid for is cached.")
 
 
 def _ranking(qids, ids, scores, *, name: str) -> Ranking:

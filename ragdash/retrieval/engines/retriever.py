@@ -55,6 +55,9 @@ class EngineRetriever:
         self.unmapped_examples: list[str] = []
         self.search_seconds: list[float] = []
         self._requests = 0
+        #: close the engine's connection once ranked (the app: a Milvus Lite file is opened
+        #: by one client at a time)
+        self.close_after_rank = False
 
     @property
     def usage(self) -> dict:
@@ -82,7 +85,14 @@ class EngineRetriever:
     def rank(self, dataset: Dataset, queries: Sequence[Query], kmax: int, *,
              progress: ProgressFn | None = None,
              cancel: threading.Event | None = None) -> Ranking:
-        queries = list(queries)
+        try:
+            return self._rank(dataset, list(queries), kmax, progress, cancel)
+        finally:
+            if self.close_after_rank:
+                self.engine.close()
+
+    def _rank(self, dataset: Dataset, queries: list[Query], kmax: int,
+              progress: ProgressFn | None, cancel: threading.Event | None) -> Ranking:
         info = self.engine.describe(self.collection, self.vector_field)
         (qvecs,) = self.dense.embed_groups([("queries", self.dense.query_prefix,
                                              [q.text for q in queries])],

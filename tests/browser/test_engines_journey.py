@@ -1,0 +1,91 @@
+"""The Run page's vector-engine section in a real browser (issue 12): a dense run of the
+sample through an OpenAI-compatible server on 127.0.0.1, then "test ANN settings" indexes its
+cached vectors into Milvus Lite with HNSW, and Compare shows the ANN run against the exact one.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fake_openai import FakeOpenAI
+from harness import nav, open_app, wait_idle
+
+from ragdash.i18n import t
+from ragdash.runs import RunStore
+
+pytestmark = pytest.mark.browser
+
+VIEWPORT = {"width": 1400, "height": 1600}
+
+
+def _fill(page, label: str, value: str) -> None:
+    field = page.get_by_label(label, exact=True)
+    field.fill(value)
+    field.press("Enter")
+    wait_idle(page)
+
+
+def _start_and_wait(page, store: RunStore) -> None:
+    before = len(store.list())
+    page.get_by_role("button", name=t("run.start", "en")).click()
+    deadline = time.monotonic() + 120
+    while len(store.list()) == before:
+        assert time.monotonic() < deadline, page.inner_text("body")[-2000:]
+        page.wait_for_timeout(250)
+    page.get_by_role("link", name=t("run.see_results", "en")).wait_for(timeout=30_000)
+    wait_idle(page)
+
+
+def test_index_the_samples_dense_run_into_milvus_lite_and_compare_ann_with_exact(
+        browser, app_url, home):
+    pytest.importorskip("pymilvus")
+    store = RunStore(home)
+    with FakeOpenAI(dim=16) as server:
+        context = browser.new_context(viewport=VIEWPORT)
+        page = context.new_page()
+        open_app(page, app_url)
+        nav(page, t("nav.data", "en"))
+        page.get_by_role("button", name=t("data.load_sample", "en")).click()
+        wait_idle(page)
+        nav(page, t("nav.run", "en"))
+        page.get_by_text(t("run.retriever_openai", "en")).click()
+        wait_idle(page)
+        page.get_by_label(t("run.preset", "en")).click()
+        page.get_by_role("option", name=t("run.preset_custom", "en")).click()
+        wait_idle(page)
+        _fill(page, t("run.base_url", "en"), server.url)
+        _fill(page, t("run.model", "en"), "journey-embed")
+        _fill(page, t("run.api_key", "en"), "sk-journey-0000")
+        _start_and_wait(page, store)  # the exact dense run
+        paid = len(server.embedding_requests)
+        assert paid > 0
+
+        page.get_by_text(t("eng.where_ann", "en")).click()
+        wait_idle(page)
+        assert page.get_by_label(t("eng.uri", "en"), exact=True).input_value().endswith(
+            "ann.db")  # Milvus Lite under RAGDASH_HOME by default
+        _start_and_wait(page, store)
+        # the documents' and queries' vectors came from the cache: nothing paid twice
+        assert len(server.embedding_requests) == paid
+
+    runs = [store.load(s.id) for s in store.list()]
+    ann = [r for r in runs if (r.config.get("transform") or {}).get("kind") == "ann"]
+    exact = [r for r in runs if r.retriever == "openai:journey-embed"]
+    assert len(ann) == 1 and len(exact) == 1
+    transform = ann[0].config["transform"]
+    assert transform["index"] == {"kind": "hnsw", "m": 16, "ef_construction": 200, "ef": 64}
+    assert transform["engine"]["engine"] == "milvus"
+    assert 0.0 < transform["ann_recall@10"] <= 1.0
+    assert ann[0].retriever == "openai:journey-embed (milvus hnsw)"
+
+    # the Run page says what was measured for the ANN run on screen
+    assert "ANN recall@10 against exact search" in page.inner_text("body")
+
+    nav(page, t("nav.compare", "en"))
+    page.get_by_text(t("cmp.pair", "en")).wait_for(timeout=30_000)
+    body = page.inner_text("body")
+    assert "openai:journey-embed (milvus hnsw)" in body
+    assert body.count("openai:journey-embed") >= 2  # the exact run beside the ANN one
+    assert page.locator(".js-plotly-plot .scatterlayer path.js-line").count() >= 2
+    context.close()
