@@ -111,6 +111,7 @@ class Job:
     _cancel: threading.Event = field(default_factory=threading.Event, repr=False)
     _finished: threading.Event = field(default_factory=threading.Event, repr=False)
     _stage_started: float | None = field(default=None, repr=False)
+    _stage_done: float = field(default=0.0, repr=False)  # ``done`` when the stage started
     _secrets: tuple[str, ...] = field(default=(), repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -143,12 +144,17 @@ class Job:
 
     @property
     def eta(self) -> float | None:
-        """Seconds left in the current stage, extrapolated from its pace so far."""
-        f = self.fraction
-        if self.state != "running" or not f or self._stage_started is None:
+        """Seconds left in the current stage, extrapolated from its pace so far: from what
+        was done *in this stage* (a resumed run starts with the cached texts already done,
+        which took no time) and only after a second of it; ``None`` until then."""
+        total, done = self.progress.get("total"), self.progress.get("done")
+        if self.state != "running" or not total or done is None or self._stage_started is None:
             return None
         spent = time.time() - self._stage_started
-        return max(0.0, spent * (1.0 - f) / f)
+        gained = float(done) - self._stage_done
+        if gained <= 0 or spent < ETA_AFTER:
+            return None
+        return max(0.0, spent * (float(total) - float(done)) / gained)
 
     def status_text(self, lang: str = "en") -> str:
         """One line for the UI, e.g. ``"Embedding documents: 300 of 1145 · 4 API calls, ..."``."""
@@ -199,6 +205,7 @@ class Job:
         now = time.time()
         if event.get("stage") != self.progress.get("stage") or self._stage_started is None:
             self._stage_started = now
+            self._stage_done = float(event.get("done") or 0)
         self.progress = event
 
     def _finish(self, state: str) -> None:  # caller holds _lock
@@ -206,6 +213,9 @@ class Job:
         self.finished_at = time.time()
         self._finished.set()
 
+
+#: Seconds of a stage before :attr:`Job.eta` extrapolates (a first batch says little).
+ETA_AFTER = 1.0
 
 _STAGES = ("documents", "queries", "ranking", "scoring", "saving", "tokenizing", "indexing",
            "retrieving", "searching")

@@ -233,3 +233,27 @@ def test_the_finished_banner_names_the_run_in_the_page_language(lang, name):
     from ragdash.i18n import t
 
     assert t("run.done", lang, label=name) in texts(at)
+
+
+def test_the_finished_banner_is_cleared_when_another_dataset_is_loaded():
+    at = _load_sample(new_app().run())
+    open_page(at, "run")
+    at.button(key="run_start").click().run()
+    wait_for_jobs(at)
+    at.run()
+    assert "Finished: “bm25 on jsquad-mini”" in texts(at)
+    _load_sample(at, "article-ja")
+    open_page(at, "run")
+    assert "Finished" not in texts(at) and "jsquad-mini" not in texts(at).split("Saved runs")[0]
+
+
+def test_the_estimate_caption_names_the_local_model_and_bm25_plainly():
+    at = _load_sample(new_app().run())
+    open_page(at, "run")
+    assert "BM25 runs on this machine" in texts(at) and "local / bm25" not in texts(at)
+    at.radio(key="w:rd_retriever").set_value("local").run()
+    at.text_input(key="w:rd_local_model").set_value("my-e5-small").run()
+    page = texts(at)
+    assert "embedded once by my-e5-small on this machine" in page
+    assert "local / bm25" not in page and "No price is known" not in page
+    assert any(m.label == "USD" and m.value == "$0" for m in at.metric)

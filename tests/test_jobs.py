@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from ragdash import jobs as jobs_module
 from ragdash.errors import Cancelled, EmbeddingError
 from ragdash.jobs import JobManager, evaluation_task, format_duration, get_manager
 
@@ -30,7 +31,8 @@ def _wait_until(predicate, timeout=5.0):
     return False
 
 
-def test_a_job_reports_progress_and_returns_its_result(manager):
+def test_a_job_reports_progress_and_returns_its_result(manager, monkeypatch):
+    monkeypatch.setattr(jobs_module, "ETA_AFTER", 0.0)
     step = threading.Event()
     seen = []
 
@@ -296,3 +298,31 @@ def test_the_app_s_job_builds_its_retriever_in_the_job_thread_and_saves_cost_and
     assert [f for f in tmp_path.rglob("*") if f.is_file()]
     for f in tmp_path.rglob("*"):
         assert not f.is_file() or key.encode() not in f.read_bytes(), f
+
+
+def test_a_resumed_stage_estimates_from_its_own_pace_not_from_cached_texts(manager,
+                                                                           monkeypatch):
+    """#14: a resumed run started at "about 0 s left" (1,000 cached texts "done" in 0 s)."""
+    monkeypatch.setattr(jobs_module, "ETA_AFTER", 0.2)
+    go = [threading.Event() for _ in range(2)]
+
+    def task(*, progress, cancel):
+        progress({"stage": "documents", "done": 1000, "total": 1400})  # the cached ones
+        go[0].wait(5)
+        progress({"stage": "documents", "done": 1100, "total": 1400})  # 100 new
+        go[1].wait(5)
+
+    job = manager.submit("alice", task, kind="evaluation")
+    assert _wait_until(lambda: job.progress.get("done") == 1000)
+    assert job.eta is None  # nothing embedded yet in this stage: no guess
+    assert "left" not in job.status_text("en")
+    time.sleep(0.3)
+    go[0].set()
+    assert _wait_until(lambda: job.progress.get("done") == 1100)
+    spent = time.time() - job._stage_started
+    # 100 texts in `spent` seconds, 300 to go: about 3x as long again (not 0.27x)
+    assert job.eta == pytest.approx(3 * spent, rel=0.2)
+    assert "left" in job.status_text("en")
+    go[1].set()
+    assert job.wait(5)
+

@@ -160,6 +160,18 @@ def test_progress_goes_documents_queries_ranking(fake_server, tmp_path):
         ("ranking", 10, 10, 0)]
 
 
+def test_progress_ends_at_n_of_n_with_empty_texts(fake_server, tmp_path):
+    """An empty text gets a zero vector without a request: it still counts as done (the app
+    stopped at "1,398 of 1,399", #14)."""
+    ds = dataset(n_docs=20, n_queries=10)
+    ds.documents[3] = Document("d003", "", title="")
+    events = []
+    retriever(fake_server, tmp_path, batch_size=5, concurrency=1).rank(
+        ds, ds.queries, 5, progress=events.append)
+    last = {e["stage"]: (e["done"], e["total"]) for e in events}
+    assert last == {"documents": (20, 20), "queries": (10, 10), "ranking": (10, 10)}
+
+
 def test_cancel_then_resume_pays_only_for_what_is_missing(fake_server, tmp_path):
     ds = dataset(n_docs=40, n_queries=20)
     fake_server.latency = 0.05

@@ -533,6 +533,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "文書 {docs} 件 + クエリ {queries} 件を各 1 回埋め込み · {model} · 計数方法: "
               "{method}",
     },
+    "run.cost_detail_bm25": {
+        "en": "{docs} documents + {queries} queries · {model} runs on this machine: nothing "
+              "is embedded or paid for · tokens counted with {method}",
+        "ja": "文書 {docs} 件 + クエリ {queries} 件 · {model} はこのマシンで動くため、"
+              "埋め込みも支払いもありません · 計数方法: {method}",
+    },
+    "run.cost_detail_local": {
+        "en": "{docs} documents + {queries} queries, each embedded once by {model} on this "
+              "machine: no API cost · tokens counted with {method}",
+        "ja": "文書 {docs} 件 + クエリ {queries} 件を {model} でこのマシン上で各 1 回埋め込み:"
+              "API の費用はかかりません · 計数方法: {method}",
+    },
     "run.cost_no_price": {
         "en": "No price is known for “{model}”, so only the tokens are shown: add a row for it to "
               "the price table on the Cost page. A model served on your own machine (Ollama, vLLM, "

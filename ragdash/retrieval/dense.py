@@ -318,8 +318,14 @@ class _GroupEmbedding:
             unbatched[batch] = False
         rest = np.flatnonzero(unbatched)
         if len(rest):
-            self.pieces.append((np.asarray(self.missing, dtype=np.int64)[rest],
-                                np.zeros((len(rest), self.embedder.dimension or 0), np.float32)))
+            slots = np.asarray(self.missing, dtype=np.int64)[rest]
+            self.pieces.append((slots, np.zeros((len(rest), self.embedder.dimension or 0),
+                                                np.float32)))
+            if self.member is not None:  # they count as done: every stage ends at N of N
+                for g, k in enumerate(self.member[slots].sum(axis=0).tolist()):
+                    self.done[g] += k
+                self.report([g for g in range(len(self.groups))
+                             if self.done[g] == self.total[g]])
 
     def assemble(self) -> list[np.ndarray]:
         dims = {vectors.shape[1] for _, vectors in self.pieces}

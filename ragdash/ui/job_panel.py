@@ -53,6 +53,9 @@ def start_evaluation(ctx: PageContext, dataset: Dataset, retriever_name: str,
                            cost=estimate, kmax=kmax, limit_queries=limit_queries)
     job = ctx.jobs.submit(ctx.owner, task, kind="evaluation", label=name, secrets=secrets)
     st.session_state.setdefault(_RETRIEVERS, {})[job.id] = retriever_name
+    fingerprint = (state.dataset_fingerprint() if state.dataset() is dataset
+                   else dataset.fingerprint())
+    st.session_state.setdefault(_DATASETS, {})[job.id] = fingerprint
     return job
 
 
@@ -65,6 +68,8 @@ def default_run_name(lang: str, retriever: str, model: object, dataset_name: str
 
 #: session key: job id -> retriever name of this session's evaluations
 _RETRIEVERS = "rd_job_retrievers"
+#: session key: job id -> fingerprint of the dataset it evaluates
+_DATASETS = "rd_job_datasets"
 
 
 def job_panel(ctx: PageContext, job: Job) -> None:
@@ -93,11 +98,15 @@ def job_panel(ctx: PageContext, job: Job) -> None:
 
 def last_job_outcome(ctx: PageContext, *, show_done: bool = False) -> None:
     """The outcome of this session's latest evaluation job: a failure in one plain
-    sentence, a cancellation, or (``show_done``) a link to the finished run's results."""
+    sentence, a cancellation, or (``show_done``) a link to the finished run's results —
+    while the current dataset is the one it ran on."""
     jobs = ctx.jobs.jobs_for(ctx.owner, kind="evaluation")
     if not jobs:
         return
     job = jobs[0]
+    ran_on = st.session_state.get(_DATASETS, {}).get(job.id)
+    if ran_on is not None and ran_on != state.dataset_fingerprint():
+        return  # it was about another dataset: not news on this one
     if job.state == "done" and show_done:
         st.success(ctx.t("run.done", label=md(job.label)))
         st.page_link("pages/3_Results.py", label=ctx.t("run.see_results"),

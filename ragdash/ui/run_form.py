@@ -136,11 +136,13 @@ def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
     Cost page where its price can be added."""
     t = ctx.t
     cache = st.session_state.setdefault("rd_estimates", {})
-    key = (state.dataset_fingerprint(), settings.model, settings.provider, limit)
+    on_machine = settings.retriever in ("bm25", "local")  # nothing is paid for
+    price_model = "bm25" if on_machine else settings.model
+    provider = "local" if on_machine else settings.provider
+    key = (state.dataset_fingerprint(), price_model, provider, limit)
     try:
         if key not in cache:
-            cache[key] = estimate_evaluation(ds, settings.model or "bm25", settings.provider,
-                                             limit_queries=limit)
+            cache[key] = estimate_evaluation(ds, price_model, provider, limit_queries=limit)
         est = cache[key]
     except RagdashError:
         est = None
@@ -161,13 +163,20 @@ def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
                                                                          method=est.token_method))
         cols[1].metric("USD", format_money(est.usd, "USD"))
         cols[2].metric("JPY", format_money(est.jpy, "JPY"))
-        st.caption(t("run.cost_detail", docs=f"{est.n_documents:,}",
-                     queries=f"{est.n_queries:,}", method=est.token_method,
-                     model=f"{est.provider} / {est.model}"))
-        for note in est.notes:
-            st.caption(md(note))
+        if on_machine:  # "local / bm25" named neither the model nor why it is free
+            what = "BM25" if settings.retriever == "bm25" else settings.model or "—"
+            st.caption(t(f"run.cost_detail_{settings.retriever}", docs=f"{est.n_documents:,}",
+                         queries=f"{est.n_queries:,}", method=est.token_method,
+                         model=md(what)))
+        else:
+            st.caption(t("run.cost_detail", docs=f"{est.n_documents:,}",
+                         queries=f"{est.n_queries:,}", method=est.token_method,
+                         model=md(f"{est.provider} / {est.model}")))
+            for note in est.notes:
+                st.caption(md(note))
     return {"estimated_usd": est.usd, "estimated_jpy": est.jpy, "tokens": est.tokens,
-            "token_method": est.token_method, "provider": est.provider, "model": est.model}
+            "token_method": est.token_method, "provider": est.provider,
+            "model": settings.model if settings.retriever == "local" else est.model}
 
 
 def _token_count(ds: Dataset, limit: int | None, cache: dict) -> tuple[int, str]:
