@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ragdash.ui import job_panel, keys, page_setup, run_form, state
+from ragdash.ui import job_panel, keys, page_setup, pipeline_form, run_form, state
 from ragdash.ui.widgets import bind, md
 
 ctx = page_setup("run")
@@ -52,6 +52,8 @@ else:
         st.rerun()
     if job is not None:
         st.caption(t("run.one_at_a_time"))
+    pipeline_form.builder(ctx, ds, settings, kmax=int(kmax), limit=limit, name=name, job=job)
+    pipeline_form.sweep_view(ctx, ds)
 
 st.divider()
 st.subheader(t("run.saved"))

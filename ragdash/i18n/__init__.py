@@ -3,7 +3,8 @@
 Each module of strings defines ``MESSAGES = {key: {"en": ..., "ja": ...}}``:
 
 - :mod:`ragdash.i18n.shared` — charts, views and the HTML report (plain Python);
-- :mod:`ragdash.i18n.app` — the Streamlit pages (owned by the app UI).
+- :mod:`ragdash.i18n.app` — the Streamlit pages (owned by the app UI);
+- :mod:`ragdash.i18n.pipeline` — the pipeline builder and the weight sweep.
 
 They are merged here into :data:`CATALOG`; the same key in two modules is an error at import
 time, so the two halves cannot silently overwrite each other.
@@ -24,7 +25,7 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 
-from . import app, engines, shared
+from . import app, engines, pipeline, shared
 
 __all__ = ["CATALOG", "DEFAULT_LANG", "LANGUAGES", "check_catalog", "has", "normalize_lang",
            "placeholders", "t"]
@@ -50,7 +51,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
 
 
 #: key -> {"en": text, "ja": text}; the merge of every strings module.
-CATALOG: dict[str, dict[str, str]] = _merge(shared, app, engines)
+CATALOG: dict[str, dict[str, str]] = _merge(shared, app, engines, pipeline)
 
 
 def normalize_lang(lang: str | None) -> str:

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ..metrics import MetricTable
-    from ..stats import CurveBands
+    from ..retrieval.fusion import WeightSweep
+    from ..stats import Bands, CurveBands
 
     #: one run's curves: a MetricTable, or ``{family: (kmax,) values}``
     CurveSource = MetricTable | Mapping[str, Sequence[float]]
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CJK_FONT", "K_TICKS", "PALETTE", "PLOTLY_CONFIG", "cost_bar_figure",
            "cost_quality_figure", "curve_figure", "histogram_figure", "k_axis",
-           "scatter_figure"]
+           "scatter_figure", "sweep_figure"]
 
 #: fonts with Japanese glyphs first (Linux, macOS, Windows), then a generic fallback
 CJK_FONT = ("Noto Sans CJK JP, Noto Sans JP, Hiragino Sans, Hiragino Kaku Gothic ProN, "
@@ -347,4 +348,45 @@ def cost_quality_figure(runs: CostRows, *, metric: str = "ndcg@10", currency: st
     fig.update_xaxes(title={"text": _esc(t("chart.cost_y", lang, currency=currency.upper()))},
                      rangemode="tozero")
     fig.update_yaxes(title={"text": _esc(label)}, range=[0, 1.05])
+    return fig
+
+
+def sweep_figure(sweep: WeightSweep, band: Bands | None = None, *, lang: str = "en",
+                 confidence: float = 0.95) -> go.Figure:
+    """The weight sweep: metric against α, the held-out half's mean with its bootstrap band
+    (``band``, computed by the caller with :func:`ragdash.stats.curve_bands` over the
+    held-out rows of ``sweep.values``), the tuning half's mean, and the chosen α marked.
+    This function draws; it computes no statistics.
+
+    Trace order: held-out mean, tuning mean, the band (when given), the chosen point."""
+    alphas = np.asarray(sweep.alphas, dtype=float)
+    label = metric_label(sweep.metric)
+    fig = go.Figure()
+    test, tune = sweep.test_means, sweep.tune_means
+    fig.add_trace(go.Scatter(
+        x=alphas, y=test, mode="lines+markers",
+        name=_esc(t("sweep.test", lang, n=f"{sweep.n_test:,}")),
+        line={"color": PALETTE[0], "width": 2.5}, meta={"kind": "test"},
+        hovertemplate=f"α=%{{x}}<br>{_esc(label)}: %{{y:.4f}}<extra></extra>"))
+    fig.add_trace(go.Scatter(
+        x=alphas, y=tune, mode="lines+markers",
+        name=_esc(t("sweep.tune", lang, n=f"{sweep.n_tune:,}")),
+        line={"color": PALETTE[1], "width": 1.5, "dash": "dash"}, meta={"kind": "tune"},
+        hovertemplate=f"α=%{{x}}<br>{_esc(label)}: %{{y:.4f}}<extra></extra>"))
+    if band is not None:
+        fig.add_trace(_band_trace(alphas, band.low, band.high, PALETTE[0], "test",
+                                  t("sweep.band", lang, level=round(confidence * 100)),
+                                  {"kind": "band"}))
+    j = sweep.chosen
+    fig.add_trace(go.Scatter(
+        x=[alphas[j]], y=[test[j]], mode="markers+text",
+        name=_esc(t("sweep.chosen", lang, alpha=f"{sweep.chosen_alpha:g}")),
+        marker={"size": 13, "symbol": "star", "color": PALETTE[2]},
+        text=[f"{test[j]:.4f}"], textposition="top center", meta={"kind": "chosen"},
+        hovertemplate=f"α=%{{x}}<br>{_esc(label)}: %{{y:.4f}}<extra></extra>"))
+    a, b = sweep.names
+    _layout(fig, lang, t("sweep.title", lang, metric=label, a=a, b=b), hovermode="closest")
+    fig.update_xaxes(title={"text": _esc(t("sweep.alpha_axis", lang))}, range=[-0.03, 1.03],
+                     tickvals=list(alphas), ticktext=[f"{x:g}" for x in alphas])
+    fig.update_yaxes(title={"text": _esc(label)}, rangemode="tozero")
     return fig

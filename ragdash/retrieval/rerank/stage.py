@@ -116,6 +116,42 @@ def estimate_cost(plan: RerankPlan, scorer, *, provider: str | None = None) -> d
     return {**out, **cost}
 
 
+def estimate_upfront(dataset: Dataset, query_ids: Sequence[str], depth: int, *,
+                     model: str, protocol: str | None, max_documents: int = 1000) -> dict:
+    """The most a rerank of the top ``depth`` of ``query_ids`` can cost, before any
+    first-stage ranking exists (the pipeline builder shows it beside Start): every query
+    sends ``min(depth, documents)`` documents, none cached; tokens as
+    tokens(query) + tokens(document) per pair with the corpus's mean document length.
+    ``{"pairs", "requests", "search_units" | "tokens", "usd", "jpy", ...}``."""
+    from ...cost import count_tokens
+    from ...cost.rerank import find_rerank_price, rerank_cost
+    from .protocols import BILLING, PROVIDER, search_units_for
+
+    n_q = len(query_ids)
+    per_query = min(int(depth), len(dataset.documents))
+    per_request = max(1, int(max_documents))
+    requests_per_query = -(-per_query // per_request) if per_query else 0
+    out = {"pairs": n_q * per_query, "requests": n_q * requests_per_query, "depth": int(depth)}
+    billing = BILLING.get(protocol or "")
+    if billing is None:
+        return {**out, **rerank_cost(0, find_rerank_price("*", "local")), "unit": None}
+    if billing == "search_units":
+        full, rest = divmod(per_query, per_request)
+        units = n_q * (full * search_units_for(per_request) + search_units_for(rest))
+        out["search_units"] = units
+    else:
+        queries = [dataset.query(q).text for q in query_ids if dataset.query(q) is not None]
+        docs = count_tokens([d.embed_text for d in dataset.documents])
+        q_tokens = count_tokens(queries)
+        mean_doc = docs.tokens / max(len(dataset.documents), 1)
+        units = round(q_tokens.tokens * per_query + n_q * per_query * mean_doc)
+        out["tokens"] = units
+        out["token_method"] = docs.method
+    cost = rerank_cost(units, find_rerank_price(model, PROVIDER.get(protocol)))
+    cost.pop("units", None)
+    return {**out, **cost}
+
+
 def actual_cost(usage: dict, scorer, *, provider: str | None = None) -> dict:
     """The cost from what the API reported (search units or tokens in ``usage``)."""
     from ...cost.rerank import find_rerank_price, rerank_cost

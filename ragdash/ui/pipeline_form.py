@@ -1,0 +1,396 @@
+"""The Run page's pipeline builder and weight sweep.
+
+Built stage by stage: first stages (BM25 and/or the embedding model chosen in the retriever
+settings above, optionally cut into chunks), fusion (when there are two), rerank (an HTTP rerank
+API). The cost of each stage is shown before Start. The job runs
+:func:`ragdash.pipeline.pipeline_task`, which saves every stage as its own run; when it has
+finished, the Compare page is set to show the pipeline against its inputs.
+
+The weight sweep takes two saved runs of the dataset and draws the metric against α with the
+held-out half's bootstrap band (:func:`ragdash.present.charts.sweep_figure`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+import streamlit as st
+
+from ..cost import estimate_evaluation, format_money
+from ..dataset import Dataset
+from ..errors import RagdashError
+from ..pipeline import pipeline_name, pipeline_task
+from ..retrieval.chunking import AGGREGATES, check_chunking
+from ..retrieval.fusion import METHODS
+from ..retrieval.rerank import PROTOCOLS, resolve_rerank_endpoint
+from . import keys
+from .page import PageContext
+from .widgets import bind, bind_choice, md, secret_input
+
+#: session keys (plain: they survive page switches)
+BM25 = "rd_pipe_bm25"
+DENSE = "rd_pipe_dense"
+CHUNK_SIZE = "rd_pipe_chunk_size"
+CHUNK_OVERLAP = "rd_pipe_chunk_overlap"
+AGGREGATE = "rd_pipe_aggregate"
+FUSION = "rd_pipe_fusion"
+RRF_K = "rd_pipe_rrf_k"
+ALPHA = "rd_pipe_alpha"
+RERANK = "rd_pipe_rerank"
+RERANK_URL = "rd_pipe_rerank_url"
+RERANK_MODEL = "rd_pipe_rerank_model"
+RERANK_PROTOCOL = "rd_pipe_rerank_protocol"
+RERANK_KEY = "rd_pipe_rerank_key"  # session only, like the embeddings key
+DEPTH = "rd_pipe_depth"
+JOBS = "rd_pipe_jobs"  # job id -> handled (Compare set up) or not
+
+_FUSION_LABEL = {"rrf": "RRF", "combsum": "CombSUM", "combmnz": "CombMNZ", "alpha": "α",
+                 "dbsf": "DBSF"}
+_AUTO = "auto"
+
+
+@dataclass
+class Plan:
+    """What the builder will start: the stages, their labels and costs, or why not."""
+
+    first: list[tuple[str, dict]] = field(default_factory=list)  # (retriever, options)
+    labels: list[str] = field(default_factory=list)
+    chunking: dict | None = None
+    fusion: dict | None = None
+    rerank: dict | None = None
+    costs: list[dict] = field(default_factory=list)
+    blocker: str | None = None
+
+
+def builder(ctx: PageContext, ds: Dataset, settings, *, kmax: int, limit: int | None,
+            name: str, job) -> None:
+    """The pipeline section of the Run page (``settings``: the retriever settings above)."""
+    t = ctx.t
+    _hand_finished_to_compare(ctx)
+    st.divider()
+    st.subheader(t("pipe.title"))
+    st.caption(t("pipe.intro"))
+    plan = Plan()
+    with st.container(border=True, key="pipe_first"):
+        st.markdown(f"**{t('pipe.stage_first')}**")
+        _first_stages(ctx, ds, settings, plan, limit)
+    with st.container(border=True, key="pipe_fusion"):
+        st.markdown(f"**{t('pipe.stage_fusion')}**")
+        _fusion(ctx, plan)
+    with st.container(border=True, key="pipe_rerank"):
+        st.markdown(f"**{t('pipe.stage_rerank')}**")
+        _rerank(ctx, ds, plan, limit)
+    _cost_table(ctx, plan)
+    default = pipeline_name(plan.labels, fusion=(plan.fusion or {}).get("method"),
+                            rerank_model=(plan.rerank or {}).get("model"),
+                            depth=(plan.rerank or {}).get("depth"))
+    st.markdown(t("pipe.name", name=md(name.strip() or default)))
+    if plan.blocker:
+        st.warning(plan.blocker)
+    if st.button(t("pipe.start"), type="primary", key="pipe_start", icon=":material/route:",
+                 disabled=job is not None or plan.blocker is not None):
+        _start(ctx, ds, settings, plan, kmax=kmax, limit=limit, name=name.strip() or None,
+               label=default)
+        st.session_state[keys.RUN_NAME] = ""
+        st.rerun()
+
+
+# -- stages -------------------------------------------------------------------------------
+def _first_stages(ctx, ds, settings, plan: Plan, limit) -> None:
+    t = ctx.t
+    cols = st.columns(2)
+    use_bm25 = cols[0].checkbox(t("pipe.bm25"), **bind(BM25, True))
+    dense_ok = settings.retriever in ("openai", "local") and bool(settings.model)
+    use_dense = cols[1].checkbox(t("pipe.dense", model=md(settings.model or "—")),
+                                 disabled=not dense_ok, **bind(DENSE, True))
+    if not dense_ok:
+        cols[1].caption(t("pipe.dense_none"))
+        use_dense = False
+    cols = st.columns(3)
+    size = int(cols[0].number_input(t("pipe.chunk_size"), 0, 8192, step=32,
+                                    **bind(CHUNK_SIZE, 0)))
+    overlap = int(cols[1].number_input(t("pipe.chunk_overlap"), 0, 8192, step=8,
+                                       **bind(CHUNK_OVERLAP, 0)))
+    aggregate = cols[2].selectbox(t("pipe.aggregate"), list(AGGREGATES),
+                                  format_func=lambda a: t(f"pipe.aggregate_{a}"),
+                                  disabled=size == 0,
+                                  **bind_choice(AGGREGATE, list(AGGREGATES), "max"))
+    chunk_ds = ds
+    if size:
+        try:
+            check_chunking(size, overlap, aggregate)
+        except RagdashError as exc:
+            plan.blocker = str(exc)
+        else:
+            plan.chunking = {"size": size, "overlap": overlap, "aggregate": aggregate}
+            chunks = _chunks(ds, size, overlap, aggregate)
+            chunk_ds = chunks.dataset
+            st.caption(t("pipe.chunks_info", chunks=f"{chunks.count:,}",
+                         docs=f"{len(ds.documents):,}", tokens=f"{chunks.tokens:,}",
+                         method=chunks.method))
+    suffix = f" ({size}-token chunks)" if plan.chunking else ""
+    if use_bm25:
+        options = ({k: v for k, v in settings.options.items()} if settings.retriever == "bm25"
+                   else {})
+        plan.first.append(("bm25", options))
+        plan.labels.append("BM25" + suffix)
+        plan.costs.append({"stage": "BM25" + suffix, "what": t("pipe.cost_free"),
+                           "usd": 0.0, "jpy": 0.0})
+    if use_dense:
+        plan.first.append((settings.retriever, dict(settings.options)))
+        plan.labels.append(settings.model + suffix)
+        plan.costs.append(_dense_cost(ctx, chunk_ds, settings, limit, settings.model + suffix))
+        if settings.blocker:
+            plan.blocker = plan.blocker or settings.blocker
+    if not plan.first:
+        plan.blocker = plan.blocker or t("pipe.need_first")
+
+
+def _chunks(ds: Dataset, size: int, overlap: int, aggregate: str):
+    from ..retrieval.chunking import chunk_dataset
+
+    cache = st.session_state.setdefault("rd_pipe_chunks", {})
+    key = (ds.fingerprint(), size, overlap, aggregate == "first")
+    if key not in cache:
+        cache.clear()  # one chunk set at a time: they can be large
+        cache[key] = chunk_dataset(ds, size, overlap, first_only=aggregate == "first")
+    return cache[key]
+
+
+def _dense_cost(ctx, ds: Dataset, settings, limit, stage: str) -> dict:
+    t = ctx.t
+    cache = st.session_state.setdefault("rd_estimates", {})
+    key = ("pipe", ds.fingerprint(), settings.model, settings.provider, limit)
+    try:
+        if key not in cache:
+            cache[key] = estimate_evaluation(ds, settings.model, settings.provider,
+                                             limit_queries=limit)
+        est = cache[key]
+    except RagdashError:
+        return {"stage": stage, "what": t("pipe.cost_unpriced"), "usd": None, "jpy": None}
+    if settings.retriever == "local":
+        return {"stage": stage, "what": t("pipe.cost_free"), "usd": 0.0, "jpy": 0.0,
+                "tokens": est.tokens}
+    return {"stage": stage, "what": t("pipe.cost_tokens", tokens=f"{est.tokens:,}",
+                                      method=est.token_method),
+            "usd": est.usd, "jpy": est.jpy, "estimate": {
+                "estimated_usd": est.usd, "estimated_jpy": est.jpy, "tokens": est.tokens,
+                "token_method": est.token_method, "provider": est.provider,
+                "model": est.model}}
+
+
+def _fusion(ctx, plan: Plan) -> None:
+    t = ctx.t
+    if len(plan.first) < 2:
+        st.caption(t("pipe.fusion_one"))
+        return
+    methods = list(METHODS)
+    cols = st.columns(2)
+    method = cols[0].selectbox(t("pipe.fusion_method"), methods, format_func=_FUSION_LABEL.get,
+                               **bind_choice(FUSION, methods, "rrf"))
+    fusion = {"method": method}
+    if method == "rrf":
+        fusion["rrf_k"] = float(cols[1].number_input(t("pipe.rrf_k"), 0, 1000,
+                                                     **bind(RRF_K, 60)))
+    elif method == "alpha":
+        fusion["alpha"] = float(cols[1].slider(t("pipe.alpha"), 0.0, 1.0, step=0.1,
+                                               **bind(ALPHA, 0.5)))
+    plan.fusion = fusion
+    plan.costs.append({"stage": _FUSION_LABEL[method], "what": t("pipe.cost_free"),
+                       "usd": 0.0, "jpy": 0.0})
+
+
+def _rerank(ctx, ds: Dataset, plan: Plan, limit) -> None:
+    t = ctx.t
+    if not st.toggle(t("pipe.rerank_on"), **bind(RERANK, False)):
+        return
+    cols = st.columns([3, 2, 1])
+    url = cols[0].text_input(t("pipe.rerank_url"), placeholder="https://api.cohere.com",
+                             **bind(RERANK_URL, "")).strip()
+    model = cols[1].text_input(t("pipe.rerank_model"), placeholder="rerank-v3.5",
+                               **bind(RERANK_MODEL, "")).strip()
+    choices = [_AUTO, *PROTOCOLS]
+    protocol = cols[2].selectbox(t("pipe.rerank_protocol"), choices,
+                                 **bind_choice(RERANK_PROTOCOL, choices, _AUTO))
+    cols = st.columns([3, 1])
+    with cols[0]:
+        key = secret_input(t("pipe.rerank_key"), RERANK_KEY).strip()
+    depth = int(cols[1].number_input(t("pipe.depth"), 1, 1000, **bind(DEPTH, 50)))
+    if not url or not model:
+        plan.blocker = plan.blocker or t("pipe.need_rerank_model")
+        return
+    try:
+        endpoint = resolve_rerank_endpoint(url, protocol=None if protocol == _AUTO else protocol)
+    except RagdashError as exc:
+        plan.blocker = plan.blocker or str(exc)
+        return
+    plan.rerank = {"base_url": url, "model": model, "protocol": endpoint.protocol,
+                   "api_key": key, "depth": depth}
+    plan.costs.append(_rerank_cost(ctx, ds, plan.rerank, limit))
+
+
+def _rerank_cost(ctx, ds: Dataset, rr: dict, limit) -> dict:
+    from ..retrieval.rerank.stage import estimate_upfront
+
+    t = ctx.t
+    queries = [q.id for q in ds.evaluated_queries(limit)]
+    est = estimate_upfront(ds, queries, rr["depth"], model=rr["model"],
+                           protocol=rr["protocol"])
+    units = (f"{est['search_units']:,} search units" if "search_units" in est else
+             f"{est['tokens']:,} tokens" if "tokens" in est else t("pipe.cost_free"))
+    return {"stage": f"{rr['model']} top {rr['depth']}",
+            "what": t("pipe.cost_units", pairs=f"{est['pairs']:,}",
+                      requests=f"{est['requests']:,}", units=units),
+            "usd": est.get("usd"), "jpy": est.get("jpy"), "estimate": est, "rerank": True}
+
+
+def _cost_table(ctx, plan: Plan) -> None:
+    t = ctx.t
+    if not plan.costs:
+        return
+    with st.container(border=True, key="pipe_costs"):
+        st.markdown(t("pipe.cost_title"))
+        rows = [{t("pipe.cost_stage"): c["stage"], t("pipe.cost_what"): c["what"],
+                 "USD": _money(c["usd"], "USD", t), "JPY": _money(c["jpy"], "JPY", t)}
+                for c in plan.costs]
+        known = [c for c in plan.costs if c["usd"] is not None]
+        rows.append({t("pipe.cost_stage"): t("pipe.cost_total"), t("pipe.cost_what"): "",
+                     "USD": format_money(sum(c["usd"] for c in known), "USD"),
+                     "JPY": format_money(sum(c["jpy"] for c in known), "JPY")})
+        st.dataframe(pd.DataFrame(rows), hide_index=True, key="pipe_cost_table")
+        if plan.rerank:
+            st.caption(t("pipe.cost_cached"))
+
+
+def _money(value, currency: str, t) -> str:
+    return t("pipe.cost_unpriced") if value is None else format_money(value, currency)
+
+
+# -- start --------------------------------------------------------------------------------
+def _start(ctx, ds: Dataset, settings, plan: Plan, *, kmax: int, limit, name, label) -> None:
+    from ..retrieval import make_retriever
+
+    api_key = settings.api_key
+    rerank_key = (plan.rerank or {}).get("api_key") or ""
+    secrets = tuple(s for s in (api_key, rerank_key) if s)
+    chunking = plan.chunking
+    first = list(plan.first)
+
+    def make_first():
+        out = []
+        for kind, options in first:
+            opts = dict(options)
+            if kind == "openai" and api_key:
+                opts["api_key"] = api_key
+            retriever = make_retriever(kind, **opts)
+            if chunking:
+                from ..retrieval.chunking import ChunkedRetriever
+
+                retriever = ChunkedRetriever(retriever, **chunking)
+            out.append(retriever)
+        return out
+
+    make_reranker = None
+    if plan.rerank:
+        rr = dict(plan.rerank)
+
+        def make_reranker():
+            from ..retrieval.rerank import RerankCache, Reranker, make_scorer
+
+            scorer = make_scorer("http", base_url=rr["base_url"], model=rr["model"],
+                                 protocol=rr["protocol"], api_key=rr["api_key"] or None)
+            return Reranker(scorer, depth=rr["depth"], cache=RerankCache())
+
+    estimates = [c.get("estimate") for c in plan.costs if not c.get("rerank")][:len(first)]
+    rerank_estimate = next((c.get("estimate") for c in plan.costs if c.get("rerank")), None)
+    task = pipeline_task(ds, make_first, fusion=plan.fusion, make_reranker=make_reranker,
+                         kmax=kmax, limit_queries=limit, store=ctx.store, secrets=secrets,
+                         estimates=estimates, rerank_estimate=rerank_estimate, name=name)
+    job = ctx.jobs.submit(ctx.owner, task, kind="evaluation", label=f"{label} · {ds.name}",
+                          secrets=secrets)
+    st.session_state.setdefault(JOBS, {})[job.id] = False
+
+
+def _hand_finished_to_compare(ctx) -> None:
+    """A finished pipeline job: the Compare page shows its first stages and the pipeline."""
+    pending = st.session_state.get(JOBS) or {}
+    for job_id, handled in list(pending.items()):
+        if handled:
+            continue
+        job = ctx.jobs.get(job_id, ctx.owner)
+        if job is None or not job.finished:
+            continue
+        pending[job_id] = True
+        run = job.result if job.state == "done" else None
+        if run is None or not run.id:
+            continue
+        stage_ids = [s.get("run") for s in run.config.get("stages", [])
+                     if s.get("stage") == "first" and s.get("run")]
+        st.session_state[keys.COMPARE_IDS] = [*stage_ids, run.id]
+
+
+# -- the weight sweep ---------------------------------------------------------------------
+SWEEP_A = "rd_sweep_a"
+SWEEP_B = "rd_sweep_b"
+SWEEP_METRIC = "rd_sweep_metric"
+SWEEP_SEED = "rd_sweep_seed"
+_SWEEP_METRICS = ["ndcg@10", "recall@10", "mrr@10", "recall@100", "ndcg@100", "hit_rate@5"]
+
+
+def sweep_view(ctx: PageContext, ds: Dataset) -> None:
+    """α from 0 to 1 over two saved runs of ``ds``: the figure and how α was chosen."""
+    from ..metrics import metric_label
+    from ..present.charts import PLOTLY_CONFIG, sweep_figure
+    from ..retrieval.fusion import weight_sweep
+    from ..stats import curve_bands
+
+    t = ctx.t
+    st.divider()
+    st.subheader(t("pipe.sweep_title"))
+    st.caption(t("pipe.sweep_intro"))
+    summaries = ctx.store.list(dataset_fingerprint=ds.fingerprint())
+    if len(summaries) < 2:
+        st.info(t("pipe.sweep_need_two"))
+        return
+    ids = [s.id for s in summaries]
+    names = {s.id: f"{s.name or s.retriever} · {s.created_at[:16].replace('T', ' ')}"
+             for s in summaries}
+    cols = st.columns([3, 3, 2, 1])
+    a = cols[0].selectbox(t("pipe.sweep_a"), ids, format_func=names.get,
+                          **bind_choice(SWEEP_A, ids, ids[-1]))
+    b = cols[1].selectbox(t("pipe.sweep_b"), ids, format_func=names.get,
+                          **bind_choice(SWEEP_B, ids, ids[0] if ids[0] != a else ids[-1]))
+    metric = cols[2].selectbox(t("pipe.sweep_metric"), _SWEEP_METRICS,
+                               format_func=metric_label,
+                               **bind_choice(SWEEP_METRIC, _SWEEP_METRICS, "ndcg@10"))
+    seed = int(cols[3].number_input(t("pipe.sweep_seed"), 0, 10_000, **bind(SWEEP_SEED, 0)))
+    if a == b:
+        st.info(t("pipe.sweep_same"))
+        return
+    memo = st.session_state.setdefault("rd_sweep_memo", {})
+    key = (a, b, metric, seed)
+    try:
+        if key not in memo:
+            memo.clear()
+            run_a, run_b = ctx.store.load(a), ctx.store.load(b)
+            from ..ranking import Ranking
+
+            ra, rb = (Ranking(r.ranking.query_ids, r.ranking.offsets, r.ranking.doc_ids,
+                              r.ranking.scores, name=r.name or r.retriever, canonical=True)
+                      for r in (run_a, run_b))
+            qids = list(dict.fromkeys([*run_a.query_ids, *run_b.query_ids]))
+            sweep = weight_sweep(ra, rb, run_a.dataset.qrels, metric=metric, query_ids=qids,
+                                 seed=seed, relevance_level=run_a.relevance_level,
+                                 gain=run_a.gain)
+            band = curve_bands(sweep.values[~sweep.tune], n_resamples=1000, seed=seed)
+            memo[key] = (sweep, band)
+        sweep, band = memo[key]
+    except RagdashError as exc:
+        st.error(md(exc))
+        return
+    st.plotly_chart(sweep_figure(sweep, band, lang=ctx.lang), key="pipe_sweep_chart",
+                    config=PLOTLY_CONFIG)
+    st.markdown(t("sweep.note", n_tune=f"{sweep.n_tune:,}", n_test=f"{sweep.n_test:,}",
+                  metric=metric_label(metric), tune=f"{sweep.tune_means[sweep.chosen]:.4f}",
+                  test=f"{sweep.test_value:.4f} (α = {sweep.chosen_alpha:g})", seed=seed))

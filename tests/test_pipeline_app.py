@@ -1,0 +1,129 @@
+"""AppTest: the Run page's pipeline builder (BM25 + an embedding model through the fake
+embeddings server → RRF → rerank through the fake rerank server), the cost of each stage
+before Start, every stage saved as a run and the Compare page set to the pipeline against
+its inputs; bad chunk settings stop Start; the weight sweep view on two saved runs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from app_support import array, chart, new_app, open_page, save_bm25_run, texts, wait_for_jobs
+from fake_openai import FakeOpenAI
+from fake_rerank import FakeRerank
+
+from ragdash.runs import get_store
+from ragdash.ui import keys
+
+EMB_KEY = "sk-emb-0123456789SECRET"
+RR_KEY = "co-rerank-0123456789SECRET"
+LIMIT = 20
+
+
+def _load_sample(at):
+    open_page(at, "data")
+    at.selectbox(key="data_sample").set_value("jsquad-mini")
+    at.button(key="data_load_sample").click().run()
+    assert not at.exception
+    return at
+
+
+def _cost_rows(at):
+    for d in at.dataframe:
+        frame = d.value
+        if "Stage" in frame.columns:
+            return {row["Stage"]: row for _, row in frame.iterrows()}
+    raise AssertionError("no cost table")
+
+
+def test_build_bm25_plus_dense_rrf_rerank_with_stage_costs_then_compare(home):
+    with FakeOpenAI(dim=16, api_key=EMB_KEY) as emb, FakeRerank("cohere", api_key=RR_KEY) as rr:
+        at = _load_sample(new_app())
+        open_page(at, "run")
+        at.radio(key="w:rd_retriever").set_value("openai").run()
+        at.selectbox(key="w:rd_preset").set_value("custom").run()
+        at.text_input(key="w:rd_base_url").set_value(emb.url)
+        at.text_input(key="w:rd_model").set_value("text-embedding-3-small")
+        at.text_input(key="w:rd_api_key").set_value(EMB_KEY)
+        at.number_input(key="w:rd_query_limit").set_value(LIMIT).run()
+        assert at.checkbox(key="w:rd_pipe_bm25").value
+        assert at.checkbox(key="w:rd_pipe_dense").value
+        assert at.selectbox(key="w:rd_pipe_fusion").value == "rrf"
+        at.toggle(key="w:rd_pipe_rerank").set_value(True).run()
+        # no rerank model yet: Start waits for it
+        assert at.button(key="pipe_start").disabled
+        at.text_input(key="w:rd_pipe_rerank_url").set_value(rr.url)
+        at.text_input(key="w:rd_pipe_rerank_model").set_value("rerank-v3.5")
+        at.selectbox(key="w:rd_pipe_rerank_protocol").set_value("cohere")
+        at.text_input(key="w:rd_pipe_rerank_key").set_value(RR_KEY)
+        at.number_input(key="w:rd_pipe_depth").set_value(20).run()
+        assert not at.exception
+        rows = _cost_rows(at)
+        assert list(rows) == ["BM25", "text-embedding-3-small", "RRF", "rerank-v3.5 top 20",
+                              "Total"]
+        assert rows["BM25"]["USD"] == "$0" and rows["RRF"]["USD"] == "$0"
+        assert "tokens" in rows["text-embedding-3-small"]["What is paid for"]
+        # Cohere: one search unit per query of up to 100 documents, $2 per 1,000 units
+        assert f"{LIMIT} search units" in rows["rerank-v3.5 top 20"]["What is paid for"]
+        assert rows["rerank-v3.5 top 20"]["USD"] == "$0.04"
+        assert "BM25 + text-embedding-3-small (RRF) → rerank-v3.5 top 20" in texts(at)
+        assert not at.button(key="pipe_start").disabled
+        at.button(key="pipe_start").click().run()
+        (job,) = wait_for_jobs(at)
+        assert job.state == "done", job.error
+        at.run()
+        assert len(rr.requests) == LIMIT
+        assert all(r.headers.get("authorization") == f"Bearer {RR_KEY}" for r in rr.requests)
+    runs = {s.name: s for s in get_store().list()}
+    final_name = "BM25 + text-embedding-3-small (RRF) → rerank-v3.5 top 20"
+    assert set(runs) == {"BM25", "text-embedding-3-small", "BM25 + text-embedding-3-small (RRF)",
+                         final_name}
+    final = get_store().load(runs[final_name].id)
+    assert [s["stage"] for s in final.config["stages"]] == ["first", "first", "fusion",
+                                                           "rerank"]
+    assert final.usage["search_units"] == LIMIT
+    assert final.cost["stages"][1]["estimated_usd"] > 0
+    for key in (EMB_KEY, RR_KEY):
+        assert key not in json.dumps(final.config) + json.dumps(final.usage)
+        for path in home.rglob("*"):
+            if path.is_file():
+                assert key.encode() not in path.read_bytes(), path
+    # Compare is set to the pipeline against its inputs
+    assert at.session_state[keys.COMPARE_IDS] == [runs["BM25"].id,
+                                                  runs["text-embedding-3-small"].id,
+                                                  runs[final_name].id]
+    open_page(at, "compare")
+    legend = [tr["name"] for tr in chart(at, "cmp_curves")["data"] if tr.get("showlegend", True)]
+    assert final_name in " ".join(legend) and "BM25" in legend
+
+
+def test_bad_chunk_settings_stop_start_in_one_sentence():
+    at = _load_sample(new_app())
+    open_page(at, "run")
+    at.number_input(key="w:rd_pipe_chunk_size").set_value(8).run()
+    assert at.button(key="pipe_start").disabled
+    assert any("too small" in w.value for w in at.warning)
+    at.number_input(key="w:rd_pipe_chunk_size").set_value(64).run()
+    at.number_input(key="w:rd_pipe_chunk_overlap").set_value(64).run()
+    assert any("smaller than the chunk size" in w.value for w in at.warning)
+    at.number_input(key="w:rd_pipe_chunk_overlap").set_value(8).run()
+    assert not at.button(key="pipe_start").disabled
+    assert "chunks of 284 documents" in texts(at)
+    assert "BM25 (64-token chunks)" in texts(at)
+
+
+def test_the_weight_sweep_view_draws_alpha_with_the_held_out_band(sample):
+    at = _load_sample(new_app())
+    a = save_bm25_run(sample, name="bm25 default")
+    b = save_bm25_run(sample, name="bm25 flat", k1=0.5, b=0.2)
+    open_page(at, "run")
+    at.selectbox(key="w:rd_sweep_a").set_value(a)
+    at.selectbox(key="w:rd_sweep_b").set_value(b).run()
+    assert not at.exception
+    fig = chart(at, "pipe_sweep_chart")
+    kinds = [tr["meta"]["kind"] for tr in fig["data"]]
+    assert kinds == ["test", "tune", "band", "chosen"]
+    x = array(fig["data"][0]["x"])
+    assert list(x) == pytest.approx([i / 10 for i in range(11)])
+    note = texts(at)
+    assert "held-out" in note and "would flatter it" in note
