@@ -49,8 +49,21 @@ def test_curves_with_bands_and_the_significance_table(two_runs):
     assert row["Mean A"] == pytest.approx(ta.mean("ndcg@10"))
     assert row["Mean B"] == pytest.approx(tb.mean("ndcg@10"))
     assert row["B − A"] == pytest.approx(tb.mean("ndcg@10") - ta.mean("ndcg@10"))
-    assert 0 <= row["p (Holm)"] <= 1
-    assert row["Verdict"] in texts(at)  # the verdict sentence is written out too
+    p = row["p (Holm)"]  # as the sentence writes it: "< 0.001" or "0.041", never a bare 0
+    assert p == "< 0.001" or 0.001 <= float(p) <= 1
+    assert row["Verdict"] in ("B better", "B worse", "no clear difference", "identical")
+    sentence = [s for s in texts(at).splitlines() if "bm25 k1=0.5 b=0.3" in s and "p " in s]
+    assert sentence and (f"p {p}" if p.startswith("<") else f"p = {p}") in sentence[0]
+    # the scatter's title is above the chart, where it wraps, not cut inside it
+    assert "Per query: bm25 default against bm25 k1=0.5 b=0.3" in texts(at)
+    assert not chart(at, "cmp_scatter")["layout"]["title"].get("text")
+
+
+def test_p_text_is_the_sentences_p_without_the_p():
+    from ragdash.ui.compare import p_text
+
+    assert p_text(0.0, 0.05) == "< 0.001" and p_text(0.0004, 0.05) == "< 0.001"
+    assert p_text(0.041, 0.05) == "0.041" and p_text(0.0496, 0.05) == "0.0496"
 
 
 def test_scatter_points_are_queries_and_choosing_one_opens_its_drilldown(sample, two_runs):

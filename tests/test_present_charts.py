@@ -249,3 +249,25 @@ def test_histogram_bars_for_exactly_zero_and_one_lie_inside_the_axis():
         left, right = bins.start + i * bins.size, bins.start + (i + 1) * bins.size
         assert left <= value < right <= bins.end + 1e-12
         assert lo <= left and right <= hi, (value, left, right, lo, hi)
+
+
+def test_a_scatter_of_thousands_of_queries_is_jittered_and_faint_with_true_hover_values():
+    from ragdash.present.charts import SCATTER_DENSE_AT, SCATTER_JITTER, scatter_figure
+
+    n = 4420
+    rng = np.random.default_rng(1)
+    a = rng.choice([0.0, 0.5, 1.0], n)  # a few values, as nDCG@10 of one relevant doc gives
+    b = rng.choice([0.0, 0.63, 1.0], n)
+    qids = [f"q{i}" for i in range(n)]
+    fig = scatter_figure(a, b, qids, [f"text {i}" for i in range(n)], names=("A", "B"))
+    pts = fig.data[0]
+    assert list(pts.customdata) == qids  # a click still names its query
+    x, y = np.asarray(pts.x), np.asarray(pts.y)
+    assert 0 < np.abs(x - a).max() <= SCATTER_JITTER + 1e-9
+    assert np.abs(y - b).max() <= SCATTER_JITTER + 1e-9
+    assert len(np.unique(np.round(x, 6))) > 1000  # no longer 3 stacks
+    assert pts.marker.opacity <= 0.35
+    assert "A: 0.5000" in pts.text[int(np.flatnonzero(a == 0.5)[0])]
+    small = scatter_figure(a[:SCATTER_DENSE_AT], b[:SCATTER_DENSE_AT], qids[:SCATTER_DENSE_AT])
+    np.testing.assert_array_equal(np.asarray(small.data[0].x), a[:SCATTER_DENSE_AT])
+

@@ -213,6 +213,12 @@ def histogram_figure(values: Sequence[float] | Mapping[str, Sequence[float]], *,
     return fig
 
 
+#: Above this many queries the scatter jitters its points and draws them faint.
+SCATTER_DENSE_AT = 1000
+#: Half-width of that jitter, in metric units.
+SCATTER_JITTER = 0.012
+
+
 def scatter_figure(a_values: Sequence[float], b_values: Sequence[float],
                    query_ids: Sequence[str], texts: Sequence[str] | None = None, *,
                    metric: str = "ndcg@10", names: tuple[str, str] = ("A", "B"),
@@ -222,7 +228,9 @@ def scatter_figure(a_values: Sequence[float], b_values: Sequence[float],
     ``fig.data[0]`` holds the points; its ``customdata`` is the query ids, so a click in
     Streamlit (``st.plotly_chart(..., on_select="rerun", selection_mode="points")``) tells
     which query to open.
-    ``texts`` (query texts) appear in the hover label, escaped.
+    ``texts`` (query texts) appear in the hover label, escaped. Above
+    :data:`SCATTER_DENSE_AT` queries the markers are jittered and faint (the hover keeps the
+    true values), so thousands of queries on the same few values do not hide each other.
     """
     a = np.asarray(a_values, dtype=float)
     b = np.asarray(b_values, dtype=float)
@@ -233,15 +241,32 @@ def scatter_figure(a_values: Sequence[float], b_values: Sequence[float],
     hover_text = [_esc(_short(x)) for x in texts] if texts is not None else None
     colors = np.where(b > a, PALETTE[1], np.where(b < a, PALETTE[0], "#888888"))
     query_word = _esc(t("chart.query", lang))
-    template = (f"{query_word}: %{{customdata}}<br>" + ("%{text}<br>" if hover_text else "")
-                + f"{_esc(names[0])}: %{{x:.4f}}<br>{_esc(names[1])}: %{{y:.4f}}<extra></extra>")
+    dense = len(a) > SCATTER_DENSE_AT
+    if dense:
+        # thousands of queries pile up on a few values (0, 1, 1/log2(3), ...): points are
+        # spread by a small fixed jitter and drawn faint, so a pile reads darker than a lone
+        # point; the hover gives the true values (the jitter only moves the marker)
+        rng = np.random.default_rng(0)
+        x = np.clip(a + rng.uniform(-SCATTER_JITTER, SCATTER_JITTER, len(a)), -0.02, 1.02)
+        y = np.clip(b + rng.uniform(-SCATTER_JITTER, SCATTER_JITTER, len(b)), -0.02, 1.02)
+        values = [f"{_esc(names[0])}: {va:.4f}<br>{_esc(names[1])}: {vb:.4f}"
+                  for va, vb in zip(a.tolist(), b.tolist())]
+        hover_text = [f"{h}<br>{v}" for h, v in zip(hover_text, values)] if hover_text \
+            else values
+        template = f"{query_word}: %{{customdata}}<br>%{{text}}<extra></extra>"
+        marker = {"size": 5, "opacity": max(0.08, min(0.35, 400 / len(a))),
+                  "color": colors.tolist(), "line": {"width": 0}}
+    else:
+        x, y = a, b
+        template = (f"{query_word}: %{{customdata}}<br>" + ("%{text}<br>" if hover_text else "")
+                    + f"{_esc(names[0])}: %{{x:.4f}}<br>{_esc(names[1])}: %{{y:.4f}}"
+                    "<extra></extra>")
+        marker = {"size": 8, "opacity": 0.6, "color": colors.tolist(),
+                  "line": {"width": 0.5, "color": "white"}}
     fig = go.Figure()
     fig.add_trace(go.Scatter(
-        x=a, y=b, mode="markers", customdata=qids, text=hover_text,
-        name=_esc(t("chart.scatter_points", lang)),
-        marker={"size": 8, "opacity": 0.6, "color": colors.tolist(),
-                "line": {"width": 0.5, "color": "white"}},
-        hovertemplate=template))
+        x=x, y=y, mode="markers", customdata=qids, text=hover_text,
+        name=_esc(t("chart.scatter_points", lang)), marker=marker, hovertemplate=template))
     fig.add_trace(go.Scatter(
         x=[0, 1], y=[0, 1], mode="lines", name=_esc(t("chart.scatter_diagonal", lang)),
         line={"color": "#999999", "dash": "dash", "width": 1}, hoverinfo="skip"))

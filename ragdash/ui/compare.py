@@ -13,6 +13,7 @@ from ..present.tables import disagreement, display_frame
 from ..run import Run
 from ..runs import import_trec
 from ..stats import CurveBands, align_tables, compare_tables, table_bands
+from ..stats.verdict import format_p
 from . import keys, state
 from .page import PageContext
 from .results import apply_selection
@@ -94,11 +95,19 @@ def significance_table(ctx: PageContext, comparison) -> pd.DataFrame:
             t("cmp.col_mean_a"): p.mean_a, t("cmp.col_mean_b"): p.mean_b,
             t("cmp.col_diff"): p.diff,
             t("cmp.col_ci"): f"[{p.ci_low:+.4f}, {p.ci_high:+.4f}]",
-            t("cmp.col_p"): p.p_holm,
+            t("cmp.col_p"): p_text(p.p_holm, comparison.alpha),
             t("cmp.col_wtl"): f"{p.wins} / {p.ties} / {p.losses}",
-            t("cmp.col_verdict"): p.verdict.text(ctx.lang),
+            # the sentence is under the table, where it wraps; a table cell would cut it
+            t("cmp.col_verdict"): t(f"cmp.kind_{p.verdict.kind}"),
         })
     return pd.DataFrame(rows)
+
+
+def p_text(p: float, alpha: float) -> str:
+    """A p-value as the verdict sentence writes it, without the "p": ``< 0.001``,
+    ``0.041`` (a table of floats showed 0 where the sentence said p < 0.001)."""
+    text = format_p(p, alpha=alpha)
+    return text[4:] if text.startswith("p = ") else text[2:]
 
 
 def scatter(ctx: PageContext, comparison, a: str, b: str, dataset, *, key: str) -> None:
@@ -107,6 +116,10 @@ def scatter(ctx: PageContext, comparison, a: str, b: str, dataset, *, key: str) 
     texts = [(dataset.query(q).text if dataset.query(q) else "") for q in qids]
     fig = scatter_figure(comparison.per_query[a], comparison.per_query[b], qids, texts,
                          metric=comparison.metric, names=(a, b), lang=ctx.lang)
+    # the title is one line in the chart and is cut in a half-width column (Japanese
+    # especially): above the chart it wraps
+    st.markdown(f"**{md(ctx.t('chart.scatter_title', a=a, b=b))}**")
+    fig.update_layout(title={"text": ""}, margin={"t": 30})
     # the hint under the axis is one line in the chart and is cut off for long run names:
     # show it as a caption, which wraps
     fig.layout.annotations = ()
