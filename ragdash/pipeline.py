@@ -65,13 +65,23 @@ def run_evaluation(dataset: Dataset, retriever: Retriever, *, kmax: int = 100,
     seconds = time.perf_counter() - started
     config = dict(retriever.config())
     # a chunked retriever says which chunk matched (the drill-down shows it)
-    resources = dict(getattr(retriever, "resources", None) or {})
+    resources = _resources(retriever, len(queries))
     return Run(dataset=dataset, ranking=ranking, query_ids=[q.id for q in queries], kmax=kmax,
                retriever=retriever.name, model=config.get("model"), config=config,
                usage=dict(retriever.usage), seconds=seconds,
                timings={"retrieval": seconds}, resources=resources,
                relevance_level=relevance_level, gain=gain,
                source="evaluation", dataset_fingerprint=fingerprint)
+
+
+def _resources(retriever: Retriever, n_queries: int) -> dict:
+    """The retriever's ``resources`` (optional in the protocol), with the search time per
+    query in milliseconds."""
+    resources = dict(getattr(retriever, "resources", None) or {})
+    search = resources.get("search_seconds")
+    if search is not None and n_queries:
+        resources["ms_per_query"] = 1000.0 * float(search) / n_queries
+    return resources
 
 
 def _positive_int(value, what: str) -> int:

@@ -15,7 +15,8 @@ import sys
 from ..errors import RagdashError
 
 #: command modules, in the order --help lists them
-COMMANDS = ["score", "evaluate", "fuse", "rerank", "compare", "cost", "cache", "index"]
+COMMANDS = ["score", "evaluate", "sweep", "fuse", "rerank", "compare", "frontier", "cost",
+            "cache", "index"]
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -6,13 +6,19 @@ by (provider, model), case-insensitively. The package file is never written.
 
 Columns (a user file needs only the first three)::
 
-    provider, model, usd_per_1m, batch_usd_per_1m, source_url, as_of, jpy_per_usd, notes
+    provider, model, usd_per_1m, batch_usd_per_1m, source_url, as_of, jpy_per_usd, notes,
+    truncatable
 
 ``batch_usd_per_1m`` is empty when the provider has no batch price. ``jpy_per_usd`` is a row's
 own effective exchange rate (a reseller billing ¥1 per $1 of list price has 1 here); empty
 means the global rate (:mod:`ragdash.cost.currency`). A row whose model is ``*`` prices every
 model of its provider (``local,*`` = any model run on this machine) and is used only when the
 provider is named.
+
+``truncatable`` says whether the model was trained so that its vectors can be cut to fewer
+dimensions and re-normalized (Matryoshka representation learning: text-embedding-3-*,
+jina-embeddings-v3, voyage-3.5, ...): ``yes``, ``no`` or empty (not known). The dimension sweep
+warns when it truncates a model that is not marked ``yes``.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from ..home import ragdash_home, remove_file
 DEFAULT_PRICES = Path(__file__).resolve().parent.parent / "data" / "prices.csv"
 USER_PRICES_NAME = "prices.user.csv"
 COLUMNS = ["provider", "model", "usd_per_1m", "batch_usd_per_1m", "source_url", "as_of",
-           "jpy_per_usd", "notes"]
+           "jpy_per_usd", "notes", "truncatable"]
 REQUIRED = ["provider", "model", "usd_per_1m"]
 WILDCARD = "*"
 
@@ -69,6 +75,7 @@ class PriceRow:
     jpy_per_usd: float | None = None
     notes: str = ""
     origin: str = "default"
+    truncatable: bool | None = None
 
     @property
     def key(self) -> tuple[str, str]:
@@ -143,7 +150,7 @@ def _number(text: str, column: str, file, line: int, *, optional: bool) -> float
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def parse_catalog(text: str, *, file: str | Path = "<prices>", origin: str = "default"  # noqa: C901
+def parse_catalog(text: str, *, file: str | Path = "<prices>", origin: str = "default"
                   ) -> list[PriceRow]:
     """Rows from CSV text, validated. Errors name the file, the line and the fix."""
     if text.startswith("\ufeff"):
@@ -152,70 +159,99 @@ def parse_catalog(text: str, *, file: str | Path = "<prices>", origin: str = "de
     header: list[str] | None = None
     rows: list[PriceRow] = []
     seen: dict[tuple[str, str], int] = {}
-    line = 0
     for record in reader:
         line = reader.line_num
-        if not record or all(not c.strip() for c in record):
-            continue
-        if record[0].lstrip().startswith("#"):
+        if not record or all(not c.strip() for c in record) or \
+                record[0].lstrip().startswith("#"):
             continue
         if header is None:
-            header = [c.strip().casefold() for c in record]
-            missing = [c for c in REQUIRED if c not in header]
-            if missing:
-                raise catalog_error(
-                    f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-                    f"(header is: {', '.join(record)})", file=file, line=line,
-                    fix="The first line must name the columns: " + ",".join(COLUMNS))
-            dupes = sorted({c for c in header if c and header.count(c) > 1})
-            if dupes:
-                raise catalog_error(f"column {dupes[0]} appears twice", file=file, line=line,
-                                    fix="Keep one column of each name")
+            header = _header(record, file, line)
             continue
-        if len(record) > len(header):
-            raise catalog_error(
-                f"{len(record)} fields but the header has {len(header)}", file=file, line=line,
-                fix='Quote a value that contains a comma ("like, this") or remove the extra '
-                    "field")
-        cells = dict(zip(header, (c.strip() for c in record)))
-        provider, model = cells.get("provider", ""), cells.get("model", "")
-        if not provider:
-            raise catalog_error("provider is empty", file=file, line=line,
-                                fix="Name the provider, e.g. OpenAI, or local for no API")
-        if not model:
-            raise catalog_error("model is empty", file=file, line=line,
-                                fix="Name the model as the API expects it")
-        as_of = cells.get("as_of", "")
-        if as_of:
-            try:
-                if not _ISO_DATE.match(as_of):
-                    raise ValueError
-                date.fromisoformat(as_of)
-            except ValueError:
-                raise catalog_error(f'as_of "{as_of}" is not a date', file=file, line=line,
-                                    fix="Write the date the price was checked as YYYY-MM-DD"
-                                    ) from None
-        row = PriceRow(
-            provider=provider, model=model,
-            usd_per_1m=_number(cells.get("usd_per_1m", ""), "usd_per_1m", file, line,
-                               optional=False),
-            batch_usd_per_1m=_number(cells.get("batch_usd_per_1m", ""), "batch_usd_per_1m",
-                                     file, line, optional=True),
-            source_url=cells.get("source_url", ""), as_of=as_of,
-            jpy_per_usd=_number(cells.get("jpy_per_usd", ""), "jpy_per_usd", file, line,
-                                optional=True),
-            notes=cells.get("notes", ""), origin=origin,
-        )
+        row = _row(header, record, file, line, origin)
         if row.key in seen:
             raise catalog_error(
-                f"{provider} / {model} is listed twice (first on line {seen[row.key]})",
-                file=file, line=line, fix="Keep one row per provider and model")
+                f"{row.provider} / {row.model} is listed twice (first on line "
+                f"{seen[row.key]})", file=file, line=line,
+                fix="Keep one row per provider and model")
         seen[row.key] = line
         rows.append(row)
     if header is None:
         raise catalog_error("the file is empty", file=file, line=1,
                             fix="The first line must name the columns: " + ",".join(COLUMNS))
     return rows
+
+
+def _header(record: list[str], file, line: int) -> list[str]:
+    """The header line's column names (casefolded), checked."""
+    header = [c.strip().casefold() for c in record]
+    missing = [c for c in REQUIRED if c not in header]
+    if missing:
+        raise catalog_error(
+            f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+            f"(header is: {', '.join(record)})", file=file, line=line,
+            fix="The first line must name the columns: " + ",".join(COLUMNS))
+    dupes = sorted({c for c in header if c and header.count(c) > 1})
+    if dupes:
+        raise catalog_error(f"column {dupes[0]} appears twice", file=file, line=line,
+                            fix="Keep one column of each name")
+    return header
+
+
+def _row(header: list[str], record: list[str], file, line: int, origin: str) -> PriceRow:
+    """One data line as a row, each cell checked."""
+    if len(record) > len(header):
+        raise catalog_error(
+            f"{len(record)} fields but the header has {len(header)}", file=file, line=line,
+            fix='Quote a value that contains a comma ("like, this") or remove the extra field')
+    cells = dict(zip(header, (c.strip() for c in record)))
+    provider, model = cells.get("provider", ""), cells.get("model", "")
+    if not provider:
+        raise catalog_error("provider is empty", file=file, line=line,
+                            fix="Name the provider, e.g. OpenAI, or local for no API")
+    if not model:
+        raise catalog_error("model is empty", file=file, line=line,
+                            fix="Name the model as the API expects it")
+    as_of = cells.get("as_of", "")
+    if as_of and not _is_date(as_of):
+        raise catalog_error(f'as_of "{as_of}" is not a date', file=file, line=line,
+                            fix="Write the date the price was checked as YYYY-MM-DD")
+    return PriceRow(
+        provider=provider, model=model,
+        usd_per_1m=_number(cells.get("usd_per_1m", ""), "usd_per_1m", file, line,
+                           optional=False),
+        batch_usd_per_1m=_number(cells.get("batch_usd_per_1m", ""), "batch_usd_per_1m",
+                                 file, line, optional=True),
+        source_url=cells.get("source_url", ""), as_of=as_of,
+        jpy_per_usd=_number(cells.get("jpy_per_usd", ""), "jpy_per_usd", file, line,
+                            optional=True),
+        notes=cells.get("notes", ""), origin=origin,
+        truncatable=_yes_no(cells.get("truncatable", ""), file, line),
+    )
+
+
+def _is_date(text: str) -> bool:
+    if not _ISO_DATE.match(text):
+        return False
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+_YES = {"yes": True, "y": True, "true": True, "1": True, "no": False, "n": False,
+        "false": False, "0": False}
+
+
+def _yes_no(text: str, file, line: int) -> bool | None:
+    text = text.strip().casefold()
+    if not text:
+        return None
+    if text not in _YES:
+        raise catalog_error(f'truncatable "{text}" is not yes or no', file=file, line=line,
+                            fix="Write yes (the model's vectors can be truncated), no, or "
+                                "leave it empty")
+    return _YES[text]
 
 
 def read_catalog_file(path: str | Path, *, origin: str = "default") -> list[PriceRow]:
@@ -244,7 +280,8 @@ def rows_to_csv(rows: list[PriceRow]) -> str:
     writer.writerow(COLUMNS)
     for r in rows:
         writer.writerow([r.provider, r.model, _fmt(r.usd_per_1m), _fmt(r.batch_usd_per_1m),
-                         r.source_url, r.as_of, _fmt(r.jpy_per_usd), r.notes])
+                         r.source_url, r.as_of, _fmt(r.jpy_per_usd), r.notes,
+                         "" if r.truncatable is None else "yes" if r.truncatable else "no"])
     return buf.getvalue()
 
 
@@ -367,9 +404,16 @@ def _or(names: list[str]) -> str:
 
 
 def merge_rows(defaults: list[PriceRow], user: list[PriceRow]) -> list[PriceRow]:
-    """User rows replace defaults with the same (provider, model) in place; new ones follow."""
+    """User rows replace defaults with the same (provider, model) in place; new ones follow.
+    A user row that leaves ``truncatable`` empty keeps the default's (a price edit is not a
+    statement about the model's training)."""
     by_key = {r.key: r for r in user}
-    merged = [by_key.pop(r.key, r) for r in defaults]
+    merged = []
+    for r in defaults:
+        mine = by_key.pop(r.key, None)
+        if mine is not None and mine.truncatable is None and r.truncatable is not None:
+            mine = replace(mine, truncatable=r.truncatable)
+        merged.append(mine or r)
     merged.extend(r for r in user if r.key in by_key)
     return merged
 

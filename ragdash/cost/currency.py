@@ -159,3 +159,16 @@ def format_money(amount: float | None, currency: str = "USD") -> str:
     else:
         body = f"{a:,.0f}" if a >= 1 else _significant(a, 2)
     return f"{sign}{symbol}{body}"
+
+
+def format_bytes(n: float | None) -> str:
+    """``1536000`` → ``"1.5 MB"`` (decimal units, as memory prices are quoted); None → ``—``."""
+    if n is None or n != n:
+        return "—"
+    n = float(n)
+    unit = "B"
+    for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
+        if abs(n) < 1000 or unit == "PB":
+            break
+        n /= 1000
+    return f"{n:,.0f} B" if unit == "B" else f"{n:,.1f} {unit}"

@@ -43,6 +43,9 @@ class Retriever(Protocol):
       ``"documents"``, ``"queries"`` then ``"ranking"``; when ``cancel`` (a
       ``threading.Event``) is set the retriever stops soon and raises
       :class:`ragdash.errors.Cancelled`.
+    - ``resources`` (optional): after ``rank``, what its index takes — ``index_bytes``
+      (vectors x dimensions x bytes per value, or BM25's sparse matrix as built), ``vectors``,
+      ``search_seconds`` (the search alone, without embedding or indexing).
     """
 
     name: str

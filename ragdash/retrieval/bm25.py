@@ -37,6 +37,7 @@ import multiprocessing
 import os
 import pickle
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -195,6 +196,13 @@ class BM25Index:
         self.matrix = _score_matrix(doc_tokens, len(self.vocab), k1=k1, b=b, method=method,
                                     progress=progress)
 
+    def nbytes(self) -> int:
+        """Bytes the index holds: the sparse score matrix (values, indices, pointers) and
+        the vocabulary's strings."""
+        m = self.matrix
+        size = 0 if m is None else int(m.data.nbytes + m.indices.nbytes + m.indptr.nbytes)
+        return size + sum(len(t.encode("utf-8")) for t in self.vocab)
+
     def query_matrix(self, query_tokens: Sequence[Sequence[str]]):
         """Sparse (queries x terms) counts; tokens unknown to the index are dropped."""
         from scipy.sparse import csr_matrix
@@ -319,6 +327,8 @@ class BM25Retriever:
         self._index_docs: list | None = None
         #: threads ranking query blocks (None: one per core, at most 4)
         self.threads: int | None = None
+        #: what the last ranking's index takes (see the Retriever protocol)
+        self.resources: dict = {}
 
     def config(self) -> dict:
         import bm25s
@@ -355,6 +365,7 @@ class BM25Retriever:
         if kmax < 1:
             raise RetrievalError(f"kmax must be at least 1, got {kmax}")
         index = self.index(dataset, progress=progress, cancel=cancel)
+        searching = time.perf_counter()
         queries = list(queries)
         nq = len(queries)
         q_tokens = tokenize(q.text for q in queries)
@@ -384,6 +395,8 @@ class BM25Retriever:
         else:
             for lo in starts:
                 _report(progress, "retrieving", one_block(lo), nq)
+        self.resources = {"index_bytes": index.nbytes(), "vectors": index.n_docs,
+                          "search_seconds": time.perf_counter() - searching}
         return Ranking.from_topk([q.id for q in queries], doc_ids, indices, scores,
                                  name=self.name)
 

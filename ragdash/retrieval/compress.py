@@ -26,7 +26,7 @@ import numpy as np
 
 from ..errors import RetrievalError
 from .cosine import top_k_cosine
-from .topk import doc_id_keys, merge_topk, select_topk
+from .topk import doc_id_keys
 
 #: precisions a sweep accepts, in the order they are listed
 PRECISIONS = ("float32", "float16", "int8", "binary", "binary-rescore")
@@ -94,21 +94,29 @@ def hamming_top_k(query_bits: np.ndarray, doc_bits: np.ndarray, d: int, k: int, 
     if nq == 0 or n == 0 or k == 0:
         return out_i, out_v
     keys = doc_id_keys(doc_ids) if doc_ids is not None else np.arange(n - 1, -1, -1)
+    # Scores are exact integers d - 2h in [-d, d]: score and tie rank (larger key first) fold
+    # into one int64, so the top k is one argpartition, not a two-key sort.
+    by_rank = np.argsort(keys, kind="stable")  # document index of each tie rank
+    rank = np.empty(n, dtype=np.int64)
+    rank[by_rank] = np.arange(n)
     q = _signs(query_bits, d)
     kk = min(k, n)
     step = max(1024, _BLOCK_ELEMENTS // max(1, nq))
-    best = None
+    best = np.empty((nq, 0), dtype=np.int64)
     for lo in range(0, n, step):
         hi = min(n, lo + step)
-        scores = q @ _signs(doc_bits[lo:hi], d).T  # d - 2h, exact integers
-        cols, vals = select_topk(scores, kk, keys[lo:hi])
-        gidx = np.where(cols >= 0, cols + lo, -1)
-        gkeys = np.where(cols >= 0, keys[np.maximum(gidx, 0)], -1)
-        part = (gidx, vals.astype(np.float64), gkeys)
-        best = part if best is None else merge_topk(*best, *part, kk)
-    idx, dots, _ = best
-    out_i[:, :kk] = idx
-    out_v[:, :kk] = np.where(idx >= 0, dots / d, -np.inf)
+        dots = q @ _signs(doc_bits[lo:hi], d).T  # d - 2h, exact integers
+        comb = dots.astype(np.int64)
+        comb += d
+        comb *= n
+        comb += rank[lo:hi]
+        comb = np.concatenate([best, comb], axis=1) if best.shape[1] else comb
+        if comb.shape[1] > kk:
+            comb = np.partition(comb, comb.shape[1] - kk, axis=1)[:, -kk:]
+        best = comb
+    best = -np.sort(-best, axis=1)
+    out_i[:, :kk] = by_rank[best % n]
+    out_v[:, :kk] = (best // n - d) / d
     return out_i, out_v
 
 
@@ -128,15 +136,23 @@ def rescore(query_vecs: np.ndarray, doc_vecs: np.ndarray, candidates: np.ndarray
     dn = np.sqrt(np.einsum("ij,ij->i", *(2 * [np.asarray(doc_vecs, dtype=np.float64)])))
     dinv = np.divide(1.0, dn, out=np.zeros_like(dn), where=dn > 0)
     c = candidates.shape[1]
-    rows_per = max(1, (1 << 22) // max(1, c * doc_vecs.shape[1]))
     kk = min(k, c)
+    # Few documents for many candidates (c a sizeable share of n): one BLAS product per block
+    # of queries beats gathering (queries x candidates x d) values; else gather.
+    dense = n <= 32 * c
+    d64 = np.asarray(doc_vecs, dtype=np.float64) if dense else None
+    per = (1 << 22) // max(1, n if dense else c * doc_vecs.shape[1])
+    rows_per = max(1, per)
     for lo in range(0, nq, rows_per):
         hi = min(nq, lo + rows_per)
         cand = candidates[lo:hi]
         safe = np.maximum(cand, 0)
-        docs = np.asarray(doc_vecs[safe], dtype=np.float64)  # (r, c, d)
-        docs *= q[lo:hi, None, :]
-        s = docs.sum(axis=2) * dinv[safe]
+        if dense:
+            s = np.take_along_axis(q[lo:hi] @ d64.T, safe, axis=1) * dinv[safe]
+        else:
+            docs = np.asarray(doc_vecs[safe], dtype=np.float64)  # (r, c, d)
+            docs *= q[lo:hi, None, :]
+            s = docs.sum(axis=2) * dinv[safe]
         s = np.where(cand >= 0, s, -np.inf)
         ck = np.where(cand >= 0, keys[safe], -1)
         order = np.lexsort((-ck, -s), axis=1)[:, :kk]
@@ -178,7 +194,9 @@ def compressed_top_k(query_vecs: np.ndarray, doc_vecs: np.ndarray, k: int, *,
     if precision == "float32":
         return top_k_cosine(queries, docs, k, doc_ids=doc_ids)
     if precision == "float16":
-        return top_k_cosine(queries, np.asarray(docs, dtype=np.float16), k, doc_ids=doc_ids)
+        # the values float16 stores, searched in float32 (BLAS has no float16 product here)
+        stored = np.asarray(docs, dtype=np.float16).astype(np.float32)
+        return top_k_cosine(queries, stored, k, doc_ids=doc_ids)
     if precision == "int8":
         scale = int8_calibrate(docs)
         codes = int8_quantize(docs, scale)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -60,6 +61,8 @@ class DenseRetriever:
         dims = getattr(embedder, "dimensions", None)
         self.name = f"{kind}:{label}" + (f"@{dims}" if dims else "")
         self._cached = 0
+        #: what the last ranking's index takes (see the Retriever protocol)
+        self.resources: dict = {}
 
     @property
     def usage(self) -> dict:
@@ -139,8 +142,13 @@ class DenseRetriever:
                       "calls": self.embedder.usage["requests"],
                       "tokens": self.embedder.usage["prompt_tokens"]})
         k = max(0, min(int(kmax), len(dataset.documents)))
+        searching = time.perf_counter()
         indices, scores = top_k_cosine(query_vecs, doc_vecs, k, doc_ids=dataset.doc_ids,
                                        cancel=cancel)
+        n, d = doc_vecs.shape
+        self.resources = {"index_bytes": int(n) * int(d) * 4, "vectors": int(n),
+                          "dimensions": int(d), "precision": "float32",
+                          "search_seconds": time.perf_counter() - searching}
         if progress is not None:
             progress({"stage": "ranking", "done": len(queries), "total": len(queries),
                       "calls": self.embedder.usage["requests"],
