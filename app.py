@@ -59,5 +59,5 @@ if not recent:
 else:
     runs_table(recent, t, key="home_runs")
     for summary in recent:
-        st.page_link("pages/3_Results.py", label=t("home.open_run", name=summary.name),
+        st.page_link("pages/3_Results.py", label=t("home.open_run", name=md(summary.name)),
                      query_params={"run": summary.id}, icon=":material/open_in_new:")

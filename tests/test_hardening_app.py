@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Sequence
 
 from app_support import new_app, open_page, plain, texts, wait_for_jobs
 
@@ -67,3 +68,112 @@ def test_a_bad_limit_value_is_said_on_the_data_page(monkeypatch):
     monkeypatch.setenv("RAGDASH_MAX_UNZIPPED_MB", "lots")
     at = open_page(new_app(), "data")
     assert any("RAGDASH_MAX_UNZIPPED_MB" in plain(e.value) for e in at.error)
+
+
+# -- 2: hostile dataset strings on every page ------------------------------------------------
+from markdown_it import MarkdownIt  # noqa: E402
+
+from ragdash.dataset import Dataset, Document, Query  # noqa: E402
+
+QID = "qx` [l](https://example.org/inj-l) ![i](https://example.org/inj-q.png) `y"
+DOC = "dx` ![d](https://example.org/inj-d.png) `"
+HOSTILE = Dataset(
+    name="ds` ![n](https://example.org/inj-name.png) `",
+    source="src ![s](https://example.org/inj-src.png)",
+    documents=[Document(id=DOC, title="**t** ![t](https://example.org/inj-t.png) "
+                                      "<img src=https://example.org/inj-h.png>",
+                        text="apple [c](https://example.org/inj-c) "
+                             "![x](https://example.org/inj-x.png)"),
+               Document(id="d2", text="banana :red[r] $x$")],
+    queries=[Query(id=QID, text="apple ![qt](https://example.org/inj-qt.png)"),
+             Query(id="q2", text="banana `![b](https://example.org/inj-b.png)`")],
+    qrels={QID: {DOC: 1.0}, "q2": {"d2": 1.0, "nope ![u](https://example.org/inj-u.png)": 1.0}})
+RUN_NAMES = ["run` ![r](https://example.org/inj-run.png) `",
+             "b [r2](https://example.org/inj-run2) ![r2](https://example.org/inj-run2.png)"]
+PARSER = MarkdownIt("commonmark").enable(["strikethrough", "table"])
+MARKDOWN_FIELDS = {"body", "label", "help", "title", "captions"}
+
+
+def _markdown_strings(at) -> list[str]:
+    """Every string the page hands to Streamlit's Markdown renderer: element bodies, labels
+    (widgets, page links, expanders, tabs), tooltips, radio options."""
+    out: list[str] = []
+
+    def proto_strings(msg):
+        for field, value in msg.ListFields():
+            values = list(value) if isinstance(value, Sequence) and not isinstance(
+                value, str) else [value]
+            if field.type == field.TYPE_MESSAGE:
+                for sub in values:
+                    proto_strings(sub)
+            elif field.type == field.TYPE_STRING and (
+                    field.name in MARKDOWN_FIELDS
+                    or (field.name == "options" and msg.DESCRIPTOR.name == "Radio")):
+                out.extend(values)
+
+    def walk(node):
+        proto = getattr(node, "proto", None)
+        if proto is not None:
+            proto_strings(proto)
+        children = getattr(node, "children", None)
+        if isinstance(children, dict):
+            for child in children.values():
+                walk(child)
+
+    walk(at._tree)
+    return out
+
+
+def _unsafe(source: str) -> list[str]:
+    """Images, links and raw HTML made from the hostile strings (all point at example.org;
+    the app's own strings may hold a harmless ``<split>``)."""
+    found = []
+    for block in PARSER.parse(source):
+        tokens = [block, *(block.children or [])]
+        for tok in tokens:
+            if tok.type in ("image", "link_open", "html_inline", "html_block") and \
+                    "example.org" in f"{tok.attrs} {tok.content}":
+                found.append(f"{tok.type}: {tok.attrs or tok.content!r}")
+    return found
+
+
+def _check_page(at, page: str, *, expect: list[str]) -> None:
+    strings = _markdown_strings(at)
+    bad = {s: _unsafe(s) for s in strings if _unsafe(s)}
+    assert not bad, f"{page}: hostile markdown rendered: {bad}"
+    shown = "\n".join(strings)
+    for marker in expect:  # the hostile strings are on this page (else the check is empty)
+        assert marker in shown, f"{page}: {marker} not shown"
+
+
+def test_hostile_ids_titles_texts_and_names_render_as_text_on_every_page(monkeypatch):
+    from app_support import save_bm25_run
+
+    ids = [save_bm25_run(HOSTILE, name=name, kmax=10) for name in RUN_NAMES]
+    at = new_app(run=ids[0])
+    at.run()
+    at.session_state[keys.DRILL_QUERY] = QID
+    open_page(at, "results")
+    _check_page(at, "results", expect=["inj-q.png", "inj-qt.png", "inj-run.png", "inj-name.png"])
+    (trec,) = [b for b in at.get("download_button") if b.proto.id.endswith("dl_trec")
+               or "dl_trec" in b.proto.id]
+    assert trec.proto.disabled and "inj-q.png" in trec.proto.help  # shown, escaped
+    for page, expect in (("data", ["inj-name.png", "inj-u.png"]),
+                         ("run", ["inj-name.png", "inj-run.png"]),
+                         ("compare", ["inj-name.png"]),
+                         ("cost", []),
+                         ("results", ["inj-q.png"])):
+        open_page(at, page)
+        assert not at.exception, [e.value for e in at.exception]
+        _check_page(at, page, expect=expect)
+    home = new_app()
+    home.run()
+    _check_page(home, "home", expect=["inj-run.png", "inj-run2.png"])
+
+
+def test_a_missing_run_link_lists_hostile_run_names_as_text():
+    from app_support import save_bm25_run
+
+    save_bm25_run(HOSTILE, name=RUN_NAMES[1], kmax=10)
+    at = open_page(new_app(run="nosuchrun"), "results")
+    _check_page(at, "results (missing link)", expect=["inj-run2.png"])

@@ -17,7 +17,7 @@ from ..runs import export_json, export_trec
 from . import keys
 from .page import PageContext, missing_link
 from .tables import runs_table
-from .widgets import bind, bind_choice, bind_multi, md
+from .widgets import bind, bind_choice, bind_multi, code, md
 
 DEFAULT_FAMILIES = ["recall", "ndcg", "mrr"]
 
@@ -121,7 +121,7 @@ def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int) -> None:
                   lang=ctx.lang)
     # the container key names it in the page (CSS class st-key-drill-<run>) for the browser
     # tests and for anyone styling the app
-    st.container(key=f"drill-{run.id}").markdown(f"**{t('res.drill_query')}** `{d.query_id}`")
+    st.container(key=f"drill-{run.id}").markdown(f"**{t('res.drill_query')}** {code(d.query_id)}")
     if d.query_text:
         st.markdown(f"> {md(d.query_text)}")
     first = d.first_relevant_rank if d.first_relevant_rank is not None else "—"
@@ -236,7 +236,7 @@ def missing_link_runs(ctx: PageContext, summaries) -> bool:
     runs_table(summaries, ctx.t, key="res_link_runs")
     for s in summaries[:20]:
         when = s.created_at[:16].replace("T", " ")
-        st.page_link("pages/3_Results.py", label=f"{s.name} · {when}",
+        st.page_link("pages/3_Results.py", label=f"{md(s.name)} · {when}",
                      query_params={"run": s.id}, icon=":material/open_in_new:")
     return True
 

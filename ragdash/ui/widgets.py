@@ -37,6 +37,23 @@ def md(text: object) -> str:
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$")
+
+
+def code(text: object) -> str:
+    """``text`` as one Markdown code span that nothing in it can close: ids shown as code
+    (a query id with backticks in it used to end the span and become a link or an image).
+    The fence is one backtick longer than the longest run of backticks inside; a space pads a
+    text that starts or ends with a backtick (CommonMark strips one such space each side).
+    Line breaks become spaces, as inside any code span."""
+    s = " ".join(str(text).splitlines()) if text is not None else ""
+    if not s:
+        return ""
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(s)), default=0) + 1)
+    pad = " " if s[0] in "` " or s[-1] in "` " else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+_BACKTICKS = re.compile(r"`+")
 #: a code span, or a URL up to the next space (a closing bracket or punctuation after it
 #: left out)
 _CODE_OR_URL = re.compile(
