@@ -2,14 +2,15 @@
 
 The embeddings cache is ``$RAGDASH_HOME/embeddings.sqlite`` (default ``./.ragdash``); see
 :mod:`ragdash.embeddings.cache`. ``info`` shows where it is, its size, and how many vectors it
-holds per model; ``clear`` deletes all of them, or one model's.
+holds per model, and the memory-mapped vector files of dense runs
+(``$RAGDASH_HOME/vectors/``); ``clear`` deletes all of them, or one model's.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from ..embeddings.cache import EmbeddingCache
+from ..embeddings.cache import EmbeddingCache, clear_vector_files, vector_files
 from ..retrieval.rerank.cache import RerankCache
 from ._output import add_format_option, emit, format_table, note, to_json
 
@@ -52,9 +53,19 @@ def run(args: argparse.Namespace) -> int:
 def run_info(args: argparse.Namespace) -> int:
     info = EmbeddingCache(args.home).info()
     rerank = RerankCache(args.home).info()
+    files = vector_files(args.home)
     if args.format == "json":
-        emit(to_json({**info, "rerank": rerank}))
+        emit(to_json({**info, "rerank": rerank, "vector_files": files}))
         return 0
+    if files:
+        emit(f"Vector files (memory-mapped document vectors of dense runs): "
+             f"{len(files):,}, {_size(sum(f['bytes'] for f in files))}")
+        emit(format_table(["model", "base URL", "dimensions", "rows", "dim", "dtype", "size"],
+                          [[f.get("model", "?"), f.get("base_url", "?"),
+                            str(f.get("dimensions") or "-"), f"{f.get('rows', 0):,}",
+                            str(f.get("dim", "?")), f.get("dtype", "?"), _size(f["bytes"])]
+                           for f in files]))
+        emit("")
     if rerank["exists"]:
         emit(f"Rerank cache: {rerank['path']}\nSize:  {_size(rerank['bytes'])}, "
              f"{rerank['rows']:,} scores")
@@ -80,8 +91,9 @@ def run_info(args: argparse.Namespace) -> int:
 def run_clear(args: argparse.Namespace) -> int:
     cache = EmbeddingCache(args.home)
     rerank = RerankCache(args.home)
+    file_models = {f.get("model") for f in vector_files(args.home)}
     if args.model is not None and args.model not in cache.models() \
-            and args.model not in rerank.models():
+            and args.model not in rerank.models() and args.model not in file_models:
         known = ", ".join(cache.models() + rerank.models()) or "none"
         note(f"No cached vectors for model {args.model!r} (nor rerank scores); models in the "
              f"caches: {known}.")
@@ -93,6 +105,9 @@ def run_clear(args: argparse.Namespace) -> int:
     if rerank.exists() and (args.model is None or args.model in rerank.models()):
         removed = rerank.clear(model=args.model)
         emit(f"Deleted {removed:,} cached rerank scores{which} from {rerank.path}.")
+    files, freed = clear_vector_files(args.home, model=args.model)
+    if files:
+        emit(f"Deleted {files:,} vector files{which} ({_size(freed)}).")
     return 0
 
 

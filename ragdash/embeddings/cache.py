@@ -10,12 +10,17 @@ the batches in flight, and the next run pays only for what is missing. The file 
 with a busy timeout, so two processes (two command lines, or the app and a command line) can
 read and write it at the same time. The API key is not part of any of this: not a column, not
 a key, not the file name.
+
+A run's document vectors are also written once to a memory-mapped ``.npy`` under
+``$RAGDASH_HOME/vectors/`` (:class:`VectorFile`), so that ranking a million documents reads
+them from the page cache instead of building an in-RAM matrix out of SQLite rows.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import sqlite3
 import threading
@@ -269,3 +274,160 @@ class EmbeddingCache(CacheFile):
                                   "prefix": prefix, "rows": count, "vector_bytes": size})
             out["rows"] += count
         return out
+
+
+# -- vector files: a run's document vectors, memory-mapped ---------------------------------
+#: the folder under RAGDASH_HOME that holds them
+VECTORS_DIR = "vectors"
+#: dtypes a vector file may hold (float16 on request: half the disk and page cache)
+VECTOR_DTYPES = ("float32", "float16")
+
+
+class VectorFile:
+    """A dataset's document vectors for one embedding configuration, written once to
+    ``$RAGDASH_HOME/vectors/<key>.npy`` (a plain ``.npy``, opened memory-mapped) beside
+    ``<key>.json`` (what the key is made of, for ``cache info`` and ``cache clear``).
+
+    The key is a sha256 of the embedding namespace (base URL, model, dimensions, document
+    prefix), the dataset's fingerprint and the dtype: a change of either gives another file,
+    built anew from the SQLite cache (only missing vectors are embedded). Rows are in the
+    dataset's document order. A file is written to a temporary name and renamed when
+    complete, so a killed run never leaves a half file under the real name; one whose shape
+    or header does not match is rebuilt.
+    """
+
+    def __init__(self, directory: str | os.PathLike | None, ns: Namespace, fingerprint: str,
+                 dtype: str = "float32") -> None:
+        if dtype not in VECTOR_DTYPES:
+            raise CacheError(f"vector files hold {' or '.join(VECTOR_DTYPES)}, not {dtype!r}")
+        self.directory = (Path(directory).expanduser() if directory else ragdash_home()) \
+            / VECTORS_DIR
+        self.meta = {"base_url": ns.base_url, "model": ns.model,
+                     "dimensions": int(ns.dimensions or 0), "prefix": ns.prefix,
+                     "dataset": fingerprint, "dtype": dtype}
+        self.key = hashlib.sha256(json.dumps(self.meta, sort_keys=True).encode()).hexdigest()[:32]
+        self.path = self.directory / f"{self.key}.npy"
+        self.meta_path = self.directory / f"{self.key}.json"
+        self.dtype = dtype
+
+    def __repr__(self) -> str:
+        return f"VectorFile({str(self.path)!r})"
+
+    def open(self, rows: int) -> np.ndarray | None:
+        """The vectors, memory-mapped read-only (``np.load(..., mmap_mode="r")``), or None
+        when there is no complete file of ``rows`` rows in this dtype."""
+        if not (self.path.exists() and self.meta_path.exists()):
+            return None
+        try:
+            vecs = np.load(self.path, mmap_mode="r", allow_pickle=False)
+        except (OSError, ValueError):
+            return None  # damaged: rebuilt by the caller
+        if vecs.ndim != 2 or vecs.shape[0] != rows or vecs.dtype != np.dtype(self.dtype):
+            return None
+        return vecs
+
+    def writer(self, rows: int, dim: int) -> VectorFileWriter:
+        return VectorFileWriter(self, rows, dim)
+
+    def remove(self) -> bool:
+        found = False
+        for p in (self.path, self.meta_path):
+            with contextlib.suppress(FileNotFoundError):
+                p.unlink()
+                found = True
+        return found
+
+
+class VectorFileWriter:
+    """Rows appended in order to a temporary ``.npy`` (written with plain file writes, so the
+    process holds only the chunk at hand), renamed into place by :meth:`commit`."""
+
+    def __init__(self, vf: VectorFile, rows: int, dim: int) -> None:
+        self.vf, self.rows, self.dim = vf, int(rows), int(dim)
+        self.written = 0
+        try:
+            vf.directory.mkdir(parents=True, exist_ok=True)
+            self.tmp = vf.directory / f".{vf.key}.{os.getpid()}.{threading.get_ident()}.tmp"
+            self._f = open(self.tmp, "wb")  # noqa: SIM115 - closed by commit/abort
+            np.lib.format.write_array_header_1_0(
+                self._f, {"descr": np.dtype(vf.dtype).str, "fortran_order": False,
+                          "shape": (self.rows, self.dim)})
+        except OSError as exc:
+            raise self._error(exc) from exc
+
+    def _error(self, exc: OSError) -> CacheError:
+        return CacheError(f"Cannot write the vector file {self.vf.path} ({exc.strerror or exc}):"
+                          f" free some disk space, make the folder writable or point "
+                          f"RAGDASH_HOME at another folder.")
+
+    def append(self, vectors: np.ndarray) -> None:
+        vectors = np.ascontiguousarray(vectors, dtype=np.dtype(self.vf.dtype).newbyteorder("<"))
+        if vectors.ndim != 2 or vectors.shape[1] != self.dim:
+            raise CacheError(f"vectors of {vectors.shape[-1]} dimensions for a vector file of "
+                             f"{self.dim}")
+        try:
+            self._f.write(vectors.tobytes())
+        except OSError as exc:
+            self.abort()
+            raise self._error(exc) from exc
+        self.written += len(vectors)
+
+    def commit(self) -> None:
+        if self.written != self.rows:
+            self.abort()
+            raise CacheError(f"the vector file got {self.written} of {self.rows} rows")
+        try:
+            self._f.close()
+            self.vf.meta_path.write_text(json.dumps({**self.vf.meta, "rows": self.rows,
+                                                     "dim": self.dim}, sort_keys=True))
+            os.replace(self.tmp, self.vf.path)
+        except OSError as exc:
+            self.abort()
+            raise self._error(exc) from exc
+
+    def abort(self) -> None:
+        with contextlib.suppress(OSError):
+            self._f.close()
+        with contextlib.suppress(OSError):
+            self.tmp.unlink()
+
+
+def vector_files(directory: str | os.PathLike | None = None) -> list[dict]:
+    """Every vector file under ``directory`` (default ``RAGDASH_HOME``): its key's parts,
+    rows, dimension, bytes on disk and path."""
+    folder = (Path(directory).expanduser() if directory else ragdash_home()) / VECTORS_DIR
+    out = []
+    for meta_path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        npy = meta_path.with_suffix(".npy")
+        try:
+            meta = json.loads(meta_path.read_text())
+        except (OSError, ValueError):
+            meta = {}
+        out.append({**meta, "path": str(npy),
+                    "bytes": npy.stat().st_size if npy.exists() else 0})
+    return out
+
+
+def clear_vector_files(directory: str | os.PathLike | None = None,
+                       model: str | None = None) -> tuple[int, int]:
+    """Delete every vector file (or those of one model) and any temporary left by a killed
+    run; returns (files deleted, bytes freed)."""
+    folder = (Path(directory).expanduser() if directory else ragdash_home()) / VECTORS_DIR
+    if not folder.is_dir():
+        return 0, 0
+    files = freed = 0
+    for info in vector_files(directory):
+        if model is not None and info.get("model") != model:
+            continue
+        npy = Path(info["path"])
+        freed += info["bytes"]
+        for p in (npy, npy.with_suffix(".json")):
+            with contextlib.suppress(FileNotFoundError):
+                p.unlink()
+        files += 1
+    if model is None:
+        for tmp in folder.glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                freed += tmp.stat().st_size
+                tmp.unlink()
+    return files, freed

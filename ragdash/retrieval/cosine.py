@@ -41,10 +41,18 @@ come out in either order. Returned scores are float64: exact where recomputed, t
 value elsewhere.
 
 Results shorter than ``k`` (k > N) are padded with index -1 and score -inf.
+
+Memory-mapped documents (``np.load(path, mmap_mode="r")``, as the dense retriever's vector
+file is opened): the pages of each block are handed back to the kernel once the block is
+scored (``madvise(MADV_DONTNEED)``; they stay in the page cache, so a second pass costs no
+disk read), and the faiss backend works in 64 MB blocks as for any other input, so the
+process's peak RSS is that of the search, not the size of the file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import mmap
 import os
 import threading
 from typing import Literal
@@ -127,7 +135,8 @@ def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",
     if len(keys) != n:
         raise RetrievalError(f"doc_ids has {len(keys)} entries for {n} document vectors")
     q64 = _normalized_f64(queries)
-    inv64 = _inverse_norms(docs)
+    release = _page_releaser(doc_vecs, docs)
+    inv64 = _inverse_norms(docs, release)
     inv32 = inv64.astype(np.float32)
     kk = min(k, n)
 
@@ -146,18 +155,19 @@ def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",
     row_cap = max(1, _CHUNK_BYTES // (4 * docs.shape[1]))
     qc = max(1, min(len(live), query_chunk_size or 1024))
     run, nc = _block_scorer(backend, docs, keys, inv64, inv32, keep, chunk_size=chunk_size,
-                            row_cap=row_cap, qc=qc, threads=threads)
+                            row_cap=row_cap, qc=qc, threads=threads,
+                            mapped=release is not None)
     for b0 in range(0, len(live), qc):
         rows = live[b0:b0 + qc]
         q64b = q64[rows]
         best_i, best_v, best_k = _first_pass(run, q64b.astype(np.float32), keys, n, nc, keep,
-                                             cancel)
+                                             cancel, release)
         idx, val, overflow = _refine(q64b, docs, inv64, best_i, best_v, best_k, kk, keep < n)
         redo = np.flatnonzero(overflow)
         if len(redo):
             floors = best_v[redo, kk - 1].astype(np.float64) - TIE_MARGIN
             idx[redo], val[redo] = _exact_many(q64b[redo], docs, inv64, inv32, keys, kk,
-                                               floors, row_cap, cancel)
+                                               floors, row_cap, cancel, release)
         out_idx[rows, :kk] = idx
         out_val[rows, :kk] = val
     return out_idx, out_val
@@ -182,7 +192,7 @@ def _checked(queries: np.ndarray, docs: np.ndarray, k, backend: str) -> tuple[in
 
 def _block_scorer(backend: str, docs: np.ndarray, keys: np.ndarray, inv64: np.ndarray,
                   inv32: np.ndarray, keep: int, *, chunk_size: int | None, row_cap: int,
-                  qc: int, threads: int | None):
+                  qc: int, threads: int | None, mapped: bool = False):
     """``(run, nc)``: ``run(qblock, lo, hi)`` gives the top ``keep`` of a query block among
     documents ``lo:hi`` (block-local columns, scores), and ``nc`` documents per block."""
     if backend == "faiss":
@@ -192,7 +202,7 @@ def _block_scorer(backend: str, docs: np.ndarray, keys: np.ndarray, inv64: np.nd
         # not at all when the documents are float32 unit vectors already.
         unit = (docs.dtype == np.float32 and docs.flags.c_contiguous
                 and bool(np.all(np.abs(inv64 - 1.0) <= _UNIT_TOLERANCE)))
-        nc = chunk_size or (len(docs) if unit else row_cap)
+        nc = chunk_size or (len(docs) if unit and not mapped else row_cap)
         buffer = None if unit else np.empty((min(nc, len(docs)), docs.shape[1]),
                                             dtype=np.float32)
 
@@ -208,7 +218,8 @@ def _block_scorer(backend: str, docs: np.ndarray, keys: np.ndarray, inv64: np.nd
     return run, max(1, nc)
 
 
-def _first_pass(run, q32b: np.ndarray, keys: np.ndarray, n: int, nc: int, keep: int, cancel):
+def _first_pass(run, q32b: np.ndarray, keys: np.ndarray, n: int, nc: int, keep: int, cancel,
+                release=None):
     """The float32 top ``keep`` of a query block over all document blocks, merged:
     (global indices, scores, tie keys)."""
     best = None
@@ -216,6 +227,8 @@ def _first_pass(run, q32b: np.ndarray, keys: np.ndarray, n: int, nc: int, keep: 
         _check_cancel(cancel)
         d1 = min(n, d0 + nc)
         cols, vals = run(q32b, d0, d1)
+        if release is not None:
+            release(d0, d1)
         gidx = np.where(cols >= 0, cols + d0, -1)
         gkeys = np.where(cols >= 0, keys[np.maximum(gidx, 0)], -1)
         part = (gidx, vals.astype(np.float32, copy=False), gkeys)
@@ -274,7 +287,7 @@ def _refine(q64, docs, inv64, best_i, best_v, best_k, k, partial):
     return idx, val, overflow
 
 
-def _exact_many(q64, docs, inv64, inv32, keys, k, floors, row_cap, cancel):
+def _exact_many(q64, docs, inv64, inv32, keys, k, floors, row_cap, cancel, release=None):
     """Queries whose cut pass 1 could not settle, against every document.
 
     Every document whose float32 score reaches the query's floor (its k-th float32 score minus
@@ -292,6 +305,8 @@ def _exact_many(q64, docs, inv64, inv32, keys, k, floors, row_cap, cancel):
         _check_cancel(cancel)
         d1 = min(n, d0 + step)
         s32 = (q32 @ _f32_rows(docs, d0, d1).T) * inv32[d0:d1]
+        if release is not None:
+            release(d0, d1)
         rows, cols = np.nonzero(s32 >= floors[:, None])
         if not len(rows):
             continue
@@ -359,16 +374,46 @@ def _normalized_f64(m: np.ndarray) -> np.ndarray:
     return out
 
 
-def _inverse_norms(m: np.ndarray) -> np.ndarray:
+def _inverse_norms(m: np.ndarray, release=None) -> np.ndarray:
     """1/|d| per row (float64); 0 for a zero row, so its scores are exactly 0."""
     inv = np.empty(len(m), dtype=np.float64)
-    for lo in range(0, len(m), _NORM_ROWS):
-        part = np.asarray(m[lo:lo + _NORM_ROWS], dtype=np.float64)
+    step = _NORM_ROWS
+    for lo in range(0, len(m), step):
+        part = np.asarray(m[lo:lo + step], dtype=np.float64)
+        if release is not None:
+            release(lo, lo + step)
         _check_finite(part, "document vectors", lo)
         norms = np.sqrt(np.einsum("ij,ij->i", part, part))
-        inv[lo:lo + _NORM_ROWS] = np.divide(1.0, norms, out=np.zeros_like(norms),
-                                            where=norms > 0)
+        inv[lo:lo + step] = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
     return inv
+
+
+def _page_releaser(given, docs: np.ndarray):
+    """For a matrix memory-mapped from a file (``np.memmap``, ``np.load(mmap_mode="r")``):
+    ``release(lo, hi)`` drops rows ``lo:hi``'s pages from this process's memory
+    (``MADV_DONTNEED``: the kernel keeps them in its page cache, and reading them again
+    maps them back). None for anything else. ``given`` is what the caller passed (the
+    memmap: ``np.asarray`` of it, ``docs``, no longer knows its mapping)."""
+    mm = getattr(given, "_mmap", None)
+    if (mm is None or not isinstance(mm, mmap.mmap) or not hasattr(mm, "madvise")
+            or not hasattr(mmap, "MADV_DONTNEED") or docs.ndim != 2 or not len(docs)):
+        return None
+    whole = np.frombuffer(mm, dtype=np.uint8)
+    start = docs.ctypes.data - whole.ctypes.data  # byte offset of row 0 in the mapping
+    del whole  # no buffer export may outlive this (the mapping must stay closable)
+    row, size, page = docs.strides[0], len(mm), mmap.PAGESIZE
+    if row <= 0 or start < 0:
+        return None
+
+    def release(lo: int, hi: int) -> None:
+        a = start + max(0, lo) * row
+        b = min(size, start + min(len(docs), hi) * row)
+        a -= a % page
+        if b > a:
+            with contextlib.suppress(OSError, ValueError):  # advice only
+                mm.madvise(mmap.MADV_DONTNEED, a, b - a)
+
+    return release
 
 
 def _check_finite(part: np.ndarray, what: str, offset: int) -> None:

@@ -9,6 +9,13 @@
 3. checks that every vector, cached or new, has one dimension;
 4. ranks with :func:`ragdash.retrieval.top_k_cosine` and returns a :class:`~ragdash.Ranking`.
 
+With a cache, the document vectors are written once to a memory-mapped ``.npy`` under
+``$RAGDASH_HOME/vectors/`` (:class:`~ragdash.embeddings.cache.VectorFile`, keyed by the
+embedding configuration and the dataset fingerprint; float32, or float16 on request), a chunk
+of documents at a time, and ranked from there: a later run opens the file and looks up only
+its queries, and neither run holds the whole matrix in memory (the search releases the pages
+it has read, see :mod:`ragdash.retrieval.cosine`).
+
 Texts are hashed a batch at a time. When the cache holds nothing for the model (a first run)
 there is nothing to look up, and each batch is handed to the client (an
 :class:`~ragdash.embeddings.client.EmbeddingJob`) as soon as it is hashed, so the first requests
@@ -33,7 +40,7 @@ import numpy as np
 
 from ..dataset import Dataset, Query
 from ..embeddings.batching import DEFAULT_MAX_BATCH_TOKENS
-from ..embeddings.cache import EmbeddingCache, Namespace, text_hashes
+from ..embeddings.cache import VECTOR_DTYPES, EmbeddingCache, Namespace, VectorFile, text_hashes
 from ..embeddings.client import EmbeddingClient
 from ..errors import Cancelled, EmbeddingError, RetrievalError
 from ..ranking import Ranking
@@ -42,6 +49,9 @@ from ..retry import MAX_RETRIES
 ProgressFn = Callable[[dict], None]
 #: texts hashed (and looked up) at a time, when the embedder has no batch size
 CHUNK = 256
+#: documents embedded (or read from the SQLite cache) at a time while a vector file is
+#: written: 8,192 x 1,536 float32 is 50 MB
+FILE_CHUNK_DOCS = 8192
 
 
 class DenseRetriever:
@@ -51,8 +61,13 @@ class DenseRetriever:
 
     def __init__(self, embedder, *, kind: str, query_prefix: str = "",
                  document_prefix: str = "", cache: EmbeddingCache | None = None,
-                 label: str | None = None) -> None:
+                 label: str | None = None, vector_dtype: str = "float32") -> None:
+        if vector_dtype not in VECTOR_DTYPES:
+            raise RetrievalError(f"vector_dtype must be {' or '.join(VECTOR_DTYPES)}, not "
+                                 f"{vector_dtype!r}")
         self.embedder = embedder
+        #: the dtype of the document vectors' file (float16 on request)
+        self.vector_dtype = vector_dtype
         self.kind = kind
         self.query_prefix = query_prefix or ""
         self.document_prefix = document_prefix or ""
@@ -76,9 +91,12 @@ class DenseRetriever:
 
     def config(self) -> dict:
         """Everything that decides the vectors and the run; JSON-safe, never the key."""
-        return {"retriever": self.kind, **self.embedder.config(),
-                "query_prefix": self.query_prefix, "document_prefix": self.document_prefix,
-                "cache": str(self.cache.path) if self.cache is not None else None}
+        out = {"retriever": self.kind, **self.embedder.config(),
+               "query_prefix": self.query_prefix, "document_prefix": self.document_prefix,
+               "cache": str(self.cache.path) if self.cache is not None else None}
+        if self.vector_dtype != "float32":  # float16 documents rank a little differently
+            out["vector_dtype"] = self.vector_dtype
+        return out
 
     # -- embedding through the cache -----------------------------------------------------
     def _namespace(self, prefix: str) -> Namespace:
@@ -130,10 +148,8 @@ class DenseRetriever:
         queries = list(queries)
         if not dataset.documents:
             raise RetrievalError("The dataset has no documents to retrieve from.")
-        doc_vecs, query_vecs = self.embed_groups(
-            [("documents", self.document_prefix, dataset.doc_texts()),
-             ("queries", self.query_prefix, [q.text for q in queries])],
-            progress=progress, cancel=cancel, while_waiting=_import_ranking)
+        doc_vecs, query_vecs = self.vectors(dataset, [q.text for q in queries],
+                                            progress=progress, cancel=cancel)
         top_k_cosine = _import_ranking()
         if cancel is not None and cancel.is_set():
             raise Cancelled("Cancelled before ranking; every vector is cached.")
@@ -156,6 +172,108 @@ class DenseRetriever:
         return Ranking.from_topk([q.id for q in queries], dataset.doc_ids, indices, scores,
                                  name=self.name)
 
+    # -- document vectors: a memory-mapped file ------------------------------------------
+    def vector_file(self, dataset: Dataset) -> VectorFile | None:
+        """Where ``dataset``'s document vectors live for this configuration (None without a
+        cache)."""
+        if self.cache is None:
+            return None
+        return VectorFile(self.cache.directory, self._namespace(self.document_prefix),
+                          dataset.fingerprint(), self.vector_dtype)
+
+    def document_vectors(self, dataset: Dataset, *, progress: ProgressFn | None = None,
+                         cancel: threading.Event | None = None) -> np.ndarray:
+        """The documents' vectors in dataset order: memory-mapped from the vector file (made
+        first when missing), or an in-RAM array when there is no cache."""
+        return self.vectors(dataset, [], progress=progress, cancel=cancel)[0]
+
+    def vectors(self, dataset: Dataset, query_texts: Sequence[str], *,
+                progress: ProgressFn | None = None,
+                cancel: threading.Event | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(document vectors, query vectors). With a cache the documents come from the
+        vector file (:class:`~ragdash.embeddings.cache.VectorFile`): opened memory-mapped
+        when it exists, else written once, a chunk of documents at a time (what is in the
+        SQLite cache is read from it, the rest embedded and cached), so neither building nor
+        ranking holds the whole matrix in memory. Without a cache: in RAM, as before."""
+        query_texts = list(query_texts)
+        vf = self.vector_file(dataset)
+        if vf is None:
+            return tuple(self.embed_groups(
+                [("documents", self.document_prefix, dataset.doc_texts()),
+                 ("queries", self.query_prefix, query_texts)],
+                progress=progress, cancel=cancel, while_waiting=_import_ranking))
+        n = len(dataset.documents)
+        docs = vf.open(n)
+        if docs is not None:
+            self._cached += n
+            if progress is not None:
+                usage = self.embedder.usage
+                progress({"stage": "documents", "done": n, "total": n,
+                          "calls": usage["requests"], "tokens": usage["prompt_tokens"]})
+            (qvecs,) = self.embed_groups([("queries", self.query_prefix, query_texts)],
+                                         progress=progress, cancel=cancel)
+            self._check_sizes(docs, qvecs)
+            return docs, qvecs
+        qvecs = self._write_vector_file(vf, dataset, query_texts, progress, cancel)
+        docs = vf.open(n)
+        if docs is None:
+            raise EmbeddingError(f"The vector file {vf.path} could not be read back after "
+                                 f"writing it; check the disk.")
+        return docs, qvecs
+
+    def _check_sizes(self, docs: np.ndarray, qvecs: np.ndarray) -> None:
+        if len(qvecs) and qvecs.shape[1] != docs.shape[1]:
+            raise self._sizes_error({int(docs.shape[1]), int(qvecs.shape[1])})
+
+    def _write_vector_file(self, vf: VectorFile, dataset: Dataset, query_texts: list[str],
+                           progress: ProgressFn | None,
+                           cancel: threading.Event | None) -> np.ndarray:
+        """Embed (or read from the cache) the documents a chunk at a time into ``vf``; the
+        queries ride with the last chunk, so its batches are full. Returns the query
+        vectors."""
+        texts = dataset.doc_texts()
+        n = len(texts)
+        batch = max(1, int(getattr(self.embedder, "batch_size", CHUNK) or CHUNK))
+        step = max(batch, FILE_CHUNK_DOCS // batch * batch)
+        writer = None
+        qvecs = np.empty((0, 0), dtype=np.float32)
+        try:
+            for lo in range(0, n, step):
+                hi = min(n, lo + step)
+                groups = [("documents", self.document_prefix, texts[lo:hi])]
+                if hi == n:
+                    groups.append(("queries", self.query_prefix, query_texts))
+                out = self.embed_groups(groups, progress=_shifted(progress, lo, hi - lo, n),
+                                        cancel=cancel, while_waiting=_import_ranking)
+                if writer is None:
+                    writer = vf.writer(n, out[0].shape[1])
+                elif out[0].shape[1] != writer.dim:
+                    raise self._sizes_error({writer.dim, int(out[0].shape[1])})
+                writer.append(out[0])
+                if hi == n:
+                    qvecs = out[1]
+            writer.commit()
+        except BaseException:
+            if writer is not None:
+                writer.abort()
+            raise
+        return qvecs
+
+
+def _shifted(progress: ProgressFn | None, lo: int, size: int, total: int) -> ProgressFn | None:
+    """``progress`` for one chunk of documents ``lo:lo+size`` of ``total``: its "documents"
+    events counted over the whole corpus."""
+    if progress is None:
+        return None
+
+    def report(event: dict) -> None:
+        if event.get("stage") == "documents":
+            part = event.get("total") or 0
+            done = lo + (round(size * event.get("done", 0) / part) if part else size)
+            event = {**event, "done": done, "total": total}
+        progress(event)
+
+    return report
 
 
 class _GroupEmbedding:
@@ -391,13 +509,14 @@ def make_dense_retriever(kind: str, *, model: str, base_url: str | None = None,
                          api_version: str | None = None, api_key_header: str | None = None,
                          cache_dir: str | os.PathLike | None = None, timeout: float = 60.0,
                          max_retries: int = MAX_RETRIES, use_cache: bool = True,
-                         **kw) -> DenseRetriever:
+                         vector_dtype: str = "float32", **kw) -> DenseRetriever:
     """A DenseRetriever for ``kind`` "openai" (any OpenAI-compatible server) or "local".
 
     Extra options: ``max_batch_tokens``, ``session`` (a ``requests.Session``) and ``seed``
     (retry jitter) for "openai"; ``device`` for "local". Options set to None are ignored.
     The cache lives in ``cache_dir`` (default ``$RAGDASH_HOME``, else ``./.ragdash``);
-    ``use_cache=False`` turns it off.
+    ``use_cache=False`` turns it off (and with it the memory-mapped vector file);
+    ``vector_dtype="float16"`` keeps the documents' vector file in half precision.
     """
     kw = {k: v for k, v in kw.items() if v is not None}
     unknown = sorted(set(kw) - _KNOWN_OPTIONS)
@@ -413,7 +532,8 @@ def make_dense_retriever(kind: str, *, model: str, base_url: str | None = None,
             api_key_header=api_key_header, timeout=timeout, max_retries=max_retries,
             session=kw.get("session"), seed=kw.get("seed"))
         return DenseRetriever(client, kind="openai", query_prefix=query_prefix,
-                              document_prefix=document_prefix, cache=cache)
+                              document_prefix=document_prefix, cache=cache,
+                              vector_dtype=vector_dtype)
     if kind == "local":
         from ..embeddings.local import LocalEmbedder
 
@@ -421,5 +541,5 @@ def make_dense_retriever(kind: str, *, model: str, base_url: str | None = None,
                                  device=kw.get("device", "cpu"))
         return DenseRetriever(embedder, kind="local", query_prefix=query_prefix,
                               document_prefix=document_prefix, cache=cache,
-                              label=embedder.label)
+                              label=embedder.label, vector_dtype=vector_dtype)
     raise RetrievalError(f"Unknown dense retriever {kind!r}: use openai or local.")

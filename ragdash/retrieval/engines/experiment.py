@@ -117,10 +117,8 @@ def ann_rankings(dataset: Dataset, queries, dense: DenseRetriever, engine: Vecto
     """Exact and ANN rankings of ``queries`` for ``dense``'s vectors of ``dataset``."""
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
-    dvecs, qvecs = dense.embed_groups(
-        [("documents", dense.document_prefix, dataset.doc_texts()),
-         ("queries", dense.query_prefix, [q.text for q in queries])],
-        progress=progress, cancel=cancel)
+    dvecs, qvecs = dense.vectors(dataset, [q.text for q in queries], progress=progress,
+                                 cancel=cancel)  # documents memory-mapped when cached
     seconds["embed"] = time.perf_counter() - t0
     _check(cancel)
     kk = min(int(kmax), len(dataset.documents))
