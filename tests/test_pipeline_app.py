@@ -29,10 +29,10 @@ def _load_sample(at):
 
 
 def _cost_rows(at):
-    for d in at.dataframe:
+    for d in at.table:
         frame = d.value
-        if "Stage" in frame.columns:
-            return {row["Stage"]: row for _, row in frame.iterrows()}
+        if frame.index.name == "Stage":
+            return {stage: row for stage, row in frame.iterrows()}
     raise AssertionError("no cost table")
 
 

@@ -258,7 +258,8 @@ def _cost_table(ctx, plan: Plan) -> None:
         rows.append({t("pipe.cost_stage"): t("pipe.cost_total"), t("pipe.cost_what"): "",
                      "USD": format_money(sum(c["usd"] for c in known), "USD"),
                      "JPY": format_money(sum(c["jpy"] for c in known), "JPY")})
-        st.dataframe(pd.DataFrame(rows), hide_index=True, key="pipe_cost_table")
+        # a plain table (not a canvas grid): a handful of rows, read and copied as text
+        st.table(pd.DataFrame(rows).set_index(t("pipe.cost_stage")))
         if plan.rerank:
             st.caption(t("pipe.cost_cached"))
 
