@@ -78,8 +78,8 @@ def test_past_runs_estimate_against_actual_and_cost_against_quality(sample):
     at = _cost_page(a)
     past = frame_with(at, "name", "estimated", "actual")
     assert set(past["name"]) == {"bm25 a", "bm25 b"}
-    assert list(past["actual"]) == [0.0, 0.0]  # BM25 is free
-    assert list(past["estimated"]) == [0.0, 0.0]
+    assert list(past["actual"]) == ["$0", "$0"]  # BM25 is free
+    assert list(past["estimated"]) == ["$0", "$0"]
     # nothing was paid: no chart of zeros, a sentence instead
     assert [c.key for c in at.get("plotly_chart")] == ["cost_bars"]
     assert "Nothing to chart" in texts(at)
@@ -92,11 +92,41 @@ def test_past_runs_estimate_against_actual_and_cost_against_quality(sample):
                                     "model": "text-embedding-3-small"}))
     at.run()
     past = frame_with(at, "name", "estimated", "actual").set_index("name")
-    assert past.loc["api run", "actual"] == pytest.approx(50_000 * 0.02 / 1e6)
+    assert past.loc["api run", "actual"] == "$0.001"  # 50,000 tokens at $0.02 per 1M
+    assert past.loc["api run", "actual_jpy"] == "¥0.15"  # at 155 JPY/USD (0.155)
+    assert past.loc["api run", "tokens"] == "50,000" and past.loc["bm25 a", "tokens"] == "0"
+    assert "None" not in past.to_string() and not past.isna().any().any()
     bars = chart(at, "cost_past_bars")["data"]
     assert [array(b["x"]).tolist() for b in bars] == [[0.0012], [pytest.approx(0.001)]]
-    quality = chart(at, "cost_quality")["data"][0]
-    assert len(array(quality["y"])) == 3
+    quality = chart(at, "cost_quality")
+    assert len(array(quality["data"][0]["y"])) == 3
+    # money ticks people read ($0.0005), not plotly's SI prefixes (500µ)
+    ticks = quality["layout"]["xaxis"]["ticktext"]
+    assert ticks[0] == "$0" and all(x.startswith("$") and "µ" not in x for x in ticks)
+
+
+def test_cost_against_quality_shows_one_dataset_at_a_time(sample):
+    from ragdash.samples import load_sample
+
+    other = load_sample("article-ja")
+    store = get_store()
+    paid = {"estimated_usd": 0.001, "provider": "OpenAI", "model": "text-embedding-3-small"}
+    for ds, tag in ((sample, "mini"), (other, "article")):
+        ref = save_bm25_run(ds, name=f"bm25 {tag}")
+        for i in range(2):
+            store.save(Run.of_ranking(ds, store.load(ref).ranking, name=f"api {tag} {i}",
+                                      retriever="openai", model="text-embedding-3-small",
+                                      usage={"prompt_tokens": 10_000 * (i + 1)}, cost=paid))
+    at = _cost_page(ref)  # a run of article-ja: that dataset is current
+    points = chart(at, "cost_quality")["data"][0]
+    names = {s.id: s.name for s in store.list()}
+    assert sorted(names[i] for i in points["customdata"]) == ["api article 0", "api article 1",
+                                                               "bm25 article"]
+    pick = at.selectbox(key="w:rd_cost_quality_dataset")
+    pick.set_value(sample.fingerprint()).run()
+    points = chart(at, "cost_quality")["data"][0]
+    assert sorted(names[i] for i in points["customdata"]) == ["api mini 0", "api mini 1",
+                                                               "bm25 mini"]
 
 
 def test_without_a_dataset_the_price_table_still_works():

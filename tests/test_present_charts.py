@@ -271,3 +271,27 @@ def test_a_scatter_of_thousands_of_queries_is_jittered_and_faint_with_true_hover
     small = scatter_figure(a[:SCATTER_DENSE_AT], b[:SCATTER_DENSE_AT], qids[:SCATTER_DENSE_AT])
     np.testing.assert_array_equal(np.asarray(small.data[0].x), a[:SCATTER_DENSE_AT])
 
+
+
+@pytest.mark.parametrize("largest, currency, want", [
+    (0.00037, "USD", ["$0", "$0.0001", "$0.0002", "$0.0003", "$0.0004"]),
+    (4.58, "JPY", ["¥0", "¥2.00", "¥4.00", "¥6.00"]),
+    (1234.0, "USD", ["$0", "$500.00", "$1,000.00", "$1,500.00"]),
+    (0.0, "USD", ["$0", "$0.25", "$0.5", "$0.75", "$1.00"]),
+])
+def test_money_ticks_are_money_not_si_prefixes(largest, currency, want):
+    from ragdash.present.charts import money_ticks
+
+    values, texts = money_ticks(largest, currency)
+    assert texts == want and values[0] == 0 and values[-1] >= largest
+
+
+def test_cost_figures_label_their_money_axis_with_money():
+    fig = cost_bar_figure([{"provider": "p", "model": "m", "cost": 0.0001},
+                           {"provider": "q", "model": "n", "cost": 0.00037}])
+    assert fig.layout.xaxis.ticktext[:2] == ("$0", "$0.0001")
+    fig = cost_quality_figure([{"id": "a", "name": "a", "cost": 4.58, "value": 0.5},
+                               {"id": "b", "name": "b", "cost": 5.49, "value": 0.6}],
+                              currency="JPY")
+    assert "¥4.00" in fig.layout.xaxis.ticktext
+    assert list(fig.data[0].textposition) == ["top center", "bottom center"]

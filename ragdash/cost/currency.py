@@ -138,8 +138,9 @@ def format_money(amount: float | None, currency: str = "USD") -> str:
     """Money for people — the one money format of ragdash (CLI, app, charts, report).
 
     USD: two decimals from $1 up (``$1,234.57``); below $1 three significant digits, so tiny
-    amounts stay readable (``$0.0234``, ``$0.000123``). JPY: whole yen from ¥1 up
-    (``¥1,235``); below ¥1 two significant digits (``¥0.37``). Zero is ``$0`` / ``¥0``.
+    amounts stay readable (``$0.0234``, ``$0.000123``). JPY: whole yen from ¥100 up
+    (``¥1,235``), two decimals from ¥1 (``¥4.58``: whole yen made ¥4.58 and ¥5.49 both
+    ``¥5``), below ¥1 two significant digits (``¥0.37``). Zero is ``$0`` / ``¥0``.
     A figure that is not known (``None`` or NaN) is ``"—"``; infinity is ``$?``.
     """
     cur = str(currency).upper()
@@ -157,7 +158,7 @@ def format_money(amount: float | None, currency: str = "USD") -> str:
     if cur == "USD":
         body = f"{a:,.2f}" if a >= 1 else _significant(a, 3)
     else:
-        body = f"{a:,.0f}" if a >= 1 else _significant(a, 2)
+        body = f"{a:,.0f}" if a >= 100 else f"{a:.2f}" if a >= 1 else _significant(a, 2)
     return f"{sign}{symbol}{body}"
 
 

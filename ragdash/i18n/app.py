@@ -732,6 +732,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cost.prices_failed": {"en": "Not saved: {error}", "ja": "保存できませんでした: {error}"},
     "cost.past": {"en": "Estimate against actual, past runs", "ja": "過去の実行: 見積もりと実際"},
     "cost.quality": {"en": "Cost against quality", "ja": "費用と品質"},
+    "cost.quality_dataset": {
+        "en": "Dataset (a metric compares runs on the same queries only)",
+        "ja": "データセット(指標は同じクエリでの実行どうしでのみ比べられます)",
+    },
+    "cost.quality_one": {"en": "Runs on {name}", "ja": "{name} の実行結果"},
     "cost.past_all_free": {
         "en": "Nothing to chart: these runs cost nothing (BM25, local models, TREC runs scored "
               "here) or use a model the price table above does not list. A run with a priced "

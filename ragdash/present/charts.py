@@ -300,6 +300,28 @@ def _rows(rows: CostRows) -> list[dict]:
     return [dict(r) for r in rows]
 
 
+def money_ticks(largest: float, currency: str = "USD", *, n: int = 5
+                ) -> tuple[list[float], list[str]]:
+    """Tick values from 0 to about ``largest`` at a 1-2-5 step, labelled with
+    :func:`format_money` (``$0.0001``, ``¥4.58``), for a money axis: plotly's own labels
+    are SI-prefixed (``100µ``), which no one reads as money."""
+    top = float(largest) if largest and math.isfinite(largest) and largest > 0 else 1.0
+    raw = top / max(1, n - 1)
+    power = 10.0 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    count = math.ceil(top / step - 1e-9)
+    values = [round(i * step, 12) for i in range(count + 1)]
+    return values, [format_money(v, currency) for v in values]
+
+
+def _money_axis(fig: go.Figure, values: Sequence[float | None], currency: str,
+                axis: str = "x") -> None:
+    known = [float(v) for v in values if v is not None and math.isfinite(float(v))]
+    ticks, texts = money_ticks(max(known, default=0.0), currency)
+    update = fig.update_xaxes if axis == "x" else fig.update_yaxes
+    update(tickmode="array", tickvals=ticks, ticktext=texts)
+
+
 def cost_bar_figure(rows: CostRows, *, currency: str = "USD", value_key: str = "cost",
                     actual_key: str | None = None, label_keys: Sequence[str] = ("provider",
                                                                                "model"),
@@ -340,6 +362,7 @@ def cost_bar_figure(rows: CostRows, *, currency: str = "USD", value_key: str = "
             height=max(260, 60 + 34 * len(items) * len(fig.data)))
     fig.update_xaxes(title={"text": _esc(t("chart.cost_y", lang, currency=currency.upper()))},
                      rangemode="tozero")
+    _money_axis(fig, [*values, *(v for tr in fig.data[1:] for v in tr.x)], currency)
     # plotly draws the first category at the bottom: reversed, the cheapest row is on top
     fig.update_yaxes(title={"text": _esc(t("chart.cost_x", lang))}, automargin=True,
                      autorange="reversed")
@@ -362,7 +385,10 @@ def cost_quality_figure(runs: CostRows, *, metric: str = "ndcg@10", currency: st
     fig.add_trace(go.Scatter(
         x=x, y=y, mode="markers+text", text=[_esc(_short(r.get(name_key, ""), 30))
                                              for r in items],
-        textposition="top center", customdata=[str(r.get(id_key, "")) for r in items],
+        # neighbours by cost take turns above and below their point: labels of runs that
+        # cost about the same no longer sit on top of each other
+        textposition=_alternating(x), cliponaxis=False,
+        customdata=[str(r.get(id_key, "")) for r in items],
         marker={"size": 12, "color": [PALETTE[i % len(PALETTE)] for i in range(len(items))]},
         hovertext=[f"{_esc(r.get(name_key, ''))}<br>{format_money(r[cost_key], currency)}"
                    for r in items],
@@ -372,8 +398,17 @@ def cost_quality_figure(runs: CostRows, *, metric: str = "ndcg@10", currency: st
             showlegend=False)
     fig.update_xaxes(title={"text": _esc(t("chart.cost_y", lang, currency=currency.upper()))},
                      rangemode="tozero")
+    _money_axis(fig, x, currency)
     fig.update_yaxes(title={"text": _esc(label)}, range=[0, 1.05])
     return fig
+
+
+def _alternating(x: Sequence[float]) -> list[str]:
+    order = sorted(range(len(x)), key=lambda i: x[i])
+    where = [""] * len(x)
+    for rank, i in enumerate(order):
+        where[i] = "top center" if rank % 2 == 0 else "bottom center"
+    return where
 
 
 def sweep_figure(sweep: WeightSweep, band: Bands | None = None, *, lang: str = "en",

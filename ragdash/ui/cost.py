@@ -13,6 +13,7 @@ from ..cost import (
     actual_cost,
     count_tokens,
     evaluation_texts,
+    format_money,
     load_catalog,
     load_settings,
     per_provider_costs,
@@ -51,7 +52,9 @@ def providers_view(ctx: PageContext, tokens: int) -> None:
     frame = pd.DataFrame([{
         "provider": r.provider, "model": r.model, "cost": r.usd, "cost_jpy": r.jpy,
         "batch_usd": r.batch_usd, "usd_per_1m": r.usd_per_1m, "jpy_per_usd": r.jpy_per_usd,
-        "as_of": r.as_of, "source": r.source_url} for r in rows])
+        "as_of": r.as_of or "", "source": r.source_url or None} for r in rows])
+    for column in ("cost", "cost_jpy", "batch_usd", "usd_per_1m", "jpy_per_usd"):
+        frame[column] = pd.to_numeric(frame[column], errors="coerce")  # blank, not "None"
     currency = st.radio(t("cost.currency"), CURRENCIES, horizontal=True,
                         **bind_choice(keys.CURRENCY, CURRENCIES,
                                       "JPY" if ctx.lang == "ja" else "USD"))
@@ -62,7 +65,7 @@ def providers_view(ctx: PageContext, tokens: int) -> None:
         "provider": st.column_config.Column(t("tbl.provider")),
         "model": st.column_config.Column(t("tbl.model")),
         "cost": st.column_config.NumberColumn(t("tbl.usd"), format="$%.5f"),
-        "cost_jpy": st.column_config.NumberColumn(t("tbl.jpy"), format="¥%.3f"),
+        "cost_jpy": st.column_config.NumberColumn(t("tbl.jpy"), format="¥%.2f"),
         "batch_usd": st.column_config.NumberColumn(t("cost.col_batch"), format="$%.5f"),
         "usd_per_1m": st.column_config.NumberColumn(t("tbl.usd_per_1m"), format="%.3f"),
         "jpy_per_usd": st.column_config.NumberColumn(t("tbl.jpy_per_usd"), format="%.0f"),
@@ -182,33 +185,48 @@ def past_runs_frame(ctx: PageContext, summaries) -> pd.DataFrame:
         except RagdashError:
             actual_usd = actual_jpy = tokens = None
         estimated = cost.get("estimated_usd")
-        if s.retriever in ("bm25", "trec"):  # computed here, or elsewhere: nothing to pay
+        if s.retriever in ("bm25", "trec", "local"):  # on this machine or elsewhere: free
             actual_usd, actual_jpy = 0.0, 0.0
             estimated = 0.0 if estimated is None else estimated
-        rows.append({"id": s.id, "name": s.name, "model": model, "provider": provider or "",
-                     "estimated": estimated, "actual": actual_usd,
+        rows.append({"id": s.id, "name": s.name, "dataset": s.dataset_name,
+                     "dataset_fp": s.dataset_fingerprint, "model": str(model or ""),
+                     "provider": provider or "", "estimated": estimated, "actual": actual_usd,
                      "actual_jpy": actual_jpy, "tokens": tokens,
                      "value": s.headline.get(next(iter(s.headline), ""), None),
                      "metric": next(iter(s.headline), "")})
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    # numbers as numbers (an unknown one is blank, not a literal "None" in the table)
+    for column in ("estimated", "actual", "actual_jpy", "tokens", "value"):
+        if column in frame:
+            frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    return frame
+
+
+#: the columns of the past runs' table, each labelled by ``tbl.<column>``
+PAST_COLUMNS = ("name", "dataset", "model", "provider", "estimated", "actual", "actual_jpy",
+                "tokens")
+
+
+def past_display(past: pd.DataFrame) -> pd.DataFrame:
+    """The past runs' table as people read it: money through :func:`format_money` (``$0``,
+    ``$0.0012``, ``¥4.58``), counts with separators, and ``—`` where a figure is unknown (a
+    grid shows a missing value as a literal "None")."""
+    shown = past[list(PAST_COLUMNS)].copy()
+    for column, currency in (("estimated", "USD"), ("actual", "USD"), ("actual_jpy", "JPY")):
+        shown[column] = [format_money(None if pd.isna(v) else float(v), currency)
+                         for v in past[column]]
+    shown["tokens"] = ["—" if pd.isna(v) else f"{int(v):,}" for v in past["tokens"]]
+    for column in ("name", "dataset", "model", "provider"):
+        shown[column] = [str(v) if isinstance(v, str) and v else "—" for v in past[column]]
+    return shown
 
 
 def past_view(ctx: PageContext, summaries) -> None:
     """Estimate against actual for each saved run; cost against quality for two or more."""
     t = ctx.t
     past = past_runs_frame(ctx, summaries)
-    st.dataframe(past.drop(columns=["id", "value", "metric"]), hide_index=True,
-                 key="cost_past", column_config={
-                     "name": st.column_config.Column(t("tbl.name")),
-                     "model": st.column_config.Column(t("tbl.model")),
-                     "provider": st.column_config.Column(t("tbl.provider")),
-                     "estimated": st.column_config.NumberColumn(t("tbl.estimated"),
-                                                                format="$%.5f"),
-                     "actual": st.column_config.NumberColumn(t("tbl.actual"), format="$%.5f"),
-                     "actual_jpy": st.column_config.NumberColumn(t("tbl.actual_jpy"),
-                                                                 format="¥%.3f"),
-                     "tokens": st.column_config.NumberColumn(t("tbl.tokens"), format="%d"),
-                 })
+    st.dataframe(past_display(past), hide_index=True, key="cost_past", column_config={
+        c: st.column_config.Column(t(f"tbl.{c}")) for c in PAST_COLUMNS})
     paid = past[(past["estimated"].fillna(0) > 0) | (past["actual"].fillna(0) > 0)]
     if paid.empty:  # BM25, local models and TREC runs only: a chart of zeros says nothing
         st.caption(t("cost.past_all_free"))
@@ -217,9 +235,29 @@ def past_view(ctx: PageContext, summaries) -> None:
                                                   actual_key="actual", label_keys=("name",),
                                                   lang=ctx.lang)),
                     key="cost_past_bars", config=PLOTLY_CONFIG)
-    if len(past) >= 2:
-        st.subheader(t("cost.quality"))
-        quality = past.assign(cost=past["actual"].fillna(past["estimated"]))
-        st.plotly_chart(cost_quality_figure(quality, metric=past["metric"].iloc[0],
-                                            lang=ctx.lang),
-                        key="cost_quality", config=PLOTLY_CONFIG)
+    quality_view(ctx, past)
+
+
+def quality_view(ctx: PageContext, past: pd.DataFrame) -> None:
+    """Cost against quality for the runs of one dataset (a metric is only comparable on
+    the same queries): the current dataset's, or the one picked when runs cover several."""
+    t = ctx.t
+    counts = past.groupby("dataset_fp", sort=False).size()
+    fps = [fp for fp in counts.index if counts[fp] >= 2]
+    if not fps:
+        return
+    st.subheader(t("cost.quality"))
+    names = dict(zip(past["dataset_fp"], past["dataset"]))
+    current = state.dataset_fingerprint()
+    fp = fps[0]
+    if len(fps) > 1:
+        fp = st.selectbox(t("cost.quality_dataset"), fps,
+                          format_func=lambda f: f"{names[f]} · {counts[f]:,}",
+                          **bind_choice(keys.COST_QUALITY_DATASET, fps,
+                                        current if current in fps else fps[0]))
+    else:
+        st.caption(t("cost.quality_one", name=md(names[fp])))
+    runs = past[past["dataset_fp"] == fp]
+    quality = runs.assign(cost=runs["actual"].fillna(runs["estimated"]))
+    st.plotly_chart(cost_quality_figure(quality, metric=runs["metric"].iloc[0], lang=ctx.lang),
+                    key="cost_quality", config=PLOTLY_CONFIG)

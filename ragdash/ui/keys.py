@@ -46,6 +46,7 @@ COMPARE_A = "rd_compare_a"        # run names (as shown) on the scatter's axes
 COMPARE_B = "rd_compare_b"
 # Cost page
 CURRENCY = "rd_currency"          # "USD" | "JPY" for the providers chart
+COST_QUALITY_DATASET = "rd_cost_quality_dataset"  # dataset fingerprint of cost vs quality
 UPLOADS = "rd_uploads"            # the last uploaded files [(name, bytes)], to reload with a
 #                                   different column mapping after leaving the page
 LOAD_JOB = "rd_load_job"          # (job id, files, mapping, split) of an upload being read
