@@ -265,7 +265,8 @@ def test_the_report_renders_offline_in_chromium(tmp_path, report_ja):
             labels = page.eval_on_selector_all(
                 ".bars text.bartext",
                 "els => els.map(e => [e.textContent, e.getAttribute('transform') || ''])")
-            assert sorted(text for text, _ in labels) == ["¥0.31", "¥1.98"], labels
+            assert sorted(text for text, _ in labels) == ["$0.00198 · ¥0.31",
+                                                          "$0.0128 · ¥1.98"], labels
             assert not [tr for _, tr in labels if "rotate" in tr], labels
         finally:
             browser.close()
@@ -292,7 +293,9 @@ def _section(page: str, anchor: str) -> str:
 def test_the_japanese_reports_bar_labels_are_level(report_ja):
     bars = [tr for data in _plotly_data(report_ja) for tr in data if tr["type"] == "bar"]
     assert bars and [tr.get("textangle") for tr in bars] == [0] * len(bars)
-    assert bars[0]["text"] == ["¥0.31", "¥1.98"]  # the chart follows the estimate's currency
+    # the bars follow the estimate's currency, and each is labelled in both (#14)
+    assert bars[0]["text"] == ["$0.00198 · ¥0.31", "$0.0128 · ¥1.98"]
+    assert bars[0]["x"] == sorted(r["jpy"] for r in COST_JA.rows)
 
 
 @pytest.mark.parametrize("which", ["report_en", "report_ja"])

@@ -325,12 +325,14 @@ def _money_axis(fig: go.Figure, values: Sequence[float | None], currency: str,
 def cost_bar_figure(rows: CostRows, *, currency: str = "USD", value_key: str = "cost",
                     actual_key: str | None = None, label_keys: Sequence[str] = ("provider",
                                                                                "model"),
-                    lang: str = "en", title: str | None = None) -> go.Figure:
+                    lang: str = "en", title: str | None = None,
+                    text_key: str | None = None) -> go.Figure:
     """Providers side by side: one horizontal bar per row (cheapest at the top).
 
     ``rows``: dicts / objects / a DataFrame, each with ``label_keys`` (joined with " · ") and
     ``value_key`` (the cost in ``currency``). With ``actual_key`` a second bar shows the actual
     figure where a row has one. ``fig.data[0].x`` holds the values in row order after sorting.
+    ``text_key``: each bar's label from that field (default: the value in ``currency``).
     """
     items = _rows(rows)
     items.sort(key=lambda r: (float(r.get(value_key) or 0.0),
@@ -342,7 +344,8 @@ def cost_bar_figure(rows: CostRows, *, currency: str = "USD", value_key: str = "
     fig.add_trace(go.Bar(
         y=[_esc(x) for x in labels], x=values, orientation="h",
         name=_esc(t("chart.estimated", lang)), marker={"color": PALETTE[0]},
-        text=[format_money(v, currency) for v in values], textposition="auto",
+        text=[str(r.get(text_key, "")) if text_key else format_money(v, currency)
+              for r, v in zip(items, values)], textposition="auto",
         textangle=0, cliponaxis=False,
         hovertemplate="%{y}<br>%{text}<extra></extra>"))
     if actual_key:

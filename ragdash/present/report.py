@@ -543,9 +543,12 @@ def _cost_estimate(rep: _Report, cost: ReportCost) -> list[Block]:
             [[Cell(" · ".join(str(r[k]) for k in ("provider", "model") if r.get(k))),
               *_money_cells(r)] for r in rows]))
         currency = _currency(cost.currency)
-        bars = [{**r, "cost": r.get(currency.lower())} for r in rows]
+        # the bars in the report's currency, each labelled in both (like the table)
+        bars = [{**r, "cost": r.get(currency.lower()),
+                 "both": " · ".join(format_money(r.get(c.lower()), c) for c in CURRENCIES)}
+                for r in rows]
         blocks.append(rep.figures.add(cost_bar_figure(bars, currency=currency,
-                                                      lang=rep.lang)))
+                                                      lang=rep.lang, text_key="both")))
     return blocks
 
 
