@@ -230,3 +230,158 @@ def test_cli_evaluate_a_milvus_collection_and_index_ann(server, tmp_path):
     out = _cli("evaluate", str(folder), "--retriever", "qdrant", "--collection", "x",
                *common, env_extra=env)
     assert out.returncode == 2 and "needs --id-field FIELD" in out.stderr
+
+
+# -- bad input and faults ------------------------------------------------------------------
+def test_a_missing_id_field_is_one_sentence(engine, server, tmp_path):
+    ds = _dataset(n_docs=30, n_queries=5)
+    dense = _dense(server, tmp_path)
+    _index_dataset(engine, "docs", ds, dense)
+    retriever = EngineRetriever(engine, "docs", id_field="docid", queries=dense)
+    with pytest.raises(EngineError) as info:
+        run_evaluation(ds, retriever, kmax=5)
+    msg = str(info.value)
+    assert "'docid'" in msg and "check --id-field" in msg and "\n" not in msg
+    if engine.kind == "milvus":  # a schema: told before searching, with the fields it has
+        assert "has no field 'docid' (fields: pk, doc_id, vector)" in msg
+
+
+def test_a_missing_vector_field_is_one_sentence(engine, server, tmp_path):
+    ds = _dataset(n_docs=10, n_queries=2)
+    _index_dataset(engine, "docs", ds, _dense(server, tmp_path))
+    with pytest.raises(EngineError, match=r"'embedding'.*(vector fields: vector|leave "
+                                          r"--vector-field out)"):
+        engine.describe("docs", "embedding")
+
+
+class FakeQdrant:
+    """A Qdrant server over HTTP on 127.0.0.1: the REST calls ragdash makes, answered by a
+    real Qdrant (local mode, in memory) behind it; ``hang_on_batch`` = n makes the n-th
+    batch search wait ``hang_seconds`` before answering (an engine stalling mid-run)."""
+
+    def __init__(self, *, hang_on_batch: int | None = None, hang_seconds: float = 5.0):
+        from qdrant_client import QdrantClient
+
+        self.local = QdrantClient(location=":memory:")
+        self.hang_on_batch, self.hang_seconds = hang_on_batch, hang_seconds
+        self.batches = 0
+
+    def __enter__(self):
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _reply(self, result, status=200):
+                body = json.dumps({"result": result, "status": "ok", "time": 0.0}).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self):
+                parts = self.path.split("?")[0].strip("/").split("/")
+                if parts == [""]:
+                    body = json.dumps({"title": "qdrant", "version": "1.20.0"}).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                elif len(parts) == 3 and parts[2] == "exists":
+                    self._reply({"exists": fake.local.collection_exists(parts[1])})
+                elif len(parts) == 2:
+                    info = fake.local.get_collection(parts[1])
+                    self._reply(json.loads(info.model_dump_json()))
+                else:
+                    self._reply(None, 404)
+
+            def do_POST(self):
+                import time
+
+                from qdrant_client import models
+
+                n = int(self.headers.get("Content-Length") or 0)
+                request = json.loads(self.rfile.read(n) or b"{}")
+                parts = self.path.split("?")[0].strip("/").split("/")
+                name = parts[1]
+                if parts[2:] == ["points", "count"]:
+                    self._reply({"count": fake.local.count(name, exact=True).count})
+                elif parts[2:] == ["points", "query", "batch"]:
+                    fake.batches += 1
+                    if fake.batches == fake.hang_on_batch:
+                        time.sleep(fake.hang_seconds)
+                    answers = fake.local.query_batch_points(name, requests=[
+                        models.QueryRequest(**s) for s in request["searches"]])
+                    self._reply([json.loads(a.model_dump_json()) for a in answers])
+                else:
+                    self._reply(None, 404)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.local.close()
+
+
+def test_an_engine_that_stalls_mid_run_is_one_sentence_and_the_vectors_stay_cached(
+        server, tmp_path):
+    ds = _dataset(n_docs=60, n_queries=12)
+    dense = _dense(server, tmp_path)
+    with FakeQdrant(hang_on_batch=2, hang_seconds=4.0) as fake:
+        from ragdash.retrieval.engines.qdrant import QdrantEngine
+
+        local = QdrantEngine(":memory:")
+        local._client = fake.local  # build the collection straight into the served store
+        _index_dataset(local, "docs", ds, dense)
+        remote = open_engine("qdrant", fake.url, token="qd-secret-789", timeout=1)
+        retriever = EngineRetriever(remote, "docs", id_field="doc_id", queries=dense, batch=4)
+        with pytest.raises(EngineError) as info:
+            run_evaluation(ds, retriever, kmax=5)
+        msg = str(info.value)
+        assert msg.startswith(f"qdrant at {fake.url}: searching failed (")
+        assert "did not answer within 1 s" in msg and "--timeout" in msg
+        assert "at queries 5-8 of 12" in msg and "qd-secret-789" not in msg
+        assert "\n" not in msg
+        # the engine answers again: a second run pays for no query vector
+        before = len(server.embedding_requests)
+        fake.hang_on_batch = None
+        run = run_evaluation(ds, EngineRetriever(remote, "docs", id_field="doc_id",
+                                                 queries=dense, batch=4), kmax=5)
+        assert len(server.embedding_requests) == before
+        assert run.usage["unmapped_ids"] == 0 and run.usage["engine_requests"] == 3
+        remote.close()
+
+
+def test_the_apps_engine_modes_through_make_retriever(server, tmp_path):
+    from ragdash.retrieval import make_retriever
+
+    ds = _dataset(n_docs=200, n_queries=20)
+    common = {"dense": "openai", "model": "fake-embed", "base_url": server.url,
+              "cache_dir": tmp_path / "cache", "engine": "milvus",
+              "uri": str(tmp_path / "app.db")}
+    ann = make_retriever("ann", **common, index="hnsw", m=8, ef=32)
+    run = run_evaluation(ds, ann, kmax=20)
+    transform = run.config["transform"]
+    assert transform["kind"] == "ann" and transform["index"]["m"] == 8
+    assert 0 < transform["ann_recall@10"] <= 1.0 and transform["latency_ms"]["p50"] > 0
+    assert run.retriever == "openai:fake-embed (milvus hnsw)"
+    exact = run_evaluation(ds, make_retriever("openai", model="fake-embed", base_url=server.url,
+                                              cache_dir=tmp_path / "cache"), kmax=20)
+    assert [list(ann.exact.get(q)[0]) for q in exact.query_ids] == [
+        list(exact.ranking.get(q)[0]) for q in exact.query_ids]
+    deployed = make_retriever("engine", **common, collection=transform["collection"],
+                              id_field="doc_id")
+    again = run_evaluation(ds, deployed, kmax=20)
+    assert again.usage["requests"] == 0 and again.usage["unmapped_ids"] == 0
+    with pytest.raises(EngineError, match="unknown index 'annoy'"):
+        make_retriever("ann", **common, index="annoy")

@@ -73,16 +73,32 @@ class CollectionInfo:
     fields: list[str] = field(default_factory=list)
     count: int | None = None
     metric: str | None = None
+    #: fields beyond ``fields`` may exist (Milvus's dynamic field; Qdrant's payload has no
+    #: schema): a field not listed is not an error before searching
+    open_schema: bool = False
 
 
 @dataclass
 class SearchResult:
     """The engine's answer for a batch of queries: per query, the id-field values (as
-    strings) and scores, best first."""
+    strings; None for a hit without the field) and scores, best first."""
 
-    ids: list[list[str]]
+    ids: list[list[str | None]]
     scores: list[list[float]]
     seconds: list[float] = field(default_factory=list)  # one per request (latency)
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    """Whether a client library's exception (or one it wraps) is a timeout."""
+    seen = 0
+    while exc is not None and seen < 5:
+        text = f"{type(exc).__name__} {exc}".lower()
+        if isinstance(exc, TimeoutError) or "timeout" in text or "timed out" in text \
+                or "deadline_exceeded" in text or "deadline exceeded" in text:
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
 
 
 def mask(text: str, secrets: Sequence[str | None]) -> str:
@@ -116,6 +132,9 @@ class VectorEngine(abc.ABC):
                       type(exc).__name__, [self._token])
         if len(reason) > 300:
             reason = reason[:300] + "…"
+        if _is_timeout(exc):
+            hint = (f"the engine did not answer within {self.timeout:g} s: check that it is "
+                    f"up and not overloaded, or allow more time with --timeout")
         return EngineError(f"{self.kind} at {self.where()}: {what} failed ({reason}); {hint}")
 
     def _call(self, what: str, hint: str, fn, *args, **kwargs):

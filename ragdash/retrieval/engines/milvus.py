@@ -88,7 +88,7 @@ class MilvusEngine(VectorEngine):
         count = stats.get("row_count") if isinstance(stats, dict) else None
         return CollectionInfo(name=collection, dimension=dim, vector_field=chosen["name"],
                               fields=names, count=None if count is None else int(count),
-                              metric=None)
+                              metric=None, open_schema=bool(desc.get("enable_dynamic_field")))
 
     def search(self, collection: str, vectors: np.ndarray, k: int, *, vector_field: str,
                id_field: str, filter: str | None = None, index: IndexSpec | None = None,
@@ -168,7 +168,8 @@ class MilvusEngine(VectorEngine):
                        self._client.drop_collection, collection)
 
 
-def _id_of(hit: dict, id_field: str) -> str:
+def _id_of(hit: dict, id_field: str) -> str | None:
+    """The hit's ``id_field`` as a string; None when the hit has no such field."""
     entity = hit.get("entity") or {}
-    value = entity.get(id_field, hit.get(id_field, hit.get("id")))
-    return str(value)
+    value = entity.get(id_field, hit.get(id_field))
+    return None if value is None else str(value)

@@ -85,7 +85,8 @@ class QdrantEngine(VectorEngine):
                            collection, exact=True).count
         return CollectionInfo(name=collection, dimension=int(params.size),
                               vector_field=vector_field or "", fields=[], count=int(count),
-                              metric=str(getattr(params.distance, "value", params.distance)))
+                              metric=str(getattr(params.distance, "value", params.distance)),
+                              open_schema=True)
 
     def search(self, collection: str, vectors: np.ndarray, k: int, *, vector_field: str,
                id_field: str, filter: str | None = None, index: IndexSpec | None = None,
@@ -151,10 +152,14 @@ class QdrantEngine(VectorEngine):
                        self._client.delete_collection, collection)
 
 
-def _id_of(point, id_field: str) -> str:
+def _id_of(point, id_field: str) -> str | None:
+    """The point's payload field ``id_field`` as a string (``id``: the point id when the
+    payload has no such field); None when it has neither."""
     payload = point.payload or {}
     value = payload.get(id_field)
-    return str(point.id) if value is None else str(value)
+    if value is None and id_field == "id":
+        value = point.id
+    return None if value is None else str(value)
 
 
 def _parse_filter(text: str, m):

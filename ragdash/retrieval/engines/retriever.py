@@ -94,6 +94,11 @@ class EngineRetriever:
     def _rank(self, dataset: Dataset, queries: list[Query], kmax: int,
               progress: ProgressFn | None, cancel: threading.Event | None) -> Ranking:
         info = self.engine.describe(self.collection, self.vector_field)
+        if info.fields and not info.open_schema and self.id_field not in info.fields:
+            raise EngineError(
+                f"collection {self.collection!r} has no field {self.id_field!r} (fields: "
+                f"{', '.join(info.fields)}); check --id-field, the field that holds the "
+                f"dataset's document id")
         (qvecs,) = self.dense.embed_groups([("queries", self.dense.query_prefix,
                                              [q.text for q in queries])],
                                            progress=progress, cancel=cancel)
@@ -111,23 +116,40 @@ class EngineRetriever:
 
     def _search(self, qvecs: np.ndarray, k: int, vector_field: str,
                 progress: ProgressFn | None, cancel: threading.Event | None) -> SearchResult:
-        ids: list[list[str]] = []
+        ids: list[list[str | None]] = []
         scores: list[list[float]] = []
-        for start in range(0, len(qvecs), self.batch):
+        n = len(qvecs)
+        for start in range(0, n, self.batch):
             if cancel is not None and cancel.is_set():
                 raise Cancelled("Cancelled while searching; every query vector is cached.")
             t0 = time.perf_counter()
-            part = self.engine.search(self.collection, qvecs[start:start + self.batch], k,
-                                      vector_field=vector_field, id_field=self.id_field,
-                                      filter=self.filter, batch=self.batch)
+            end = min(n, start + self.batch)
+            try:
+                part = self.engine.search(self.collection, qvecs[start:end], k,
+                                          vector_field=vector_field, id_field=self.id_field,
+                                          filter=self.filter, batch=self.batch)
+            except EngineError as exc:
+                raise EngineError(f"{exc} (at queries {start + 1:,}-{end:,} of {n:,}; the "
+                                  f"query vectors are cached, a second try pays nothing "
+                                  f"for them)") from None
             self.search_seconds.append(time.perf_counter() - t0)
             self._requests += 1
+            if start == 0:
+                self._check_id_field(part)
             ids += part.ids
             scores += part.scores
             if progress is not None:
                 progress({"stage": "searching", "done": min(start + self.batch, len(qvecs)),
                           "total": len(qvecs)})
         return SearchResult(ids=ids, scores=scores)
+
+    def _check_id_field(self, part: SearchResult) -> None:
+        """Hits that all lack the id field: the field name is wrong, not the data."""
+        hits = [i for row in part.ids for i in row]
+        if hits and all(i is None for i in hits):
+            raise EngineError(
+                f"no hit of collection {self.collection!r} has a field {self.id_field!r}; "
+                f"check --id-field, the payload field that holds the dataset's document id")
 
     def _to_ranking(self, dataset: Dataset, queries: Sequence[Query],
                     result: SearchResult) -> Ranking:
@@ -140,11 +162,12 @@ class EngineRetriever:
         for query, hit_ids, hit_scores in zip(queries, result.ids, result.scores):
             seen: set[str] = set()
             for raw, score in zip(hit_ids, hit_scores):
-                doc = id_map.get(raw, raw) if id_map is not None else raw
-                if doc not in known:
+                doc = id_map.get(raw, raw) if id_map is not None and raw is not None else raw
+                if doc is None or doc not in known:
                     self.unmapped += 1
                     if len(self.unmapped_examples) < 3:
-                        self.unmapped_examples.append(raw)
+                        self.unmapped_examples.append(f"no {self.id_field}" if raw is None
+                                                      else raw)
                     continue
                 if doc in seen:  # a second chunk of one document: keep the best (first)
                     continue
