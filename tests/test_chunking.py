@@ -188,6 +188,12 @@ def test_evaluate_chunk_options(capsys):
     assert cut["chunks"] > whole["chunks"] and cut["metrics"] != plain["metrics"]
     assert cut["chunking"]["aggregate"] == "mean2" and cut["chunking"]["size"] == 64
     assert cut["retriever"]["chunking"] == {"size": 64, "overlap": 8, "aggregate": "mean2"}
+    # said before the run: how many chunks and tokens
+    assert main(["evaluate", SAMPLE, "--k", "10", "--chunk-size", "64", "--chunk-overlap", "8",
+                 "--aggregate", "mean2"]) == 0
+    err = capsys.readouterr().err
+    assert f"chunks: {cut['chunks']:,} chunks of 284 documents" in err
+    assert "tokens (tiktoken cl100k_base)" in err
     for argv, words in ((["--chunk-size", "8"], "too small"),
                         (["--chunk-size", "64", "--chunk-overlap", "64"], "smaller than"),
                         (["--chunk-overlap", "8"], "only with --chunk-size")):
@@ -202,7 +208,10 @@ def test_identical_chunks_are_embedded_once_across_chunk_sizes(capsys, monkeypat
         base = ["evaluate", SAMPLE, "--retriever", "openai", "--model", "text-embedding-3-small",
                 "--base-url", server.url, "--limit-queries", "20", "--k", "10",
                 "--format", "json"]
-        a = _json(capsys, [*base, "--chunk-size", "64", "--chunk-overlap", "8"])
+        assert main([*base, "--chunk-size", "64", "--chunk-overlap", "8"]) == 0
+        out = capsys.readouterr()
+        a = json.loads(out.out)
+        assert "embedding chunks and queries" in out.err and "$" in out.err
         served_a = list(server.served)
         assert len(served_a) == len(set(served_a)) > a["chunks"] // 2
         b = _json(capsys, [*base, "--chunk-size", "128", "--chunk-overlap", "8"])

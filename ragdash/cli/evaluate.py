@@ -207,6 +207,8 @@ def run(args) -> int:
     warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
     if args.save_run:
         refuse_untrec_ids(dataset)  # before paying: score could not read such a file back
+    if getattr(args, "chunk_size", None) is not None:
+        note(_chunk_note(args, dataset, retriever))  # before anything is paid for
     result = _evaluate(args, dataset, retriever, kmax)
     if args.save_run:
         _save_run(result.ranking, args.save_run, result.retriever)
@@ -357,6 +359,28 @@ def _chunked(args, retriever):
 
     return ChunkedRetriever(retriever, size=args.chunk_size, overlap=args.chunk_overlap or 0,
                             aggregate=args.aggregate or "max")
+
+
+def _chunk_note(args, dataset, retriever) -> str:
+    """How many chunks and tokens the run will retrieve over, and what embedding them costs."""
+    info = retriever.chunks(dataset).summary()
+    text = (f"chunks: {info['chunks']:,} chunks of {len(dataset.documents):,} documents "
+            f"({info['documents_cut']:,} cut), {info['tokens']:,} tokens "
+            f"({info['token_method']})")
+    if args.retriever == "openai":
+        from ..cost import estimate_evaluation, format_money
+        from ..errors import RagdashError
+
+        try:
+            est = estimate_evaluation(retriever.chunks(dataset).dataset, args.model,
+                                      limit_queries=args.limit_queries)
+        except RagdashError:
+            text += f"; {args.model} is not in the price catalog"
+        else:
+            text += (f"; embedding chunks and queries: {est.tokens:,} tokens, "
+                     f"{format_money(est.usd, 'USD')} ({format_money(est.jpy, 'JPY')}) before "
+                     f"the cache")
+    return text
 
 
 def _make_retriever(args):

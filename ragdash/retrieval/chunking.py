@@ -253,8 +253,12 @@ def fold(chunks: Ranking, chunk_set: ChunkSet, doc_ids: Sequence[str], *,
     n_docs = max(len(doc_ids), 1)
     counts = np.diff(chunks.offsets)
     q = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    cidx = np.fromiter((int(c[1:]) for c in chunks.doc_ids), dtype=np.int64,
-                       count=len(chunks.doc_ids))
+    import pandas as pd
+
+    chunk_index = pd.Index([d.id for d in chunk_set.dataset.documents])
+    cidx = chunk_index.get_indexer(chunks.doc_ids)
+    if (cidx < 0).any():
+        raise RetrievalError("the chunk ranking names chunks that are not in the chunk set")
     owner = chunk_set.doc[cidx]
     keys = q * n_docs + owner
     # rows are query by query, best chunk first: a key's first row is its best chunk
@@ -275,19 +279,21 @@ def fold(chunks: Ranking, chunk_set: ChunkSet, doc_ids: Sequence[str], *,
         missing = np.isnan(second_score)
         second_score[missing] = lows[ukeys[missing] // n_docs]
         score = np.where(single, score, (score + second_score) / 2.0)
-    uq = ukeys // n_docs
+    uq, ud = ukeys // n_docs, ukeys % n_docs
+    number = chunk_set.number[cidx[first]]
+    # canonical order (score descending, ties by doc id descending), query by query
+    doc_rank = np.empty(len(doc_ids), dtype=np.int64)
+    doc_rank[np.argsort(doc_ids.astype(str), kind="stable")] = np.arange(len(doc_ids))
+    order = np.lexsort((-doc_rank[ud], -score, uq))
+    uq, ud, score, number = uq[order], ud[order], score[order], number[order]
     per_q = np.bincount(uq, minlength=len(counts))
-    offsets = np.concatenate([[0], np.cumsum(per_q)]).astype(np.int64)
-    folded = Ranking(chunks.query_ids, offsets, doc_ids[ukeys % n_docs], score,
-                     name=chunks.name)
-    # the matched chunk of each folded row, in the folded (canonical) order
-    matched = {(int(k // n_docs), str(doc_ids[k % n_docs])): int(chunk_set.number[cidx[i]])
-               for k, i in zip(ukeys, first)}
-    if kmax is not None:
-        folded = folded.truncate(int(kmax))
-    qpos = np.repeat(np.arange(len(folded.query_ids)), np.diff(folded.offsets))
-    rows = [matched[(int(p), str(d))] for p, d in zip(qpos, folded.doc_ids)]
-    return folded, rows
+    starts = np.concatenate([[0], np.cumsum(per_q)])[:-1]
+    depth = len(uq) if kmax is None else int(kmax)
+    keep = (np.arange(len(uq)) - starts[uq]) < depth
+    offsets = np.concatenate([[0], np.cumsum(np.minimum(per_q, depth))]).astype(np.int64)
+    folded = Ranking(chunks.query_ids, offsets, doc_ids[ud[keep]], score[keep],
+                     name=chunks.name, canonical=True)
+    return folded, number[keep].tolist()
 
 
 # -- the retriever --------------------------------------------------------------------------
