@@ -85,7 +85,7 @@ def test_duplicate_keys_across_modules_are_an_error():
 
 
 def test_shared_and_app_catalogs_are_both_merged():
-    from ragdash.i18n import app, engines, pipeline, shared
+    from ragdash.i18n import app, engines, frontier, pipeline, shared
     assert (set(shared.MESSAGES) | set(app.MESSAGES) | set(engines.MESSAGES)
-            | set(pipeline.MESSAGES)) == set(CATALOG)
+            | set(pipeline.MESSAGES) | set(frontier.MESSAGES)) == set(CATALOG)
     assert not set(shared.MESSAGES) & set(app.MESSAGES)

@@ -4,7 +4,8 @@ Each module of strings defines ``MESSAGES = {key: {"en": ..., "ja": ...}}``:
 
 - :mod:`ragdash.i18n.shared` — charts, views and the HTML report (plain Python);
 - :mod:`ragdash.i18n.app` — the Streamlit pages (owned by the app UI);
-- :mod:`ragdash.i18n.pipeline` — the pipeline builder and the weight sweep.
+- :mod:`ragdash.i18n.pipeline` — the pipeline builder and the weight sweep;
+- :mod:`ragdash.i18n.frontier` — the decision view (frontier chart, page, sweep form).
 
 They are merged here into :data:`CATALOG`; the same key in two modules is an error at import
 time, so the two halves cannot silently overwrite each other.
@@ -25,7 +26,7 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 
-from . import app, engines, pipeline, shared
+from . import app, engines, frontier, pipeline, shared
 
 __all__ = ["CATALOG", "DEFAULT_LANG", "LANGUAGES", "check_catalog", "has", "normalize_lang",
            "placeholders", "t"]
@@ -51,7 +52,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
 
 
 #: key -> {"en": text, "ja": text}; the merge of every strings module.
-CATALOG: dict[str, dict[str, str]] = _merge(shared, app, engines, pipeline)
+CATALOG: dict[str, dict[str, str]] = _merge(shared, app, engines, pipeline, frontier)
 
 
 def normalize_lang(lang: str | None) -> str:

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import plotly.graph_objects as go
 
-from ..cost import format_money
+from ..cost import format_bytes, format_money
 from ..i18n import t
+from ..i18n.frontier import AXIS_KEYS, NOUN_KEYS
 from ..metrics import family, metric_label
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
     from ..metrics import MetricTable
     from ..retrieval.fusion import WeightSweep
-    from ..stats import Bands, CurveBands
+    from ..stats import Bands, CurveBands, Frontier, FrontierPoint
 
     #: one run's curves: a MetricTable, or ``{family: (kmax,) values}``
     CurveSource = MetricTable | Mapping[str, Sequence[float]]
@@ -37,7 +38,8 @@ if TYPE_CHECKING:
     CostRows = pd.DataFrame | Iterable[Mapping[str, object]]
 
 __all__ = ["CJK_FONT", "K_TICKS", "PALETTE", "PLOTLY_CONFIG", "cost_bar_figure",
-           "cost_quality_figure", "curve_figure", "histogram_figure", "k_axis",
+           "cost_quality_figure", "curve_figure", "frontier_figure", "histogram_figure",
+           "k_axis",
            "scatter_figure", "sweep_figure"]
 
 #: fonts with Japanese glyphs first (Linux, macOS, Windows), then a generic fallback
@@ -452,4 +454,108 @@ def sweep_figure(sweep: WeightSweep, band: Bands | None = None, *, lang: str = "
     fig.update_xaxes(title={"text": _esc(t("sweep.alpha_axis", lang))}, range=[-0.03, 1.03],
                      tickvals=list(alphas), ticktext=[f"{x:g}" for x in alphas])
     fig.update_yaxes(title={"text": _esc(label)}, rangemode="tozero")
+    return fig
+
+
+# -- the decision view ---------------------------------------------------------------------------
+#: a log x axis when the drawn values span more than this ratio (two decades)
+FRONTIER_LOG_RATIO = 100.0
+_X_FORMAT = {"index-cost": {"tickformat": "$.2~g"}, "query-cost": {"tickformat": "$.2~g"},
+             "memory": {"tickformat": ".3~s", "ticksuffix": "B"},
+             "latency": {"tickformat": ".3~g", "ticksuffix": " ms"}}
+
+
+def _x_text(axis: str, value: float) -> str:
+    if axis in ("index-cost", "query-cost"):
+        return format_money(value, "USD")
+    if axis == "memory":
+        return format_bytes(value)
+    return f"{value:,.2f} ms"
+
+
+def _config_text(config: Mapping[str, object], limit: int = 14) -> str:
+    """The run's whole config as hover lines (escaped), nested parts flattened one level."""
+    lines = []
+    for key, value in config.items():
+        if key == "parent_config" or value in (None, "", [], {}):
+            continue
+        if isinstance(value, Mapping):
+            value = ", ".join(f"{k}={v}" for k, v in value.items() if v not in (None, ""))
+        lines.append(f"{_esc(key)}: {_esc(_short(value, 70))}")
+    if len(lines) > limit:
+        lines = [*lines[:limit], "…"]
+    return "<br>".join(lines)
+
+
+def frontier_figure(frontier: Frontier, *, lang: str = "en",
+                    log_x: bool | None = None) -> go.Figure:
+    """The frontier: one point per run with x known — y the metric's mean with its interval as
+    error bars, filled when not distinguishable from the best, open when worse; the
+    Pareto-optimal points joined by a line; the best and the recommended run labelled. A log
+    x axis when the positive values span more than two decades (``log_x`` forces it; zero
+    values are then drawn at the smallest positive one's tenth, their hover saying 0).
+    This function draws; the statistics come from :func:`ragdash.stats.build_frontier`.
+
+    Traces: the Pareto line (``meta.kind == "pareto"``), then the points
+    (``meta.kind == "points"``, ``customdata`` = [run id, run name]).
+    """
+    axis = frontier.x_axis
+    drawn = [p for p in frontier.points if p.x is not None]
+    xs = [float(p.x) for p in drawn]
+    positive = [x for x in xs if x > 0]
+    if log_x is None:
+        log_x = len(positive) >= 2 and max(positive) / min(positive) > FRONTIER_LOG_RATIO
+    floor = (min(positive) / 10 if positive else 1.0) if log_x else 0.0
+    plot_x = [x if (x > 0 or not log_x) else floor for x in xs]
+    recommended = frontier.recommended
+    fig = go.Figure()
+    pareto = sorted((px, p.y) for px, p in zip(plot_x, drawn) if p.pareto)
+    fig.add_trace(go.Scatter(
+        x=[a for a, _ in pareto], y=[b for _, b in pareto], mode="lines",
+        line={"color": PALETTE[0], "width": 2, "shape": "hv"}, name=_esc(t("fr.pareto", lang)),
+        hoverinfo="skip", meta={"kind": "pareto"}))
+
+    def label(p: FrontierPoint) -> str:
+        if p.best:
+            return _esc(t("fr.best", lang))
+        if recommended is not None and p.name == recommended.name:
+            return _esc(t("fr.recommended", lang))
+        return ""
+
+    symbols = ["star" if p.best else "circle" if p.indistinguishable_from_best
+               else "circle-open" for p in drawn]
+    colors = [PALETTE[1] if p.best else PALETTE[2] if p.indistinguishable_from_best
+              else PALETTE[6] for p in drawn]
+    hover = []
+    for x, p in zip(xs, drawn):
+        verdict = (t("fr.best", lang) if p.best else t("fr.same", lang)
+                   if p.indistinguishable_from_best else t("fr.worse", lang))
+        p_text = "" if p.p_vs_best is None else f" (p = {p.p_vs_best:.3g})"
+        hover.append(f"<b>{_esc(_short(p.name, 80))}</b><br>"
+                     f"{_esc(frontier.metric_label)}: {p.y:.4f} "
+                     f"[{p.ci_low:.4f}, {p.ci_high:.4f}]<br>"
+                     f"{_esc(t(NOUN_KEYS[axis], lang))}: {_esc(_x_text(axis, x))}<br>"
+                     f"{_esc(verdict)}{_esc(p_text)}<br>{_config_text(p.config)}")
+    fig.add_trace(go.Scatter(
+        x=plot_x, y=[p.y for p in drawn], mode="markers+text",
+        text=[label(p) for p in drawn], textposition="top center",
+        error_y={"type": "data", "symmetric": False,
+                 "array": [p.ci_high - p.y for p in drawn],
+                 "arrayminus": [p.y - p.ci_low for p in drawn],
+                 "color": "rgba(0,0,0,0.25)", "thickness": 1.2, "width": 3},
+        marker={"size": [16 if p.best else 12 for p in drawn], "symbol": symbols,
+                "color": colors, "line": {"width": 1.5, "color": colors}},
+        customdata=[[p.run_id or "", p.name] for p in drawn], hovertext=hover,
+        hovertemplate="%{hovertext}<extra></extra>", name=_esc(frontier.metric_label),
+        showlegend=False, meta={"kind": "points"}))
+    title = t("fr.title", lang, metric=frontier.metric_label,
+              x=t(NOUN_KEYS[axis], lang))
+    _layout(fig, lang, title, hovermode="closest")
+    projected = next((p.operating.project_to for p in drawn
+                      if p.operating.project_to is not None), None)
+    x_title = (t("fr.axis.memory_projected", lang, n=f"{projected:,}")
+               if axis == "memory" and projected else t(AXIS_KEYS[axis], lang))
+    fig.update_xaxes(title={"text": _esc(x_title)}, type="log" if log_x else "linear",
+                     **({} if log_x else {"rangemode": "tozero"}), **_X_FORMAT[axis])
+    fig.update_yaxes(title={"text": _esc(frontier.metric_label)}, rangemode="tozero")
     return fig

@@ -48,9 +48,15 @@ from ..errors import RagdashError
 from ..i18n import normalize_lang, t
 from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
 from ..secrets import scrub_secrets
-from ..stats import compare_tables, table_bands
+from ..stats import build_frontier, compare_tables, table_bands
 from ..stats.verdict import format_p
-from .charts import PLOTLY_CONFIG, cost_bar_figure, curve_figure, scatter_figure
+from .charts import (
+    PLOTLY_CONFIG,
+    cost_bar_figure,
+    curve_figure,
+    frontier_figure,
+    scatter_figure,
+)
 from .tables import disagreement, drilldown, per_query_frame, summary_frame
 
 if TYPE_CHECKING:
@@ -224,7 +230,8 @@ def build_report(runs: Sequence[Run], *, dataset: Dataset | None = None, lang: s
                  n_disagree: int = 15, bands: bool = True, compare: bool = True,
                  cost: ReportCost | None = None, drop_no_relevant: bool = False,
                  secrets: Iterable[str] = (), generated_at: dt.datetime | str | None = None,
-                 n_resamples: int = 2000) -> str:
+                 n_resamples: int = 2000, frontier_x: str | None = "auto",
+                 project_to: int | None = None) -> str:
     """The HTML report for ``runs``.
 
     ``dataset``: the Dataset the runs were made on (default: the first run's).
@@ -232,7 +239,9 @@ def build_report(runs: Sequence[Run], *, dataset: Dataset | None = None, lang: s
     (cut to the runs' Kmax). ``n_drilldowns``: how many of each run's worst queries get a
     folded drill-down (relevant documents and where they landed, the top K).
     ``bands``: bootstrap bands around the curves. ``secrets``: strings (an API key) masked
-    wherever they would appear.
+    wherever they would appear. ``frontier_x``: the x axis of the "quality against cost"
+    section (``"index-cost"``, ``"query-cost"``, ``"memory"``, ``"latency"``; ``"auto"``:
+    memory when every run knows its index size, else indexing cost; None: no such section).
     """
     if not runs:
         raise ValueError("a report needs at least one run")
@@ -250,6 +259,7 @@ def build_report(runs: Sequence[Run], *, dataset: Dataset | None = None, lang: s
         _summary_section(rep, ks, families),
         _worst_section(rep, n_worst, n_drilldowns),
         _comparison_section(rep, n_disagree, enabled=compare),
+        _frontier_section(rep, frontier_x, project_to),
         _cost_section(rep, cost),
     ]
     page = _render(rep, [s for s in sections if s is not None], title, generated_at)
@@ -507,6 +517,31 @@ def _pair_scatter(rep: _Report, a: _Entry, b: _Entry) -> Chart:
     return rep.figures.add(scatter_figure(
         [va[pa[q]] for q in common], [vb[pb[q]] for q in common], common, texts,
         metric=rep.metric, names=(a.name, b.name), lang=rep.lang))
+
+
+def _frontier_section(rep: _Report, axis: str | None, project_to: int | None
+                      ) -> Section | None:
+    """Quality against cost, memory or latency, with the recommendation sentence (two or
+    more runs of one dataset)."""
+    if axis is None or len(rep.entries) < 2:
+        return None
+    runs = [e.run for e in rep.entries]
+    if axis == "auto":
+        axis = ("memory" if all(r.resources.get("index_bytes") is not None for r in runs)
+                else "index-cost")
+    heading = rep.t("report.frontier")
+    try:
+        frontier = build_frontier(runs, metric=rep.metric, x=axis,
+                                  names=[e.name for e in rep.entries], project_to=project_to,
+                                  drop_no_relevant=rep.drop_no_relevant,
+                                  n_resamples=rep.n_resamples)
+    except RagdashError as exc:
+        return Section("frontier", heading, [Para(str(exc), "note")])
+    notes = sorted({n for p in frontier.points for n in p.operating.notes})
+    return Section("frontier", heading, [
+        Para(frontier.recommendation(rep.lang), "verdict"),
+        rep.figures.add(frontier_figure(frontier, lang=rep.lang)),
+        *(Para(n, "muted") for n in notes)])
 
 
 def _cost_section(rep: _Report, cost: ReportCost | None) -> Section:

@@ -42,8 +42,16 @@ from ..run import Run
 from . import compress
 from .dense import DenseRetriever
 
-__all__ = ["DEFAULT_DIMS", "SweepPoint", "SweepResult", "parse_dims", "parse_precisions",
-           "sweep", "sweep_rankings"]
+__all__ = [
+    "DEFAULT_DIMS",
+    "SweepPoint",
+    "SweepResult",
+    "dense_retriever_for",
+    "parse_dims",
+    "parse_precisions",
+    "sweep",
+    "sweep_rankings",
+]
 
 #: the dimensions a sweep tries by default (those above the model's size are skipped)
 DEFAULT_DIMS = (64, 128, 256, 512, 768, 1024, None)
@@ -179,7 +187,8 @@ def sweep_rankings(query_vecs: np.ndarray, doc_vecs: np.ndarray, points: Sequenc
 def sweep(dataset: Dataset, retriever: DenseRetriever, *,
           dims: Sequence[int | None] = DEFAULT_DIMS,
           precisions: Sequence[str] = ("float32",), kmax: int = 100,
-          limit_queries: int | None = None, truncatable: bool | None = None,
+          limit_queries: int | None = None, query_ids: Sequence[str] | None = None,
+          truncatable: bool | None = None,
           relevance_level: float | None = None, gain: str = "linear",
           progress: ProgressFn | None = None,
           cancel: threading.Event | None = None) -> SweepResult:
@@ -195,7 +204,11 @@ def sweep(dataset: Dataset, retriever: DenseRetriever, *,
         raise RetrievalError(f"kmax must be at least 1, got {kmax}")
     if not dataset.documents:
         raise RetrievalError("the dataset has no documents to retrieve from")
-    queries = dataset.evaluated_queries(limit_queries)
+    if query_ids is not None:
+        wanted = set(map(str, query_ids))
+        queries = [q for q in dataset.queries if q.id in wanted]
+    else:
+        queries = dataset.evaluated_queries(limit_queries)
     if not queries:
         raise RetrievalError("no query has relevance judgements (qrels), so there is nothing "
                              "to evaluate; check that the qrels use the queries' ids")
@@ -260,3 +273,29 @@ def _points(dims: list[int | None], precisions: list[str], full: int,
                         f"say whether it can be truncated; a truncatable column of yes in "
                         f"prices.user.csv under RAGDASH_HOME records it)")
     return [SweepPoint(d, p) for d in kept for p in precisions], warnings
+
+
+def dense_retriever_for(run: Run, *, api_key: str | None = None,
+                        cache_dir=None) -> DenseRetriever:
+    """The dense retriever that made ``run``, rebuilt from its config (never holding a key
+    unless one is given): with the same embeddings cache it finds the run's vectors without
+    a request."""
+    from .dense import make_dense_retriever
+
+    config = dict(run.config)
+    kind = str(config.get("retriever") or "").lower()
+    if kind not in ("openai", "local") or not config.get("model"):
+        raise RetrievalError(f"{run.name or run.retriever} is not a dense run (an embedding "
+                             f"model): there are no vectors to sweep")
+    options = {"model": config["model"], "dimensions": config.get("dimensions"),
+               "batch_size": config.get("batch_size"),
+               "query_prefix": config.get("query_prefix") or "",
+               "document_prefix": config.get("document_prefix") or "",
+               "cache_dir": cache_dir}
+    if kind == "openai":
+        options.update(base_url=config.get("base_url"), api_key=api_key or None,
+                       encoding_format=config.get("encoding_format"),
+                       api_version=config.get("api_version"),
+                       api_key_header=config.get("api_key_header"),
+                       concurrency=config.get("concurrency"), timeout=config.get("timeout"))
+    return make_dense_retriever(kind, **{k: v for k, v in options.items() if v is not None})

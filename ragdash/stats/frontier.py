@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 from ..cost import Catalog, CostSettings, count_tokens, load_catalog, price_tokens
 from ..errors import CostError, StatsError
 from ..metrics import metric_label, parse_metric
+from ..secrets import scrub_secrets
 from .bootstrap import bootstrap_ci
 from .compare import Comparison, RunMean, compare_tables
 from .verdict import format_value
@@ -301,7 +302,7 @@ def build_frontier(runs: Sequence[Run], *, metric: str = "ndcg@10", x: str = "in
             name=name, run_id=run.id, x=xs[i], y=ys[i], ci_low=means[name].ci_low,
             ci_high=means[name].ci_high, pareto=pareto[i], best=name == best_name,
             indistinguishable_from_best=same, p_vs_best=p, operating=ops[i],
-            config=dict(run.config)))
+            config=scrub_secrets(dict(run.config))))
     return Frontier(metric=metric, metric_label=metric_label(metric), x_axis=x, points=points,
                     n_queries=n_queries, alpha=alpha, comparison=comparison)
 

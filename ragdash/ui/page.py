@@ -33,6 +33,7 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("results", "pages/3_Results.py", "nav.results", ":material/monitoring:"),
     ("compare", "pages/4_Compare.py", "nav.compare", ":material/compare_arrows:"),
     ("cost", "pages/5_Cost.py", "nav.cost", ":material/payments:"),
+    ("frontier", "pages/6_Frontier.py", "nav.frontier", ":material/balance:"),
 )
 PAGE_PATHS = {page: path for page, path, _, _ in PAGES}
 

@@ -1,0 +1,42 @@
+"""Choose a setup: every saved run of the dataset as a point — quality with its interval
+against indexing cost, query cost, memory or latency — the Pareto runs, the recommendation,
+and sweeps of a dense run's dimensions and precision from cached vectors."""
+
+import streamlit as st
+
+from ragdash.ui import frontier, keys, page_setup, results
+from ragdash.ui.compare import unique_names
+from ragdash.ui.widgets import bind, md
+
+ctx = page_setup("frontier")
+t = ctx.t
+st.title(t("fr.page_title"))
+ds = ctx.dataset
+if ds is None:
+    st.info(t("fr.no_dataset"))
+    st.stop()
+
+st.caption(t("fr.intro", name=md(ds.name)))
+summaries = ctx.store.list(dataset_fingerprint=ds.fingerprint())
+runs = [ctx.store.load(s.id) for s in summaries]
+if not runs:
+    st.info(t("fr.no_runs"))
+else:
+    labels = {r.id: r.name or r.retriever for r in runs}
+    picked = st.multiselect(t("fr.runs"), list(labels), default=list(labels),
+                            format_func=labels.get, key=f"fr_runs:{len(labels)}")
+    chosen = [r for r in runs if r.id in picked]
+    if chosen:
+        metric, x, project_to = frontier.controls(ctx, chosen)
+        drop = st.toggle(t("cmp.drop_empty"), **bind(keys.DROP_NO_RELEVANT, False))
+        result = frontier.frontier_for(chosen, unique_names(chosen), metric, x, project_to,
+                                       drop)
+        frontier.sentence(ctx, result)
+        frontier.chart(ctx, result)
+        frontier.points_table(ctx, result)
+        if len(chosen) >= 2:
+            st.subheader(t("res.downloads"))
+            results.report_button(ctx, chosen, key="fr_report")
+
+st.divider()
+frontier.sweep_form(ctx, runs)

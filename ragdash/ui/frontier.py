@@ -1,0 +1,180 @@
+"""Pieces of the "Choose a setup" page: the frontier chart (a clicked point opens its run),
+the recommendation sentence, the table of points, and the sweep of a saved dense run."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ..errors import RagdashError
+from ..i18n.frontier import NOUN_KEYS
+from ..metrics import DEFAULT_KS, FAMILIES, FAMILY_NAMES
+from ..present.charts import PLOTLY_CONFIG, frontier_figure
+from ..retrieval.compress import PRECISIONS
+from ..run import Run
+from ..stats import X_AXES, Frontier, build_frontier
+from ..stats.verdict import format_p
+from . import keys, state
+from .page import PAGE_PATHS, PageContext
+from .widgets import md
+
+#: dimension choices of the sweep form (those above the model's size are skipped)
+SWEEP_DIMS = (64, 128, 256, 512, 768, 1024, 1536, 2048, 3072)
+_DENSE = ("openai", "local")
+
+
+def is_dense(run: Run) -> bool:
+    config = run.config
+    return (str(config.get("retriever") or "").lower() in _DENSE and bool(config.get("model"))
+            and not config.get("transform"))
+
+
+def controls(ctx: PageContext, runs: list[Run]) -> tuple[str, str, int | None]:
+    """The metric, the x axis and the projection the user picks: ``(metric, x, project_to)``."""
+    t = ctx.t
+    cols = st.columns([2, 1, 3, 2])
+    families = list(FAMILY_NAMES)
+    fam = cols[0].selectbox(t("fr.metric"), families, index=families.index("ndcg"),
+                            format_func=lambda f: FAMILIES[f].label, key="fr_family")
+    kmax = min(r.kmax for r in runs)
+    ks = [k for k in DEFAULT_KS if k <= kmax] or [kmax]
+    k = cols[1].selectbox("K", ks, index=ks.index(10) if 10 in ks else len(ks) - 1,
+                          key="fr_k")
+    axes = list(X_AXES)
+    x = cols[2].radio(t("fr.x"), axes, format_func=lambda a: t(NOUN_KEYS[a]),
+                      horizontal=True, key="fr_x", index=axes.index("memory"))
+    project = cols[3].number_input(t("fr.project"), min_value=0, value=0, step=1_000_000,
+                                   key="fr_project", disabled=x != "memory")
+    return f"{fam}@{k}", x, (int(project) if x == "memory" and project else None)
+
+
+def frontier_for(runs: list[Run], names: list[str], metric: str, x: str,
+                 project_to: int | None, drop: bool) -> Frontier:
+    """The frontier, memoized per session (a language switch or a click redraws it)."""
+    cache = st.session_state.setdefault("rd_frontier_cache", {})
+    key = (tuple(r.id for r in runs), tuple(names), metric, x, project_to, drop)
+    if key not in cache:
+        if len(cache) > 8:
+            cache.clear()
+        cache[key] = build_frontier(runs, metric=metric, x=x, names=names,
+                                    project_to=project_to, drop_no_relevant=drop)
+    return cache[key]
+
+
+def chart(ctx: PageContext, frontier: Frontier) -> None:
+    """The chart; a clicked point opens that run on Results (``?run=<id>``)."""
+    fig = frontier_figure(frontier, lang=ctx.lang)
+    event = st.plotly_chart(fig, key="fr_chart", on_select="rerun", selection_mode="points",
+                            config=PLOTLY_CONFIG)
+    missing = [p.name for p in frontier.points if p.x is None]
+    if missing:
+        st.caption(md(ctx.t("fr.no_x", n=len(missing), names=", ".join(missing[:5]))))
+    points = (event or {}).get("selection", {}).get("points") or []
+    for point in points:
+        data = point.get("customdata") or []
+        run_id = data[0] if isinstance(data, list) and data else None
+        if run_id:
+            state.set_run(run_id)
+            st.switch_page(PAGE_PATHS["results"], query_params={"run": run_id})
+
+
+def sentence(ctx: PageContext, frontier: Frontier) -> None:
+    st.subheader(ctx.t("fr.recommendation"))
+    text = frontier.recommendation(ctx.lang)
+    (st.info if frontier.undecided or frontier.recommended is None else st.success)(md(text))
+
+
+def points_table(ctx: PageContext, frontier: Frontier) -> None:
+    t = ctx.t
+    from ..cost import format_bytes, format_money
+
+    def x_text(p) -> str:
+        if p.x is None:
+            return "—"
+        if frontier.x_axis == "memory":
+            return format_bytes(p.x)
+        if frontier.x_axis == "latency":
+            return f"{p.x:,.2f} ms"
+        return format_money(p.x, "USD")
+
+    rows = [{t("fr.col.run"): p.name, t(NOUN_KEYS[frontier.x_axis]): x_text(p),
+             t("fr.col.y"): round(p.y, 4),
+             t("fr.col.ci"): f"{p.ci_low:.4f} – {p.ci_high:.4f}",
+             t("fr.col.pareto"): "✓" if p.pareto else "",
+             t("fr.col.vs_best"): t("fr.vs.best") if p.best else
+             t("fr.vs.same") if p.indistinguishable_from_best else t("fr.vs.worse"),
+             t("fr.col.p"): "" if p.p_vs_best is None else
+             format_p(p.p_vs_best).removeprefix("p = ")}
+            for p in frontier.points]
+    st.subheader(t("fr.table"))
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="fr_table")
+    notes = sorted({n for p in frontier.points for n in p.operating.notes})
+    if notes:
+        st.caption(md(" · ".join(notes)))
+
+
+def sweep_form(ctx: PageContext, runs: list[Run]) -> None:
+    """Sweep a saved dense run's dimensions and precisions from cached vectors; each setting
+    is saved as a run derived from it."""
+    t = ctx.t
+    st.subheader(t("fr.sweep_title"))
+    st.caption(t("fr.sweep_intro"))
+    dense = [r for r in runs if is_dense(r)]
+    if not dense:
+        st.info(t("fr.sweep_none"))
+        return
+    labels = {r.id: r.name or r.retriever for r in dense}
+    cols = st.columns([3, 3, 3, 1])
+    run_id = cols[0].selectbox(t("fr.sweep_run"), list(labels), format_func=labels.get,
+                               key="fr_sweep_run")
+    parent = next(r for r in dense if r.id == run_id)
+    full = int(parent.resources.get("dimensions") or parent.config.get("dimensions") or 0)
+    halves = {full // 2, full // 4, full // 8} if full else set()
+    sizes = sorted({d for d in (*SWEEP_DIMS, *halves) if d >= 1 and (not full or d < full)})
+    dim_options = [*sizes, "full"]
+    dims = cols[1].multiselect(t("fr.sweep_dims"), dim_options,
+                               default=[d for d in (128, 256, "full") if d in dim_options],
+                               format_func=lambda d: t("fr.sweep_full") if d == "full"
+                               else str(d), key="fr_sweep_dims")
+    precisions = cols[2].multiselect(t("fr.sweep_precision"), list(PRECISIONS),
+                                     default=["float32", "int8"], key="fr_sweep_precisions")
+    cols[3].write("")
+    if not cols[3].button(t("fr.sweep_start"), key="fr_sweep_start", type="primary"):
+        return
+    if not dims or not precisions:
+        st.warning(t("fr.sweep_need"))
+        return
+    _run_sweep(ctx, parent, [None if d == "full" else int(d) for d in dims], precisions)
+
+
+def _run_sweep(ctx: PageContext, parent: Run, dims: list, precisions: list[str]) -> None:
+    from ..cost import load_catalog
+    from ..errors import CostError
+    from ..retrieval.sweep import dense_retriever_for, sweep
+
+    t = ctx.t
+    key = st.session_state.get(keys.API_KEY) or None
+    with st.spinner(t("fr.sweep_working", n=len(dims) * len(precisions))):
+        try:
+            retriever = dense_retriever_for(parent, api_key=key)
+            try:
+                row = load_catalog().find(parent.model or "", parent.config.get("provider"))
+                truncatable = row.truncatable
+            except CostError:
+                truncatable = None
+            result = sweep(parent.dataset, retriever, dims=dims, precisions=precisions,
+                           kmax=parent.kmax, query_ids=parent.query_ids,
+                           truncatable=truncatable, relevance_level=parent.relevance_level,
+                           gain=parent.gain)
+        except RagdashError as exc:
+            st.error(md(exc))
+            if "key" in str(exc).lower():
+                st.caption(t("fr.sweep_key"))
+            return
+    # the parent is the saved run: points derive from it (same vectors, same queries)
+    result.parent.id, result.parent.name = parent.id, parent.name
+    saved = [ctx.store.save(r) for r in result.runs()]
+    for warning in result.warnings:
+        st.warning(md(warning))
+    st.success(t("fr.sweep_done", n=len(saved), requests=retriever.usage["requests"]))
+    st.session_state.pop("rd_frontier_cache", None)

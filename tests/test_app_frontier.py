@@ -1,0 +1,102 @@
+"""AppTest: the "Choose a setup" page — every run of the dataset on the frontier chart, the
+recommendation in English and Japanese, the table, a dense run's dimension/precision sweep
+from cached vectors (the fake server's log shows no request), and the report's section."""
+
+from __future__ import annotations
+
+import pytest
+from app_support import chart, frame_with, new_app, texts
+from fake_openai import FakeOpenAI
+from streamlit.testing.v1 import AppTest
+
+from ragdash.pipeline import run_evaluation
+from ragdash.retrieval import make_retriever
+from ragdash.retrieval.dense import make_dense_retriever
+from ragdash.runs import get_store
+from ragdash.stats import build_frontier
+from ragdash.ui import keys
+
+PAGE = "pages/6_Frontier.py"
+
+
+@pytest.fixture
+def server():
+    with FakeOpenAI(dim=32) as fake:
+        yield fake
+
+
+@pytest.fixture
+def runs(sample, server):
+    store = get_store()
+    bm25 = run_evaluation(sample, make_retriever("bm25"), kmax=20)
+    bm25.name = "bm25"
+    dense = run_evaluation(sample, make_dense_retriever(
+        "openai", model="text-embedding-3-small", base_url=server.url), kmax=20)
+    dense.name = "fake dense"
+    return [store.save(bm25), store.save(dense)]
+
+
+def open_frontier(run_id: str, lang: str = "en") -> AppTest:
+    at = new_app(run=run_id)
+    at.run()
+    at.session_state[keys.LANG] = lang
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_every_run_is_a_point_and_the_sentence_is_the_frontiers(runs):
+    at = open_frontier(runs[0])
+    spec = chart(at, "fr_chart")
+    points = next(tr for tr in spec["data"] if tr["meta"]["kind"] == "points")
+    assert sorted(c[0] for c in points["customdata"]) == sorted(runs)
+    store = get_store()
+    loaded = [store.load(r) for r in sorted(runs, key=lambda r: store.list().index(
+        next(s for s in store.list() if s.id == r)))]
+    expected = build_frontier(loaded, metric="ndcg@10", x="memory",
+                              names=[r.name for r in loaded])
+    shown = texts(at)
+    assert expected.recommendation("en") in shown
+    table = frame_with(at, "Run", "Score", "Pareto")
+    assert set(table["Run"]) == {"bm25", "fake dense"}
+    # memory: BM25's index as built and the dense run's vectors x dimensions x 4
+    dense = store.load(runs[1])
+    assert dense.resources["index_bytes"] == len(dense.dataset.documents) * 32 * 4
+    assert "index_bytes" in store.load(runs[0]).resources
+
+
+def test_the_sentence_in_japanese(runs):
+    at = open_frontier(runs[0], lang="ja")
+    store = get_store()
+    loaded = [store.load(s.id) for s in store.list()]
+    expected = build_frontier(loaded, metric="ndcg@10", x="memory",
+                              names=[r.name for r in loaded])
+    assert expected.recommendation("ja") in texts(at)
+    assert "構成を選ぶ" in texts(at)
+
+
+def test_sweep_from_cached_vectors_sends_no_request_and_saves_derived_runs(runs, server):
+    at = open_frontier(runs[0])
+    before = len(server.requests)
+    at.selectbox(key="fr_sweep_run").set_value(runs[1]).run()
+    at.multiselect(key="fr_sweep_dims").set_value([8, 16, "full"]).run()
+    at.multiselect(key="fr_sweep_precisions").set_value(["float32", "binary"]).run()
+    at.button(key="fr_sweep_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(server.requests) == before
+    store = get_store()
+    derived = [s for s in store.list() if s.parents]
+    assert len(derived) == 6 and all(list(s.parents) == [runs[1]] for s in derived)
+    assert "Saved 6 runs; the sweep sent 0 requests." in texts(at)
+    # the new points are on the chart after the rerun
+    at.run()
+    points = next(tr for tr in chart(at, "fr_chart")["data"] if tr["meta"]["kind"] == "points")
+    assert len(points["customdata"]) == 8
+
+
+def test_without_a_dataset_the_page_says_what_to_do():
+    at = new_app()
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert "Load a dataset on the Data page first." in texts(at)
