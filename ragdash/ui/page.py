@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import streamlit as st
 
@@ -36,6 +37,8 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("frontier", "pages/6_Frontier.py", "nav.frontier", ":material/balance:"),
 )
 PAGE_PATHS = {page: path for page, path, _, _ in PAGES}
+#: the browser tab's icon (a file in the package, served by the app itself)
+PAGE_ICON = Path(__file__).resolve().parents[1] / "data" / "icon.png"
 
 
 @dataclass
@@ -67,7 +70,9 @@ def page_setup(page: str, *, settle: float = 0.0) -> PageContext:
 
     label_key = next(k for p, _, k, _ in PAGES if p == page)
     title = "ragdash" if page == "home" else f"{t(label_key)} · ragdash"
-    st.set_page_config(page_title=title, page_icon=":material/query_stats:", layout="wide")
+    # the icon is a file the server sends: a ":material/...:" page icon makes every browser
+    # fetch an SVG from fonts.gstatic.com (a request leaving the page, and none offline)
+    st.set_page_config(page_title=title, page_icon=str(PAGE_ICON), layout="wide")
     owner = state.owner()
     st.session_state.setdefault(keys.API_KEY, state.default_api_key())
     _open_run_link(t)
