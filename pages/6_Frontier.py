@@ -40,3 +40,4 @@ else:
 
 st.divider()
 frontier.sweep_form(ctx, runs)
+frontier.probe_form(ctx, runs)

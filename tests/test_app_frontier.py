@@ -100,3 +100,18 @@ def test_without_a_dataset_the_page_says_what_to_do():
     at.switch_page(PAGE).run()
     assert not at.exception
     assert "Load a dataset on the Data page first." in texts(at)
+
+
+def test_latency_probe_shows_its_cost_first_and_keeps_p95_with_the_run(runs, server):
+    at = open_frontier(runs[0])
+    shown = texts(at)
+    assert "Sends 20 single-query requests to" in shown and "tokens" in shown
+    before = len(server.requests)
+    at.selectbox(key="fr_probe_run").set_value(runs[1]).run()
+    assert len(server.requests) == before  # nothing is sent before the button
+    at.button(key="fr_probe_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(server.requests) == before + 20
+    probe = get_store().load(runs[1], cached=False).resources["latency_probe"]
+    assert probe["requests"] == 20 and probe["p95_ms"] >= probe["p50_ms"] > 0
+    assert f"p95 {probe['p95_ms']:,.1f} ms" in texts(at)

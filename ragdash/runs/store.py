@@ -362,6 +362,22 @@ class RunStore:
             if cached is not None:
                 cached.name = name
 
+    def update_resources(self, run_id: str, changes: Mapping) -> dict:
+        """Merge ``changes`` into a saved run's ``resources`` (a latency probe kept with the
+        run, say); returns the new resources. Credentials are scrubbed as on save."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT resources FROM runs WHERE id=?", (run_id,)).fetchone()
+            if row is None:
+                raise _unknown(run_id)
+            resources = {**json.loads(row[0] or "{}"), **scrub_secrets(dict(changes))}
+            conn.execute("UPDATE runs SET resources=? WHERE id=?",
+                         (json.dumps(resources, ensure_ascii=False), run_id))
+        with self._lock:
+            cached = self._runs.get(run_id)
+            if cached is not None:
+                cached.resources = dict(resources)
+        return resources
+
     def delete(self, run_id: str) -> None:
         """Delete a run, and its dataset when no other run uses it."""
         with self._lock, self._connect() as conn:

@@ -178,3 +178,59 @@ def _run_sweep(ctx: PageContext, parent: Run, dims: list, precisions: list[str])
         st.warning(md(warning))
     st.success(t("fr.sweep_done", n=len(saved), requests=retriever.usage["requests"]))
     st.session_state.pop("rd_frontier_cache", None)
+
+
+def probe_form(ctx: PageContext, runs: list[Run]) -> None:
+    """A latency probe of a dense run's embeddings endpoint, its token cost shown before the
+    button; p50/p95 are kept with the run (and then used as its latency on the chart)."""
+    from ..cost import format_money
+    from ..embeddings.probe import PROBE_REQUESTS, PROBE_SPACING, probe_cost, probe_texts
+
+    t = ctx.t
+    dense = [r for r in runs if is_dense(r)]
+    if not dense:
+        return
+    st.subheader(t("fr.probe_title"))
+    labels = {r.id: r.name or r.retriever for r in dense}
+    run_id = st.selectbox(t("fr.sweep_run"), list(labels), format_func=labels.get,
+                          key="fr_probe_run")
+    run = next(r for r in dense if r.id == run_id)
+    if str(run.config.get("retriever")).lower() == "local":
+        st.caption(t("fr.probe_local"))
+        return
+    kept = run.resources.get("latency_probe")
+    if kept:
+        st.caption(t("fr.probe_done", p50=f"{kept['p50_ms']:,.1f}", p95=f"{kept['p95_ms']:,.1f}",
+                     n=kept["requests"], date=kept["date"]))
+    try:
+        texts = probe_texts(run)
+    except RagdashError as exc:
+        st.caption(md(exc))
+        return
+    tokens, usd = probe_cost(texts, run.model or "", run.config.get("provider"))
+    cost = "—" if usd is None else f"{format_money(usd, 'USD')}"
+    st.caption(md(t("fr.probe_intro", n=PROBE_REQUESTS, url=run.config.get("base_url") or "",
+                    seconds=round(PROBE_REQUESTS * PROBE_SPACING), tokens=f"{tokens:,}",
+                    cost=cost)))
+    if not st.button(t("fr.probe_start", n=PROBE_REQUESTS), key="fr_probe_start"):
+        return
+    _run_probe(ctx, run, texts)
+
+
+def _run_probe(ctx: PageContext, run: Run, texts: list[str]) -> None:
+    from ..embeddings.probe import probe_latency
+    from ..retrieval.sweep import dense_retriever_for
+
+    t = ctx.t
+    key = st.session_state.get(keys.API_KEY) or None
+    with st.spinner(t("fr.probe_title")):
+        try:
+            client = dense_retriever_for(run, api_key=key).embedder
+            result = probe_latency(client, texts)
+        except RagdashError as exc:
+            st.error(md(exc))
+            return
+    ctx.store.update_resources(run.id, {"latency_probe": result})
+    st.session_state.pop("rd_frontier_cache", None)
+    st.success(t("fr.probe_done", p50=f"{result['p50_ms']:,.1f}",
+                 p95=f"{result['p95_ms']:,.1f}", n=result["requests"], date=result["date"]))
