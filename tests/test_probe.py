@@ -55,7 +55,7 @@ def test_cost_is_shown_before_and_matches_the_catalog(dense_run):
 
 
 def test_kept_with_the_run_and_used_as_its_latency(dense_run, tmp_path):
-    run, server = dense_run
+    run, _ = dense_run
     store = RunStore(tmp_path / "store")
     run_id = store.save(run)
     result = probe_latency(dense_retriever_for(run).embedder, probe_texts(run), spacing=0.0)
