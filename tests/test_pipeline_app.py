@@ -127,3 +127,27 @@ def test_the_weight_sweep_view_draws_alpha_with_the_held_out_band(sample):
     assert list(x) == pytest.approx([i / 10 for i in range(11)])
     note = texts(at)
     assert "held-out" in note and "would flatter it" in note
+
+
+def test_the_drill_down_of_a_chunked_run_shows_the_chunk_that_matched(sample):
+    from app_support import frame_with
+
+    from ragdash.pipeline import run_evaluation
+    from ragdash.present.tables import snippet
+    from ragdash.retrieval import BM25Retriever
+    from ragdash.retrieval.chunking import ChunkedRetriever, chunk_text
+
+    run = run_evaluation(sample, ChunkedRetriever(BM25Retriever(), size=32, overlap=4),
+                         kmax=20)
+    run.name = "bm25 chunks"
+    run_id = get_store().save(run)
+    at = new_app(run=run_id).run()
+    open_page(at, "results")
+    top = frame_with(at, "Chunk matched", "Document id", "Text")
+    assert len(top) >= 5
+    shown_not_first = 0
+    for _, row in top.iterrows():
+        n = int(row["Chunk matched"]) - 1
+        assert row["Text"] == snippet(chunk_text(sample, row["Document id"], n, 32, 4))
+        shown_not_first += n > 0
+    assert shown_not_first > 0  # not just every document's opening

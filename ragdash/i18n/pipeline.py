@@ -4,6 +4,8 @@ its figure). Merged into :data:`ragdash.i18n.CATALOG` with the others."""
 from __future__ import annotations
 
 MESSAGES: dict[str, dict[str, str]] = {
+    # the drill-down of a chunked run
+    "col.chunk": {"en": "Chunk matched", "ja": "一致したチャンク"},
     # the weight-sweep figure
     "sweep.title": {"en": "{metric} against α ({a} weighted α, {b} 1 − α)",
                     "ja": "α ごとの {metric}（{a} の重み α、{b} の重み 1 − α）"},

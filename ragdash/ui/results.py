@@ -15,6 +15,7 @@ from ..present.tables import display_frame, drilldown, per_query_frame, safe_csv
 from ..run import Run
 from ..runs import export_json, export_trec
 from . import keys
+from .chunk_view import with_matched_chunks
 from .page import PageContext, missing_link
 from .tables import runs_table
 from .widgets import bind, bind_choice, bind_multi, code, md
@@ -140,7 +141,7 @@ def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int) -> None:
     st.dataframe(_highlight(display_frame(rel, ctx.lang), ~d.relevant["in_top_k"], "#fde2e1"),
                  hide_index=True, key=f"drill_rel:{run.id}")
     st.markdown(f"**{t('res.drill_top', k=d.k)}**")
-    top = d.top.copy()
+    top = with_matched_chunks(run, qid, d.top.copy())  # a chunked run: the chunk that matched
     top["relevant"] = top["relevant"].map({True: "✓", False: ""})
     top = top[_text_last(top.columns, first=("rank", "relevant", "grade", "score"))]
     top["grade"] = top["grade"].map(_grade)  # blank for a document nobody judged
