@@ -41,6 +41,7 @@ st.divider()
 st.subheader(t("data.current", name=md(ds.name)))
 if ds.source:
     st.caption(data.source_text(ctx, ds))
+data.name_editor(ctx, ds)
 report = state.validation()
 data.sizes_view(ctx, ds, report)
 

@@ -76,7 +76,7 @@ left, right = st.columns(2)
 for column, name in ((left, a), (right, b)):
     with column:
         st.markdown(f"#### {md(name)}")
-        results.drilldown_view(ctx, run_of[name], qid, k)
+        results.drilldown_view(ctx, run_of[name], qid, k, narrow=True)
 
 st.subheader(t("res.downloads"))
 results.report_button(ctx, runs, key="cmp_report")

@@ -146,3 +146,24 @@ def test_compare_needs_two_runs(sample):
     a = save_bm25_run(sample, name="only one")
     at = open_page(new_app(run=a), "compare")
     assert "needs two" in texts(at)
+
+
+def test_the_half_width_drilldowns_wrap_instead_of_cutting(sample, two_runs):
+    """#14: the grid in a half-width column cut titles, texts and "rank 66 (below t"."""
+    a, _ = two_runs
+    at = open_page(new_app(run=a), "compare")
+    assert not at.exception
+    tables = at.get("table")
+    assert len(tables) == 4  # relevant documents and top K, for each run
+    frames = [tbl.value for tbl in tables]
+    relevant, top = frames[0], frames[1]
+    assert "Rank it got" in relevant.columns or any("rank" in c.lower() for c in relevant.columns)
+    cells = " ".join(str(v) for f in frames for v in f.to_numpy().ravel())
+    assert "None" not in cells
+    # every text is there in full up to the limit, ending in … only when longer
+    from ragdash.ui.results import NARROW_TEXT
+
+    text_cols = [c for c in top.columns if top[c].astype(str).str.len().max() > 40]
+    assert text_cols and all(len(str(v)) <= NARROW_TEXT for v in top[text_cols[-1]])
+    # the query text is body text, not a grey blockquote
+    assert not [m.value for m in at.markdown if m.value.startswith("> ")]

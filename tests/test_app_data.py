@@ -8,6 +8,7 @@ import json
 import threading
 import zipfile
 
+import pytest
 from app_support import frame_with, new_app, open_page, plain, texts, wait_for_jobs
 
 from ragdash.ui import data, keys
@@ -52,8 +53,45 @@ def test_three_tables_load_and_the_mapping_is_shown():
     mapping = frame_with(at, "Table", "Role ← column")
     assert "Text ← text" in mapping.set_index("Table").loc["Corpus (documents)",
                                                           "Role ← column"]
-    assert "upload" in plain(" ".join(c.value for c in at.sidebar.caption))
+    # named after the corpus file (was "upload"), and the name can be edited
+    assert "corpus" in plain(" ".join(c.value for c in at.sidebar.caption))
     assert "From: corpus.csv, queries.csv, qrels.csv" in texts(at)
+    fp = at.session_state[keys.DATASET_FP]
+    at.text_input(key="w:data_name").set_value("my shop faq").run()
+    assert at.session_state[keys.DATASET].name == "my shop faq"
+    assert at.session_state[keys.DATASET_FP] == fp  # the same data
+    assert "my shop faq" in plain(" ".join(c.value for c in at.sidebar.caption))
+    open_page(at, "run")
+    open_page(at, "data")  # the field shows the name after a page switch too
+    assert at.text_input(key="w:data_name").value == "my shop faq"
+
+
+@pytest.mark.parametrize("names, want", [
+    (["corpus.csv", "queries.csv", "qrels.csv"], "corpus"),
+    (["jsquad/corpus.jsonl", "jsquad/queries.jsonl", "jsquad/qrels/test.tsv"], "jsquad"),
+    (["faq_corpus.jsonl", "faq_queries.jsonl", "test.tsv"], "faq_corpus"),
+    (["shop-docs.csv", "shop-questions.csv", "shop-qrels.csv"], "shop-docs"),
+    (["docs.csv", "shop_q.csv", "shop_qrels.csv"], "docs"),
+    (["shop_corpus.csv", "shop_queries.csv", "shop_qrels.csv"], "shop_corpus"),
+    (["a.csv", "b.csv"], None),
+])
+def test_loose_uploads_are_named_after_their_corpus(names, want):
+    from ragdash.ui.data import upload_name
+
+    assert upload_name(names) == want
+
+
+def test_a_lone_table_says_which_part_it_recognised():
+    at = _upload(open_page(new_app(), "data"), [("queries.csv", QUERIES)])
+    (error,) = [e.value.replace("\\", "") for e in at.error]
+    assert "looks like the queries (from its name)" in error
+    assert "the corpus (documents) and the qrels (relevance judgments)" in error
+    at = _upload(open_page(new_app(), "data"), [("stuff.csv", "doc_id,title,text\nd1,T,x\n")])
+    (error,) = [e.value.replace("\\", "") for e in at.error]
+    assert "looks like the corpus (documents) (from its columns)" in error
+    at = _upload(open_page(new_app(), "data"), [("stuff.csv", CORPUS)])
+    (error,) = [e.value.replace("\\", "") for e in at.error]
+    assert "ids and texts (from its columns): the corpus or the queries" in error
 
 
 def test_the_column_mapping_can_be_overridden():

@@ -209,12 +209,13 @@ CASES = [
     Case("excel-workbook", {"data.xlsx": b"PK\x03\x04 not really"}, "dataset", "data.xlsx",
          ["data.xlsx", "Excel", "CSV UTF-8"]),
     Case("single-table", {"corpus.csv": "id,text\nd1,x\n"}, "dataset", "corpus.csv",
-         ["corpus.csv", "one table"]),
+         ["corpus.csv", "looks like the corpus", "one part of a dataset"]),
     Case("no-such-path", {}, "dataset", "missing.json", ["missing.json", "no such file"]),
     # -- uploads -------------------------------------------------------------------------------
     Case("upload-zip-with-others", {"data.zip": zip_bytes(beir()), "x.csv": "id,text\n"},
          "uploads", "", ["data.zip", "on its own"]),
-    Case("upload-only-qrels", {"test.tsv": QRELS}, "uploads", "", ["test.tsv", "one table"]),
+    Case("upload-only-qrels", {"test.tsv": QRELS}, "uploads", "",
+         ["test.tsv", "looks like the qrels", "one part of a dataset"]),
 ]
 
 

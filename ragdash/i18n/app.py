@@ -305,6 +305,11 @@ MESSAGES: dict[str, dict[str, str]] = {
               "ファイルをアップロードしてください。",
     },
     "data.current": {"en": "Current dataset: {name}", "ja": "現在のデータセット: {name}"},
+    "data.name": {"en": "Dataset name", "ja": "データセット名"},
+    "data.name_help": {
+        "en": "Names the dataset's runs and reports. Press Enter to apply.",
+        "ja": "実行結果やレポートに使われる名前です。Enter で反映します。",
+    },
     "data.source": {"en": "From: {source}", "ja": "読み込み元: {source}"},
     "data.source_sample": {"en": "From: the bundled sample “{name}”",
                            "ja": "読み込み元: 同梱サンプル「{name}」"},

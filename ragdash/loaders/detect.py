@@ -353,7 +353,29 @@ def _single_file(src: Source, *, split: str, mapping: Mapping3 | None) -> Datase
                            "folder / .zip with corpus, queries and qrels tables")
 
 
+#: what a table is, for people (the part of a dataset it can be)
+_PART_WORDS = {"corpus": "the corpus (documents)", "queries": "the queries",
+               "qrels": "the qrels (relevance judgments)"}
+
+
 def _single_table_error(src: Source) -> DatasetError:
+    """One table cannot be a whole dataset: say which part it was recognised as (by its
+    name, else its columns) and which parts are missing."""
+    kind, how = classify_name(src), "its name"
+    if kind is None:
+        kind, how = _content_kind(src)[0], "its columns"
+    if kind in _PART_WORDS:
+        others = " and ".join(_PART_WORDS[k] for k in _PART_WORDS if k != kind)
+        return DatasetError(f"this table looks like {_PART_WORDS[kind]} (from {how}), one "
+                            "part of a dataset only", file=src.name,
+                            fix=f"load it together with {others}: several files at once, "
+                                "or one folder / .zip holding all three")
+    if kind == "text":
+        return DatasetError("this table has ids and texts (from its columns): the corpus or "
+                            "the queries, one part of a dataset only", file=src.name,
+                            fix="load it together with the other of the two and the qrels "
+                                "(relevance judgments): several files at once, or one "
+                                "folder / .zip holding all three")
     return DatasetError("one table holds only the corpus, the queries or the qrels, not a "
                         "whole dataset", file=src.name,
                         fix="give a folder or .zip with corpus, queries and qrels files "

@@ -3,7 +3,8 @@ previews and sizes."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import dataclasses
+from pathlib import Path, PurePosixPath
 
 import pandas as pd
 import streamlit as st
@@ -73,6 +74,56 @@ def load_sample(ctx: PageContext, name: str) -> None:
         st.rerun()  # the sidebar, drawn before the button, names the new dataset too
 
 
+#: corpus file stems that say nothing about the dataset
+GENERIC_STEMS = frozenset({"corpus", "docs", "documents", "collection", "passages"})
+
+
+def upload_name(names: list[str]) -> str | None:
+    """A name for loose uploaded files: the corpus file's folder (a folder upload keeps
+    it), else its stem unless generic (``jsquad_corpus``), else the files' common prefix
+    (``jsquad_corpus`` + ``jsquad_queries`` → ``jsquad``), else the corpus stem itself."""
+    paths = [PurePosixPath(str(n).replace("\\", "/")) for n in names]
+    corpus = next((p for p in paths
+                   if classify_name(Source.from_bytes(str(p), b"")) == "corpus"), None)
+    if corpus is not None and corpus.parent.name:
+        return corpus.parent.name
+    stem = corpus.name.split(".")[0] if corpus is not None else None
+    if stem and stem.lower() not in GENERIC_STEMS:
+        return stem
+    stems = [p.name.split(".")[0] for p in paths] or [""]
+    low, high = min(stems), max(stems)  # the common prefix of all is theirs
+    n = next((i for i, (x, y) in enumerate(zip(low, high)) if x != y), min(len(low), len(high)))
+    prefix = low[:n].rstrip("-_. ")
+    if len(prefix) >= 3:
+        return prefix
+    return stem
+
+
+def rename_dataset(name: str) -> None:
+    """The current dataset under another name (a copy: the run store may share the
+    object with other sessions; the name is not part of the fingerprint)."""
+    ds = state.dataset()
+    name = " ".join(str(name).split())[:120]
+    if ds is None or not name or name == ds.name:
+        return
+    st.session_state[keys.DATASET] = dataclasses.replace(ds, name=name)
+
+
+def name_editor(ctx: PageContext, ds) -> None:
+    """The dataset's name, editable: it names its runs and reports."""
+    widget = "w:data_name"
+    if widget not in st.session_state or st.session_state.get(f"{widget}:for") != id(ds):
+        st.session_state[widget] = ds.name
+        st.session_state[f"{widget}:for"] = id(ds)
+
+    def apply() -> None:
+        rename_dataset(st.session_state[widget])
+        st.session_state[f"{widget}:for"] = id(state.dataset())
+
+    st.text_input(ctx.t("data.name"), key=widget, on_change=apply, max_chars=120,
+                  help=ctx.t("data.name_help"))
+
+
 #: how long the page waits for a load before showing a progress panel instead (seconds)
 LOAD_SETTLE = 2.0
 
@@ -85,6 +136,8 @@ def load_files(ctx: PageContext, files: list[tuple[str, bytes]], split: str,
 
     def task(*, progress, cancel) -> tuple:
         ds = load_uploads(files, split=split, mapping=mapping or None)
+        if ds.name == "upload":  # loose files: named after the corpus (editable on the page)
+            ds.name = upload_name([name for name, _ in files]) or ds.name
         return ds, validate(ds)
 
     label = ", ".join(name for name, _ in files[:3]) + (" …" if len(files) > 3 else "")

@@ -113,9 +113,13 @@ def drill_query_picker(ctx: PageContext, query_ids: list[str], dataset, *, key: 
                         **bind_choice(keys.DRILL_QUERY, query_ids, query_ids[0]))
 
 
-def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int) -> None:
+def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int, *,
+                   narrow: bool = False) -> None:
     """One query: its text, its relevant documents (grade, rank each got, misses marked),
-    the top K with scores and relevance marks."""
+    the top K with scores and relevance marks.
+
+    ``narrow`` (a half-width column, as on Compare): the tables are static and wrap their
+    cells — a grid that narrow cut titles, texts and "rank 66 (below the top 10)" short."""
     t = ctx.t
     table = run.table()
     d = drilldown(run.dataset, run.ranking, None, qid, k, relevance_level=table.relevance_level,
@@ -123,8 +127,8 @@ def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int) -> None:
     # the container key names it in the page (CSS class st-key-drill-<run>) for the browser
     # tests and for anyone styling the app
     st.container(key=f"drill-{run.id}").markdown(f"**{t('res.drill_query')}** {code(d.query_id)}")
-    if d.query_text:
-        st.markdown(f"> {md(d.query_text)}")
+    if d.query_text:  # body text, not a grey quote: it is what the reader compares with
+        st.container(border=True).markdown(md(d.query_text))
     first = d.first_relevant_rank if d.first_relevant_rank is not None else "—"
     st.caption(t("res.drill_stats", n=d.n_relevant, found=d.found_in_top_k, k=d.k,
                  first=first))
@@ -138,16 +142,39 @@ def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int) -> None:
     # the short columns first: the text is wide and would push the rank out of sight
     rel = rel[_text_last(rel.columns, first=("rank_got", "grade"))]
     rel["grade"] = rel["grade"].map(_grade)
-    st.dataframe(_highlight(display_frame(rel, ctx.lang), ~d.relevant["in_top_k"], "#fde2e1"),
-                 hide_index=True, key=f"drill_rel:{run.id}")
+    rel_shown = _highlight(display_frame(_shorten(rel, narrow), ctx.lang),
+                           ~d.relevant["in_top_k"], "#fde2e1")
+    if narrow:
+        st.table(rel_shown.hide(axis="index"))
+    else:
+        st.dataframe(rel_shown, hide_index=True, key=f"drill_rel:{run.id}")
     st.markdown(f"**{t('res.drill_top', k=d.k)}**")
     top = with_matched_chunks(run, qid, d.top.copy())  # a chunked run: the chunk that matched
     top["relevant"] = top["relevant"].map({True: "✓", False: ""})
     top = top[_text_last(top.columns, first=("rank", "relevant", "grade", "score"))]
     top["grade"] = top["grade"].map(_grade)  # blank for a document nobody judged
-    st.dataframe(_highlight(display_frame(top, ctx.lang), d.top["relevant"], "#dff3e4"),
-                 hide_index=True, key=f"drill_top:{run.id}",
-                 column_config={t("col.score"): st.column_config.NumberColumn(format="%.4f")})
+    if narrow:
+        top["score"] = [f"{v:.4f}" for v in top["score"]]
+        st.table(_highlight(display_frame(_shorten(top, narrow), ctx.lang), d.top["relevant"],
+                            "#dff3e4").hide(axis="index"))
+    else:
+        st.dataframe(_highlight(display_frame(top, ctx.lang), d.top["relevant"], "#dff3e4"),
+                     hide_index=True, key=f"drill_top:{run.id}",
+                     column_config={t("col.score"): st.column_config.NumberColumn(
+                         format="%.4f")})
+
+
+#: characters of a document text kept in a narrow drill-down (the table wraps them)
+NARROW_TEXT = 160
+
+
+def _shorten(frame: pd.DataFrame, narrow: bool) -> pd.DataFrame:
+    if not narrow or "snippet" not in frame:
+        return frame
+    out = frame.copy()
+    out["snippet"] = [s if len(s := " ".join(str(v or "").split())) <= NARROW_TEXT
+                      else s[:NARROW_TEXT - 1] + "…" for v in out["snippet"]]
+    return out
 
 
 def _grade(value) -> str:

@@ -145,7 +145,7 @@ def test_two_sessions_keep_their_own_keys_uploads_and_jobs(browser, app_url, tmp
     # A uploads its own tables; B does not see them
     nav(a, t("nav.data", "en"))
     _upload_tables(a, tmp_path)
-    a.get_by_text(t("data.current", "en", name="upload")).wait_for(timeout=15_000)
+    a.get_by_text(t("data.current", "en", name="corpus")).wait_for(timeout=15_000)
     nav(b, t("nav.data", "en"))
     b.get_by_text(t("data.none_yet", "en")).wait_for(timeout=15_000)
     b.get_by_role("button", name=t("data.load_sample", "en")).click()
@@ -170,9 +170,9 @@ def test_two_sessions_keep_their_own_keys_uploads_and_jobs(browser, app_url, tmp
     a.get_by_text(t("run.retriever_bm25", "en")).click()
     wait_idle(a)
     a.get_by_role("button", name=t("run.start", "en")).click()
-    a.get_by_text(t("run.done", "en", label="bm25 on upload")).wait_for(timeout=30_000)
+    a.get_by_text(t("run.done", "en", label="bm25 on corpus")).wait_for(timeout=30_000)
     nav(b, t("nav.run", "en"))
-    assert t("run.done", "en", label="bm25 on upload") not in b.inner_text("body")
+    assert t("run.done", "en", label="bm25 on corpus") not in b.inner_text("body")
     assert "Running:" not in b.locator('[data-testid="stSidebar"]').inner_text()
     assert "jsquad-mini" in b.locator('[data-testid="stSidebar"]').inner_text()
     for page in (a, b):
@@ -206,7 +206,10 @@ def test_clicking_a_scatter_point_on_compare_opens_that_query(browser, app_url, 
     wait_idle(page)
     nav(page, t("nav.compare", "en"))
     page.get_by_text(t("cmp.pair", "en")).wait_for(timeout=30_000)
-    scatter = page.locator('.js-plotly-plot:has-text("Per query")').first
+    # the chart's title is written above it (it wraps there): find the chart by its key
+    assert t("chart.scatter_title", "en", a="bm25 default", b="bm25 k1=0.5 b=0.3") in \
+        page.inner_text("body")
+    scatter = page.locator('.st-key-cmp_scatter .js-plotly-plot').first
     scatter.scroll_into_view_if_needed()
     points = scatter.locator(".scatterlayer .trace").first.locator("path.point")
     points.first.wait_for(timeout=30_000)
