@@ -105,6 +105,10 @@ def stage_label(run: Run) -> str:
         return run.name or run.retriever
     if run.retriever == "bm25" or cfg.get("retriever") == "bm25":
         label = "BM25"
+        tuned = [f"{k}={cfg[k]:g}" for k, default in (("k1", 1.2), ("b", 0.75))
+                 if isinstance(cfg.get(k), (int, float)) and cfg[k] != default]
+        if tuned:
+            label += f" ({', '.join(tuned)})"
     elif run.model:
         label = str(run.model).replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] \
             if str(run.model).startswith((".", "/")) else str(run.model)

@@ -151,3 +151,22 @@ def test_the_drill_down_of_a_chunked_run_shows_the_chunk_that_matched(sample):
         assert row["Text"] == snippet(chunk_text(sample, row["Document id"], n, 32, 4))
         shown_not_first += n > 0
     assert shown_not_first > 0  # not just every document's opening
+
+
+def test_a_pipeline_run_needs_nothing_new_on_results_compare_and_cost(sample):
+    from ragdash.pipeline import run_pipeline
+    from ragdash.retrieval import BM25Retriever
+
+    made = run_pipeline(sample, [BM25Retriever(), BM25Retriever(k1=0.5, b=0.3)],
+                        fusion={"method": "dbsf"}, kmax=20, store=get_store())
+    final = made[-1]
+    assert final.name == "BM25 + BM25 (k1=0.5, b=0.3) (DBSF)"
+    at = new_app(run=final.id).run()
+    open_page(at, "results")
+    assert final.name in texts(at)
+    curve = chart(at, "res_curve")
+    ndcg = next(tr for tr in curve["data"] if tr["meta"]["family"] == "ndcg")
+    assert array(ndcg["y"]) == pytest.approx(final.table().curve("ndcg"))
+    for page in ("compare", "cost"):
+        open_page(at, page)
+        assert final.name in texts(at) or page == "compare"

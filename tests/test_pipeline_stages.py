@@ -95,6 +95,15 @@ def test_bm25_plus_dense_rrf_then_rerank_is_one_run_per_stage(sample, tmp_path):
     assert stage_label(loaded) == loaded.name
 
 
+def test_labels_name_bm25_settings_models_and_chunks(sample):
+    plain = run_evaluation(sample, BM25Retriever(), kmax=5, limit_queries=3)
+    tuned = run_evaluation(sample, BM25Retriever(k1=0.5, b=0.3), kmax=5, limit_queries=3)
+    assert stage_label(plain) == "BM25" and stage_label(tuned) == "BM25 (k1=0.5, b=0.3)"
+    assert fuse_runs([plain, tuned]).name == "BM25 + BM25 (k1=0.5, b=0.3) (RRF)"
+    assert fuse_runs([plain, tuned], "combsum", norm="zscore").config["stages"][-1]["norm"] \
+        == "zscore"
+
+
 def test_rerank_alone_and_chunked_first_stages(sample):
     from ragdash.retrieval.chunking import ChunkedRetriever
 
