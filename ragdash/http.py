@@ -175,16 +175,24 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def plain_http_warning(base_url: str, *, key_set: bool) -> str | None:
-    """A sentence when a key would travel in clear text: an ``http://`` URL to a host that
+def plain_http_host(base_url: str, *, key_set: bool) -> str | None:
+    """The host (and port) a key would reach in clear text: an ``http://`` URL to a host that
     is not this machine. None when there is no key, the URL is https or loopback, or
-    ``RAGDASH_ALLOW_PLAIN_HTTP=1`` is set."""
-    parts = urlsplit(base_url or "")
+    ``RAGDASH_ALLOW_PLAIN_HTTP=1`` is set. (The app words its banner from this.)"""
+    raw = (base_url or "").strip()
+    parts = urlsplit(raw)
     if not key_set or parts.scheme.lower() != "http" or is_loopback(parts.hostname or ""):
         return None
     if os.environ.get(ALLOW_PLAIN_HTTP_ENV, "").strip() in ("1", "true", "yes"):
         return None
-    where = parts.netloc.rsplit("@", 1)[-1]
+    return parts.netloc.rsplit("@", 1)[-1]
+
+
+def plain_http_warning(base_url: str, *, key_set: bool) -> str | None:
+    """The sentence for :func:`plain_http_host` (None when there is nothing to say)."""
+    where = plain_http_host(base_url, key_set=key_set)
+    if where is None:
+        return None
     return (f"The API key goes to {where} over plain http://, readable by anyone on the "
             f"network between: use https://, or set {ALLOW_PLAIN_HTTP_ENV}=1 to silence "
             "this warning on a network you trust.")

@@ -7,6 +7,7 @@ import io
 import zipfile
 from collections.abc import Sequence
 
+import pytest
 from app_support import new_app, open_page, plain, texts, wait_for_jobs
 
 from ragdash.ui import keys
@@ -177,3 +178,55 @@ def test_a_missing_run_link_lists_hostile_run_names_as_text():
     save_bm25_run(HOSTILE, name=RUN_NAMES[1], kmax=10)
     at = open_page(new_app(run="nosuchrun"), "results")
     _check_page(at, "results (missing link)", expect=["inj-run2.png"])
+
+
+# -- 3: a key over plain http:// to another machine: a banner on the Run page ----------------
+def _run_page_with(url: str, key: str, monkeypatch=None):
+    at = new_app()
+    open_page(at, "data")
+    at.selectbox(key="data_sample").set_value("jsquad-mini")
+    at.button(key="data_load_sample").click().run()
+    open_page(at, "run")
+    at.radio(key="w:rd_retriever").set_value("openai").run()
+    at.selectbox(key="w:rd_preset").set_value("custom").run()
+    at.text_input(key="w:rd_base_url").set_value(url)
+    at.text_input(key="w:rd_model").set_value("emb-1")
+    at.text_input(key="w:rd_api_key").set_value(key).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _plain_http_banners(at) -> list[str]:
+    return [plain(w.value) for w in at.warning if "http://" in plain(w.value)]
+
+
+def test_a_key_over_plain_http_to_another_machine_gets_a_banner():
+    at = _run_page_with("http://10.1.2.3:8000/v1", "sk-secret-banner")
+    (banner,) = _plain_http_banners(at)
+    assert "10.1.2.3:8000" in banner and "RAGDASH_ALLOW_PLAIN_HTTP=1" in banner
+    assert "https://" in banner and "sk-secret-banner" not in texts(at)
+
+
+@pytest.mark.parametrize("url, key", [("https://api.example.com/v1", "sk-x"),
+                                      ("http://localhost:8000/v1", "sk-x"),
+                                      ("http://127.0.0.1:8000/v1", "sk-x"),
+                                      ("http://10.1.2.3:8000/v1", "")])
+def test_no_banner_for_https_loopback_or_no_key(url, key):
+    assert _plain_http_banners(_run_page_with(url, key)) == []
+
+
+def test_the_banner_is_silenced_by_the_same_variable_as_the_cli(monkeypatch):
+    monkeypatch.setenv("RAGDASH_ALLOW_PLAIN_HTTP", "1")
+    assert _plain_http_banners(_run_page_with("http://10.1.2.3:8000/v1", "sk-x")) == []
+
+
+def test_a_rerank_key_over_plain_http_gets_the_banner_too():
+    at = _run_page_with("https://api.example.com/v1", "sk-x")
+    assert _plain_http_banners(at) == []
+    at.toggle(key="w:rd_pipe_rerank").set_value(True).run()
+    at.text_input(key="w:rd_pipe_rerank_url").set_value("http://rerank.lan:8080")
+    at.text_input(key="w:rd_pipe_rerank_model").set_value("bge")
+    at.text_input(key="w:rd_pipe_rerank_key").set_value("rk-secret").run()
+    assert not at.exception, [e.value for e in at.exception]
+    (banner,) = _plain_http_banners(at)
+    assert "rerank.lan:8080" in banner

@@ -219,6 +219,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "res.dl_csv": {"en": "Per-query CSV", "ja": "クエリ別 CSV"},
     "res.dl_json": {"en": "Run (JSON)", "ja": "実行結果(JSON)"},
     "res.dl_trec": {"en": "TREC run", "ja": "TREC 形式"},
+    "run.plain_http": {
+        "en": "The API key would go to {host} over plain http://, readable by anyone on the "
+              "network between. Use https://, or start the app with `{env}=1` to silence this "
+              "on a network you trust.",
+        "ja": "API キーが平文の http:// で {host} に送られ、途中のネットワークから"
+              "読めてしまいます。https:// を使うか、信頼できるネットワークなら `{env}=1` "
+              "を設定してアプリを起動するとこの警告は出ません。",
+    },
     "res.dl_trec_unsafe": {
         "en": "A TREC run file cannot hold the {kind} id {id}: its columns are split on "
               "whitespace, so it would not read back. Download the run as JSON instead.",

@@ -26,7 +26,7 @@ from ..retrieval.fusion import METHODS
 from ..retrieval.rerank import PROTOCOLS, resolve_rerank_endpoint
 from . import keys
 from .page import PageContext
-from .widgets import bind, bind_choice, md, secret_input
+from .widgets import bind, bind_choice, md, plain_http_banner, secret_input
 
 #: session keys (plain: they survive page switches)
 BM25 = "rd_pipe_bm25"
@@ -217,6 +217,7 @@ def _rerank(ctx, ds: Dataset, plan: Plan, limit) -> None:
     with cols[0]:
         key = secret_input(t("pipe.rerank_key"), RERANK_KEY).strip()
     depth = int(cols[1].number_input(t("pipe.depth"), 1, 1000, **bind(DEPTH, 50)))
+    plain_http_banner(t, url, key)  # the rerank key over http:// to another machine
     if not url or not model:
         plan.blocker = plan.blocker or t("pipe.need_rerank_model")
         return

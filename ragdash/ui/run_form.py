@@ -13,7 +13,7 @@ from ..errors import RagdashError
 from . import engine_form, keys, state
 from .page import PageContext
 from .tables import runs_table
-from .widgets import bind, bind_choice, md, secret_input
+from .widgets import bind, bind_choice, md, plain_http_banner, secret_input
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,7 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
                                **bind(keys.BASE_URL, preset.base_url))
     model = right.text_input(t("run.model"), **bind(keys.MODEL, preset.model))
     api_key = secret_input(t("run.api_key"), keys.API_KEY, help=t("run.api_key_help"))
+    plain_http_banner(t, base_url, api_key)
     if preset.needs_key and not api_key:
         st.caption(t("run.api_key_missing"))
     api_version = ""

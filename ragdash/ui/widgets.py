@@ -8,6 +8,8 @@ from typing import Any
 
 import streamlit as st
 
+from ..http import ALLOW_PLAIN_HTTP_ENV, plain_http_host
+
 WIDGET_PREFIX = "w:"
 
 
@@ -98,6 +100,16 @@ def secret_input(label: str, state_key: str, *, help: str | None = None) -> str:
     with st.container(key=box):
         st.html(_NO_EYE.format(key=box))
         return st.text_input(label, type="password", help=help, **bind(state_key, ""))
+
+
+def plain_http_banner(t: Callable[..., str], base_url: str, api_key: str) -> None:
+    """A warning when a key would cross the network in clear text (``http://`` to another
+    machine; :func:`ragdash.http.plain_http_host`); ``RAGDASH_ALLOW_PLAIN_HTTP=1`` silences
+    it, as on the command line. ``t`` is the page's translation function."""
+    host = plain_http_host(base_url, key_set=bool((api_key or "").strip()))
+    if host is not None:
+        st.warning(t("run.plain_http", host=md(host), env=ALLOW_PLAIN_HTTP_ENV),
+                   icon=":material/lock_open:")
 
 
 def bind_choice(state_key: str, options: list, default: Any, *,
