@@ -174,3 +174,36 @@ def test_one_run_and_help(runs, capsys):
     assert exc.value.code == 0
     help_text = capsys.readouterr().out
     assert "--sweep" in help_text and "Σ w_i / (k + r_i(d))" in help_text
+
+
+def test_store_saves_the_fusion_as_a_pipeline_run(runs, capsys, tmp_path):
+    from ragdash.runs import get_store
+    from ragdash.runs.exchange import export_json
+
+    a, b = runs
+    out = _json(capsys, ["fuse", str(SAMPLE), str(a), str(b), "--store", "--name", "hybrid",
+                         "--k", "1,10", "--format", "json"])
+    store = get_store()
+    saved = store.load(out["run_id"])
+    assert saved.name == "hybrid" and saved.source == "fusion"
+    assert [s["stage"] for s in saved.config["stages"]] == ["first", "first", "fusion"]
+    assert saved.summary([1, 10]) == pytest.approx(out["metrics"])
+    default = _json(capsys, ["fuse", str(SAMPLE), str(a), str(b), "--store", "--format",
+                             "json"])
+    assert store.load(default["run_id"]).name == "bm25 + flat (RRF)"
+    # runs exported from the store: their ids become the parents, their dataset is found
+    ids = []
+    for path in (a, b):
+        e = _json(capsys, ["evaluate", str(SAMPLE), "--k", "10", "--store", "--format",
+                           "json", *(["--k1", "0.5"] if path == b else [])])
+        ids.append(e["run_id"])
+    files = []
+    for i, run_id in enumerate(ids):
+        f = tmp_path / f"r{i}.json"
+        f.write_bytes(export_json(store.load(run_id)))
+        files.append(str(f))
+    out = _json(capsys, ["fuse", QRELS, *files, "--store", "--format", "json"])
+    assert store.load(out["run_id"]).parents == ids
+    err = _fail(capsys, ["fuse", QRELS, str(a), str(b), "--store"])
+    assert "--store needs the dataset" in err
+    assert "add --store" in _fail(capsys, ["fuse", QRELS, str(a), str(b), "--name", "x"])

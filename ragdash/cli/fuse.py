@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DatasetError, RetrievalError
@@ -94,6 +95,13 @@ def register(subparsers) -> None:
                    help="BEIR qrels split when QRELS is a dataset (default test)")
     p.add_argument("--save-run", default=None, metavar="FILE",
                    help="also write the fused ranking to FILE as a TREC run")
+    p.add_argument("--store", action="store_true",
+                   help="also save the fused run in the run store ($RAGDASH_HOME) as a "
+                        "pipeline run (its stages, inputs and name), to open and compare it in "
+                        "the app; needs the dataset: QRELS a dataset folder, or ragdash run "
+                        "JSON inputs whose dataset the store has")
+    p.add_argument("--name", default=None, metavar="TEXT",
+                   help="the stored run's name (with --store; default: the stages in words)")
     sweep = p.add_argument_group("weight sweep (--sweep, two runs)")
     sweep.add_argument("--sweep", action="store_true",
                        help="also fuse at α = 0, 0.1, ..., 1 (weights α, 1 − α; with --method "
@@ -111,8 +119,35 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..metrics import evaluate, metric_names, parse_metric
-    from ..retrieval.fusion import fuse, fused_name, shallow_inputs, weight_sweep
+    ks, weights = _check_options(args)
+    store = dataset = None
+    if args.store:  # before any work: a store that cannot open, or no dataset, stops here
+        from ..runs import get_store
+
+        store = get_store()
+        dataset = _dataset_for_store(args, store)
+    out = _fuse(args, ks, weights)
+    run_id = _store(args, store, dataset, weights) if store is not None else None
+    if args.save_run:
+        try:
+            out.fused.write_trec(args.save_run, tag=f"fusion_{args.method}")
+        except OSError as exc:
+            raise RetrievalError(f"cannot write the run file {args.save_run}: "
+                                 f"{exc.strerror or exc}; check the folder exists and is "
+                                 "writable") from exc
+    if args.format == "json":
+        emit(to_json(_json_report(args, out, ks, weights, run_id)))
+        return 0
+    emit(_text_report(out, run_id))
+    for text in out.warnings:
+        note(f"warning: {text}")
+    if args.save_run:
+        note(f"run written to {args.save_run}")
+    return 0
+
+
+def _check_options(args) -> tuple[list[int], list[float] | None]:
+    from ..metrics import parse_metric
 
     ks = parse_ks(args.k)
     if len(args.runs) < 2:
@@ -125,11 +160,33 @@ def run(args) -> int:
         if weights is not None or args.alpha is not None:
             raise RetrievalError("--sweep tries every α itself; drop --weights / --alpha")
         parse_metric(args.sweep_metric)
+    if args.name is not None and not args.store:
+        raise RetrievalError("--name names the stored run; add --store")
+    return ks, weights
+
+
+@dataclass
+class _Fused:
+    """What both outputs report."""
+
+    fused: object
+    query_ids: list[str]
+    names: list[str]
+    metrics: dict
+    inputs: list[dict]
+    warnings: list[str]
+    sweep: object = None
+
+
+def _fuse(args, ks: list[int], weights) -> _Fused:
+    """Read, check, fuse, score the fused run and its inputs on the same queries, sweep."""
+    from ..metrics import evaluate, metric_names
+    from ..retrieval.fusion import fuse, fused_name, shallow_inputs, weight_sweep
+
     qrels = _load_qrels(args.qrels, args.split)
     inputs = _read_inputs(args.runs)
     rankings = [r for r, _ in inputs]
     _check_same_dataset(inputs, args.runs)
-
     fused = fuse(rankings, args.method, norm=args.norm, weights=weights, alpha=args.alpha,
                  rrf_k=args.rrf_k, name=fused_name([r.name for r in rankings], args.method,
                                                    norm=args.norm, alpha=args.alpha))
@@ -145,12 +202,6 @@ def run(args) -> int:
         return evaluate(ranking, qrels, kmax=kmax, queries=query_ids,
                         relevance_level=args.relevance_level, gain=args.gain).summary(ks)
 
-    warnings = shallow_inputs(rankings, max(ks))
-    names = metric_names(ks)
-    metrics = score(fused)
-    input_rows = [{"name": r.name, "file": str(path), "depth": r.kmax,
-                   "queries": len(r.query_ids), "metrics": score(r)}
-                  for (r, _), path in zip(inputs, args.runs)]
     sweep = None
     if args.sweep:
         sweep = weight_sweep(rankings[0], rankings[1], qrels, metric=args.sweep_metric,
@@ -158,46 +209,90 @@ def run(args) -> int:
                              query_ids=query_ids, kmax=kmax, seed=args.seed,
                              tune_fraction=args.tune_fraction,
                              relevance_level=args.relevance_level, gain=args.gain)
-    if args.save_run:
-        try:
-            fused.write_trec(args.save_run, tag=f"fusion_{args.method}")
-        except OSError as exc:
-            raise RetrievalError(f"cannot write the run file {args.save_run}: "
-                                 f"{exc.strerror or exc}; check the folder exists and is "
-                                 "writable") from exc
-    if args.format == "json":
-        out = {"queries": len(query_ids), "name": fused.name,
-               "metrics": {n: metrics[n] for n in names}, "inputs": input_rows,
-               "method": args.method, "norm": args.norm, "weights": weights,
-               "alpha": args.alpha, "rrf_k": args.rrf_k, "depth": fused.kmax, "k": ks,
-               "warnings": warnings, "run_file": args.save_run,
-               "relevance_level": args.relevance_level, "gain": args.gain}
-        if sweep is not None:
-            obj = sweep.to_json_obj(ks)
-            out["sweep"] = [{**row, "metrics": {n: row["metrics"][n] for n in names}}
-                            for row in obj["sweep"]]
-            out["sweep_choice"] = obj["choice"]
-        emit(to_json(out))
-        return 0
-    lines = [f"{fused.name} on {len(query_ids):,} judged queries", "",
-             format_metrics(metrics), ""]
-    lines.append(format_table(["run", "depth", *names],
-                              [[fused.name, fused.kmax, *(metrics[n] for n in names)]]
-                              + [[row["name"], row["depth"],
-                                  *(row["metrics"][n] for n in names)] for row in input_rows]))
+    return _Fused(fused=fused, query_ids=query_ids, names=metric_names(ks),
+                  metrics=score(fused),
+                  inputs=[{"name": r.name, "file": str(path), "depth": r.kmax,
+                           "queries": len(r.query_ids), "metrics": score(r)}
+                          for (r, _), path in zip(inputs, args.runs)],
+                  warnings=shallow_inputs(rankings, max(ks)), sweep=sweep)
+
+
+def _json_report(args, out: _Fused, ks, weights, run_id) -> dict:
+    names = out.names
+    obj = {"queries": len(out.query_ids), "name": out.fused.name,
+           "metrics": {n: out.metrics[n] for n in names}, "inputs": out.inputs,
+           "method": args.method, "norm": args.norm, "weights": weights, "alpha": args.alpha,
+           "rrf_k": args.rrf_k, "depth": out.fused.kmax, "k": ks, "warnings": out.warnings,
+           "run_file": args.save_run, "run_id": run_id,
+           "relevance_level": args.relevance_level, "gain": args.gain}
+    if out.sweep is not None:
+        sweep = out.sweep.to_json_obj(ks)
+        obj["sweep"] = [{**row, "metrics": {n: row["metrics"][n] for n in names}}
+                        for row in sweep["sweep"]]
+        obj["sweep_choice"] = sweep["choice"]
+    return obj
+
+
+def _text_report(out: _Fused, run_id) -> str:
+    names, fused, sweep = out.names, out.fused, out.sweep
+    lines = [f"{fused.name} on {len(out.query_ids):,} judged queries", "",
+             format_metrics(out.metrics), "",
+             format_table(["run", "depth", *names],
+                          [[fused.name, fused.kmax, *(out.metrics[n] for n in names)]]
+                          + [[row["name"], row["depth"], *(row["metrics"][n] for n in names)]
+                             for row in out.inputs])]
     if sweep is not None:
         lines += ["", format_table(
             ["α", f"tuning ({sweep.n_tune:,} q)", f"held-out ({sweep.n_test:,} q)",
-             f"all ({len(query_ids):,} q)"],
+             f"all ({len(out.query_ids):,} q)"],
             [[f"{a:g}" + (" ←" if j == sweep.chosen else ""), sweep.tune_means[j],
               sweep.test_means[j], sweep.all_means[j]] for j, a in enumerate(sweep.alphas)]),
             "", sweep.sentence()]
-    emit("\n".join(lines))
-    for text in warnings:
-        note(f"warning: {text}")
-    if args.save_run:
-        note(f"run written to {args.save_run}")
-    return 0
+    if run_id:
+        from .evaluate import results_path
+
+        lines += ["", f"stored as run {run_id}: open {results_path(run_id)} in the app"]
+    return "\n".join(lines)
+
+
+def _store(args, store, dataset, weights) -> str:
+    """The fusion saved as a pipeline run (:func:`ragdash.pipeline.fuse_runs`): the inputs
+    become runs on the dataset (a TREC file scored against it, a JSON export as it was made),
+    the fused run names them as stages (and as parents when the store has them)."""
+    from ..pipeline import fuse_runs
+    from ..runs.exchange import run_from_json_obj, run_from_trec
+    from .compare import run_names
+
+    runs = []
+    for name, path in zip(run_names(args.runs), args.runs):
+        raw = Path(path).read_bytes()
+        if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+            run = run_from_json_obj(store, raw, dataset=dataset, filename=str(path))
+            obj_id = json.loads(raw.decode("utf-8-sig")).get("id")
+            run.id = obj_id if obj_id and store.exists(obj_id) else None
+            run.name = run.name or name
+        else:
+            run = run_from_trec(raw, dataset=dataset, name=name, filename=str(path),
+                                kmax=10**6)
+        runs.append(run)
+    fused = fuse_runs(runs, args.method, norm=args.norm, weights=weights, alpha=args.alpha,
+                      rrf_k=args.rrf_k, name=(args.name or "").strip() or None)
+    return store.save(fused)
+
+
+def _dataset_for_store(args, store):
+    p = Path(args.qrels)
+    if p.is_dir() or p.suffix.lower() in (".zip", ".json"):
+        from ..loaders import load_dataset
+
+        return load_dataset(args.qrels, split=args.split)
+    for path in args.runs:
+        meta = _dataset_meta(path)
+        if meta and store.has_dataset(meta["fingerprint"]):
+            return store.dataset(meta["fingerprint"])
+    raise RetrievalError("--store needs the dataset the runs were made on (a run is saved "
+                         "with its dataset): give the dataset folder as QRELS (e.g. "
+                         "data/jsquad-valid), or ragdash run JSON exports of runs in the store")
 
 
 def _parse_weights(text: str | None) -> list[float] | None:
