@@ -98,10 +98,11 @@ def _positive_int(value, what: str) -> int:
 
 # -- pipelines: first stage(s) → fusion → rerank, each stage a Run ---------------------------
 def stage_label(run: Run) -> str:
-    """How a run is called inside a pipeline's name: "BM25", the embedding model, the name
-    of a pipeline or an imported run; chunked runs say their chunk size."""
+    """How a run is called inside a pipeline's name: its own name when it has one (a saved
+    run the user named, an imported file's stem, a pipeline), else "BM25" (with its k1 / b
+    when not the defaults) or the embedding model; chunked runs say their chunk size."""
     cfg = run.config or {}
-    if cfg.get("stages"):
+    if run.name or cfg.get("stages"):
         return run.name or run.retriever
     if run.retriever == "bm25" or cfg.get("retriever") == "bm25":
         label = "BM25"

@@ -112,13 +112,13 @@ def test_bad_chunk_settings_stop_start_in_one_sentence():
     assert "BM25 (64-token chunks)" in texts(at)
 
 
-def test_the_weight_sweep_view_draws_alpha_with_the_held_out_band(sample):
+def test_saved_runs_are_fused_and_swept_with_the_held_out_band(sample):
     at = _load_sample(new_app())
     a = save_bm25_run(sample, name="bm25 default")
     b = save_bm25_run(sample, name="bm25 flat", k1=0.5, b=0.2)
     open_page(at, "run")
-    at.selectbox(key="w:rd_sweep_a").set_value(a)
-    at.selectbox(key="w:rd_sweep_b").set_value(b).run()
+    at.multiselect(key="w:rd_fuse_ids").set_value([a, b])
+    at.selectbox(key="w:rd_fuse_method").set_value("alpha").run()
     assert not at.exception
     fig = chart(at, "pipe_sweep_chart")
     kinds = [tr["meta"]["kind"] for tr in fig["data"]]
@@ -127,6 +127,29 @@ def test_the_weight_sweep_view_draws_alpha_with_the_held_out_band(sample):
     assert list(x) == pytest.approx([i / 10 for i in range(11)])
     note = texts(at)
     assert "held-out" in note and "would flatter it" in note
+    # α = 1 is run A alone: the tuning and held-out points there are A's means
+    from ragdash.retrieval.fusion import split_queries
+
+    run_a = get_store().load(a)
+    _, test = split_queries(run_a.query_ids, seed=0)
+    assert array(fig["data"][0]["y"])[-1] == pytest.approx(
+        run_a.table().select(test).mean("ndcg@10"))
+    # save the fusion at α = 0.3: a run whose parents are the two, Compare set to all three
+    at.slider(key="w:rd_fuse_alpha").set_value(0.3).run()
+    at.button(key="pipe_fuse_save").click().run()
+    assert not at.exception
+    fused = [s for s in get_store().list() if s.id not in (a, b)]
+    assert len(fused) == 1 and fused[0].name == "bm25 default + bm25 flat (α)"
+    run = get_store().load(fused[0].id)
+    assert run.parents == [a, b] and run.config["stages"][-1]["alpha"] == 0.3
+    assert at.session_state[keys.COMPARE_IDS] == [a, b, run.id]
+    assert "Compare shows it against its inputs" in texts(at)
+    # three runs: no sweep, RRF saves a fusion of all three
+    at.multiselect(key="w:rd_fuse_ids").set_value([a, b, run.id])
+    at.selectbox(key="w:rd_fuse_method").set_value("rrf").run()
+    assert not [c for c in at.get("plotly_chart") if c.key == "pipe_sweep_chart"]
+    at.button(key="pipe_fuse_save").click().run()
+    assert len(get_store().list()) == 4
 
 
 def test_the_drill_down_of_a_chunked_run_shows_the_chunk_that_matched(sample):

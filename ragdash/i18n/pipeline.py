@@ -79,20 +79,30 @@ MESSAGES: dict[str, dict[str, str]] = {
                         "ja": "第1段を少なくとも1つ選んでください。"},
     "pipe.need_rerank_model": {"en": "Give the rerank model and base URL.",
                                "ja": "リランクモデルとベース URL を入力してください。"},
-    "pipe.sweep_title": {"en": "Weight sweep of two saved runs",
-                         "ja": "保存済みの2つの実行の重みスイープ"},
+    "pipe.sweep_title": {"en": "Fuse saved runs, and the weight sweep",
+                         "ja": "保存済みの実行の融合と重みスイープ"},
+    "pipe.fuse_runs": {"en": "Runs to fuse (the first is A)",
+                       "ja": "融合する実行（最初が A）"},
+    "pipe.fuse_save": {"en": "Save the fused run", "ja": "融合した実行を保存"},
+    "pipe.fuse_saved": {"en": "Saved “{name}”; Compare shows it against its inputs.",
+                        "ja": "「{name}」を保存しました。比較ページで入力と並べて表示します。"},
+    "pipe.alpha_two": {"en": "α combines exactly two runs; pick two, or another method.",
+                       "ja": "α はちょうど2つの実行を組み合わせます。2つ選ぶか、"
+                             "別の方式にしてください。"},
+    "pipe.alpha_a": {"en": "α (weight of A)", "ja": "α（A の重み）"},
     "pipe.sweep_intro": {
-        "en": "α from 0 to 1 in steps of 0.1, from the saved rankings alone (no retrieval, no "
-              "API call).",
-        "ja": "保存済みのランキングだけから α を 0 から 1 まで 0.1 刻みで試します（検索も API "
-              "呼び出しもしません）。"},
-    "pipe.sweep_a": {"en": "Run A (weight α)", "ja": "実行 A（重み α）"},
-    "pipe.sweep_b": {"en": "Run B (weight 1 − α)", "ja": "実行 B（重み 1 − α）"},
+        "en": "Two or more saved runs of this dataset (computed here, or TREC runs uploaded on "
+              "Compare) fused into a new run. For two runs, α from 0 to 1 in steps of 0.1 "
+              "weighs A against B, from the saved rankings alone (no retrieval, no API call).",
+        "ja": "このデータセットの保存済みの実行（ここで計算したもの、または比較ページで"
+              "アップロードした TREC ファイル）を融合して新しい実行にします。2つなら、保存済みの"
+              "ランキングだけから α を 0 から 1 まで 0.1 刻みで A と B に重み付けします（検索も "
+              "API 呼び出しもしません）。"},
     "pipe.sweep_metric": {"en": "Metric", "ja": "指標"},
     "pipe.sweep_seed": {"en": "Split seed", "ja": "分割のシード"},
     "pipe.sweep_need_two": {"en": "Save two runs of this dataset to sweep their weights.",
                             "ja": "重みをスイープするには、このデータセットの実行を2つ"
                                   "保存してください。"},
-    "pipe.sweep_same": {"en": "Choose two different runs.",
-                        "ja": "異なる2つの実行を選んでください。"},
+    "pipe.sweep_same": {"en": "Choose two or more runs.",
+                        "ja": "実行を2つ以上選んでください。"},
 }

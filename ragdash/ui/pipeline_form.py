@@ -332,25 +332,29 @@ def _hand_finished_to_compare(ctx) -> None:
         st.session_state[keys.COMPARE_IDS] = [*stage_ids, run.id]
 
 
-# -- the weight sweep ---------------------------------------------------------------------
-SWEEP_A = "rd_sweep_a"
-SWEEP_B = "rd_sweep_b"
+# -- fusing saved runs, and the weight sweep ----------------------------------------------
+FUSE_IDS = "rd_fuse_ids"
+FUSE_METHOD = "rd_fuse_method"
+FUSE_RRF_K = "rd_fuse_rrf_k"
+FUSE_ALPHA = "rd_fuse_alpha"
 SWEEP_METRIC = "rd_sweep_metric"
 SWEEP_SEED = "rd_sweep_seed"
 _SWEEP_METRICS = ["ndcg@10", "recall@10", "mrr@10", "recall@100", "ndcg@100", "hit_rate@5"]
 
 
 def sweep_view(ctx: PageContext, ds: Dataset) -> None:
-    """α from 0 to 1 over two saved runs of ``ds``: the figure and how α was chosen."""
+    """Fuse two or more saved runs of ``ds`` (computed here, or uploaded TREC runs from
+    another engine) and save the fusion as a run; for two runs, the weight sweep: α from 0 to
+    1 with the held-out half's band, and how α was chosen."""
     from ..metrics import metric_label
     from ..present.charts import PLOTLY_CONFIG, sweep_figure
-    from ..retrieval.fusion import weight_sweep
-    from ..stats import curve_bands
+    from .widgets import bind_multi
 
     t = ctx.t
     st.divider()
     st.subheader(t("pipe.sweep_title"))
     st.caption(t("pipe.sweep_intro"))
+    _saved_flash(t)
     summaries = ctx.store.list(dataset_fingerprint=ds.fingerprint())
     if len(summaries) < 2:
         st.info(t("pipe.sweep_need_two"))
@@ -358,41 +362,87 @@ def sweep_view(ctx: PageContext, ds: Dataset) -> None:
     ids = [s.id for s in summaries]
     names = {s.id: f"{s.name or s.retriever} · {s.created_at[:16].replace('T', ' ')}"
              for s in summaries}
-    cols = st.columns([3, 3, 2, 1])
-    a = cols[0].selectbox(t("pipe.sweep_a"), ids, format_func=names.get,
-                          **bind_choice(SWEEP_A, ids, ids[-1]))
-    b = cols[1].selectbox(t("pipe.sweep_b"), ids, format_func=names.get,
-                          **bind_choice(SWEEP_B, ids, ids[0] if ids[0] != a else ids[-1]))
+    picked = st.multiselect(t("pipe.fuse_runs"), ids, format_func=names.get,
+                            **bind_multi(FUSE_IDS, ids, ids[:2][::-1]))
+    methods = list(METHODS)
+    cols = st.columns([2, 2, 2, 1])
+    method = cols[0].selectbox(t("pipe.fusion_method"), methods, format_func=_FUSION_LABEL.get,
+                               **bind_choice(FUSE_METHOD, methods, "rrf"))
     metric = cols[2].selectbox(t("pipe.sweep_metric"), _SWEEP_METRICS,
                                format_func=metric_label,
                                **bind_choice(SWEEP_METRIC, _SWEEP_METRICS, "ndcg@10"))
     seed = int(cols[3].number_input(t("pipe.sweep_seed"), 0, 10_000, **bind(SWEEP_SEED, 0)))
-    if a == b:
+    if len(picked) < 2:
         st.info(t("pipe.sweep_same"))
         return
-    memo = st.session_state.setdefault("rd_sweep_memo", {})
-    key = (a, b, metric, seed)
-    try:
-        if key not in memo:
-            memo.clear()
-            run_a, run_b = ctx.store.load(a), ctx.store.load(b)
-            from ..ranking import Ranking
+    options: dict = {}
+    if method == "rrf":
+        options["rrf_k"] = float(cols[1].number_input(t("pipe.rrf_k"), 0, 1000,
+                                                      **bind(FUSE_RRF_K, 60)))
+    elif method == "alpha":
+        if len(picked) != 2:
+            st.warning(t("pipe.alpha_two"))
+            return
+        options["alpha"] = float(cols[1].slider(t("pipe.alpha_a"), 0.0, 1.0, step=0.1,
+                                                **bind(FUSE_ALPHA, 0.5)))
+    runs = [ctx.store.load(i) for i in picked]
+    if len(runs) == 2:
+        try:
+            sweep, band = _sweep(ctx, runs, method, options, metric, seed)
+        except RagdashError as exc:
+            st.error(md(exc))
+        else:
+            st.plotly_chart(sweep_figure(sweep, band, lang=ctx.lang), key="pipe_sweep_chart",
+                            config=PLOTLY_CONFIG)
+            st.markdown(t("sweep.note", n_tune=f"{sweep.n_tune:,}",
+                          n_test=f"{sweep.n_test:,}", metric=metric_label(metric),
+                          tune=f"{sweep.tune_means[sweep.chosen]:.4f}",
+                          test=f"{sweep.test_value:.4f} (α = {sweep.chosen_alpha:g})",
+                          seed=seed))
+    if st.button(t("pipe.fuse_save"), key="pipe_fuse_save", icon=":material/merge:"):
+        from ..pipeline import fuse_runs
+        from . import state
 
-            ra, rb = (Ranking(r.ranking.query_ids, r.ranking.offsets, r.ranking.doc_ids,
-                              r.ranking.scores, name=r.name or r.retriever, canonical=True)
-                      for r in (run_a, run_b))
-            qids = list(dict.fromkeys([*run_a.query_ids, *run_b.query_ids]))
-            sweep = weight_sweep(ra, rb, run_a.dataset.qrels, metric=metric, query_ids=qids,
-                                 seed=seed, relevance_level=run_a.relevance_level,
-                                 gain=run_a.gain)
-            band = curve_bands(sweep.values[~sweep.tune], n_resamples=1000, seed=seed)
-            memo[key] = (sweep, band)
-        sweep, band = memo[key]
-    except RagdashError as exc:
-        st.error(md(exc))
-        return
-    st.plotly_chart(sweep_figure(sweep, band, lang=ctx.lang), key="pipe_sweep_chart",
-                    config=PLOTLY_CONFIG)
-    st.markdown(t("sweep.note", n_tune=f"{sweep.n_tune:,}", n_test=f"{sweep.n_test:,}",
-                  metric=metric_label(metric), tune=f"{sweep.tune_means[sweep.chosen]:.4f}",
-                  test=f"{sweep.test_value:.4f} (α = {sweep.chosen_alpha:g})", seed=seed))
+        try:
+            fused = fuse_runs(runs, method, **options)
+            run_id = ctx.store.save(fused)
+        except RagdashError as exc:
+            st.error(md(exc))
+        else:
+            state.set_run(run_id)
+            st.session_state[keys.COMPARE_IDS] = [*picked, run_id]
+            st.session_state[_FLASH] = fused.name
+            st.rerun()  # the run lists above now include it
+
+
+_FLASH = "rd_fuse_saved"
+
+
+def _saved_flash(t) -> None:
+    name = st.session_state.pop(_FLASH, None)
+    if name:
+        st.success(t("pipe.fuse_saved", name=md(name)))
+        st.page_link("pages/4_Compare.py", label=t("nav.compare"),
+                     icon=":material/compare_arrows:")
+
+
+def _sweep(ctx, runs, method: str, options: dict, metric: str, seed: int):
+    """The sweep of two runs (memoized per choice) and its held-out band."""
+    from ..ranking import Ranking
+    from ..retrieval.fusion import weight_sweep
+    from ..stats import curve_bands
+
+    memo = st.session_state.setdefault("rd_sweep_memo", {})
+    key = (runs[0].id, runs[1].id, method, options.get("rrf_k"), metric, seed)
+    if key not in memo:
+        memo.clear()
+        ra, rb = (Ranking(r.ranking.query_ids, r.ranking.offsets, r.ranking.doc_ids,
+                          r.ranking.scores, name=r.name or r.retriever, canonical=True)
+                  for r in runs)
+        qids = list(dict.fromkeys([*runs[0].query_ids, *runs[1].query_ids]))
+        sweep = weight_sweep(ra, rb, runs[0].dataset.qrels, metric=metric, method=method,
+                             rrf_k=options.get("rrf_k", 60), query_ids=qids, seed=seed,
+                             relevance_level=runs[0].relevance_level, gain=runs[0].gain)
+        memo[key] = (sweep, curve_bands(sweep.values[~sweep.tune], n_resamples=1000,
+                                        seed=seed))
+    return memo[key]
