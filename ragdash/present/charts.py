@@ -538,7 +538,8 @@ def frontier_figure(frontier: Frontier, *, lang: str = "en",
                      f"{_esc(verdict)}{_esc(p_text)}<br>{_config_text(p.config)}")
     fig.add_trace(go.Scatter(
         x=plot_x, y=[p.y for p in drawn], mode="markers+text",
-        text=[label(p) for p in drawn], textposition="top center",
+        text=[label(p) for p in drawn],
+        textposition=["top center" if p.best else "bottom center" for p in drawn],
         error_y={"type": "data", "symmetric": False,
                  "array": [p.ci_high - p.y for p in drawn],
                  "arrayminus": [p.y - p.ci_low for p in drawn],

@@ -107,7 +107,8 @@ def points_table(ctx: PageContext, frontier: Frontier) -> None:
              format_p(p.p_vs_best).removeprefix("p = ")}
             for p in frontier.points]
     st.subheader(t("fr.table"))
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key="fr_table")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="fr_table",
+                 column_config={t("fr.col.run"): st.column_config.TextColumn(width="large")})
     notes = sorted({n for p in frontier.points for n in p.operating.notes})
     if notes:
         st.caption(md(" · ".join(notes)))
