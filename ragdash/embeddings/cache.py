@@ -119,6 +119,7 @@ class CacheFile:
         self.path = self.directory / self.FILENAME
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
+        self._writable = False
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self.path)!r})"
@@ -148,6 +149,30 @@ class CacheFile:
             conn.close()
             raise self._error(exc) from exc
         return conn
+
+    def check_writable(self) -> None:
+        """Raise a CacheError unless new rows can be written: called before the first paid
+        request, so an unwritable ``RAGDASH_HOME`` costs nothing (replies that could not be
+        kept used to be paid for and thrown away). A read-only home is refused even when it
+        holds a cache; copying the file into a writable ``RAGDASH_HOME`` reuses it. Checked
+        once per object (a write transaction is opened and rolled back)."""
+        if self._writable:
+            return
+        try:
+            with self._connect() as conn:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("ROLLBACK")
+        except CacheError as exc:
+            raise self._unwritable(exc) from exc
+        self._writable = True
+
+    def _unwritable(self, exc: BaseException) -> CacheError:
+        cause = exc.__cause__ or exc
+        detail = getattr(cause, "strerror", None) or str(cause)
+        return CacheError(
+            f"Cannot write the {self.LABEL} {self.path} ({detail}), so nothing was sent: "
+            f"what a server returns could not be kept. Point RAGDASH_HOME at a writable folder "
+            f"(to reuse a read-only cache, copy {self.path.name} into it first).")
 
     def close(self) -> None:
         with self._lock:

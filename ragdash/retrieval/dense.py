@@ -119,6 +119,8 @@ class DenseRetriever:
         Returns one (len(texts), d) float32 array per group. ``while_waiting`` is called once
         the requests are under way (when there are any), to use the wait.
         """
+        if self.cache is not None:
+            self.cache.check_writable()  # before the first paid request (issue #13)
         return _GroupEmbedding(self, groups, progress=progress, cancel=cancel).run(
             while_waiting)
 

@@ -283,6 +283,8 @@ class Reranker:
                 self.cache.put_many(base, model, q.query_hash, hashes, scores.tolist())
             fresh[g].update(zip(hashes, scores.tolist()))
 
+        if with_due and self.cache is not None:
+            self.cache.check_writable()  # before the first paid request (issue #13)
         if with_due:
             self.scorer.score_groups(plan.groups(), on_scores=on_scores, progress=progress,
                                      cancel=cancel)
