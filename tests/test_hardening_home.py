@@ -142,3 +142,55 @@ def test_the_app_run_job_stops_before_paying_when_the_cache_cannot_be_written(ho
         assert server.embedding_requests == []
     shown = " ".join(str(e.value) for e in at.error)
     assert "Cannot write the embeddings cache" in shown and "nothing was sent" in shown
+
+
+def test_a_sigkill_loses_at_most_batch_times_concurrency_texts(tmp_path):
+    """README's sentence, measured: texts the server answered (paid for) minus texts in the
+    cache after a SIGKILL mid-run is at most --batch-size x --concurrency."""
+    import signal
+    import sqlite3
+    import time
+
+    from ragdash.embeddings.cache import text_hash
+
+    batch, concurrency, n = 5, 3, 120
+    data = tmp_path / "data"
+    (data / "qrels").mkdir(parents=True)
+    (data / "corpus.jsonl").write_text("".join(
+        json.dumps({"_id": f"d{i}", "text": f"text number {i}"}) + "\n" for i in range(n)))
+    (data / "queries.jsonl").write_text('{"_id": "q0", "text": "number"}\n')
+    (data / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq0\td0\t1\n")
+    home = tmp_path / "home"
+
+    def cached() -> set[bytes]:
+        path = home / "embeddings.sqlite"
+        if not path.exists():
+            return set()
+        conn = sqlite3.connect(path, timeout=30)
+        try:
+            return {bytes(h) for (h,) in conn.execute("SELECT text_sha256 FROM embeddings")}
+        except sqlite3.OperationalError:
+            return set()
+        finally:
+            conn.close()
+
+    with FakeOpenAI(latency=0.3) as server:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "RAGDASH_HOME": str(home),
+               "OPENAI_API_KEY": "sk-test"}
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "ragdash", "evaluate", str(data), "--retriever", "openai",
+             "--model", "emb-1", "--base-url", server.url, "--batch-size", str(batch),
+             "--concurrency", str(concurrency)], env=env, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while len(cached()) < 4 * batch:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+        server.wait_idle()
+        paid = {text_hash(t) for t in server.served}
+    kept = cached()
+    lost = paid - kept
+    assert kept <= paid and len(kept) < n + 1
+    assert len(lost) <= batch * concurrency, (len(lost), batch * concurrency)
