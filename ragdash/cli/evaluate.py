@@ -166,7 +166,8 @@ def add_embedding_options(p) -> None:
                        help="ask for N-dimensional vectors (models that support it, e.g. "
                             "text-embedding-3-*); not sent unless given")
     dense.add_argument("--batch-size", type=int, default=None, metavar="N",
-                       help="texts per request (default 256, at most 2048)")
+                       help="texts per request (default 256, at most 2048); for a local "
+                            "model, per model call (default 32: each is a progress step)")
     dense.add_argument("--concurrency", type=int, default=None, metavar="N",
                        help="requests in flight at once (default 4)")
     dense.add_argument("--api-key-env", default=None, metavar="NAME",
@@ -467,31 +468,56 @@ _STAGE_LABELS = {"tokenizing": "tokenizing documents", "indexing": "indexing doc
 
 
 class ProgressBar:
-    """One line on stderr, redrawn at most ten times a second: stage, count, bar, calls."""
+    """One line on stderr, redrawn at most ten times a second: stage, count, bar, calls and
+    tokens (an API) or batches (a local model), the stage's time and the time left — the
+    same line for every retriever."""
 
     def __init__(self, retriever: str, width: int = 24) -> None:
         self.verb = "indexing" if retriever == "bm25" else "embedding"
         self.width = width
         self.last = 0.0
         self.shown = False
+        self.stage: str | None = None
+        self.stage_started = 0.0
+        self.stage_done = 0
 
     def __call__(self, event: dict) -> None:
         now = time.monotonic()
         done, total = int(event.get("done", 0)), int(event.get("total", 0))
+        stage = str(event.get("stage", ""))
+        if stage != self.stage:
+            self.stage, self.stage_started, self.stage_done = stage, now, done
         if now - self.last < 0.1 and done < total:
             return
         self.last = now
-        stage = str(event.get("stage", ""))
         verb = _STAGE_LABELS.get(stage) or ("ranking" if stage == "ranking"
                                             else f"{self.verb} {stage}")
         filled = int(self.width * done / total) if total else self.width
         bar = "#" * filled + "." * (self.width - filled)
         extra = ""
-        if event.get("calls"):
-            extra = f"  {int(event['calls']):,} calls, {int(event.get('tokens', 0)):,} tokens"
+        calls, tokens = int(event.get("calls") or 0), int(event.get("tokens") or 0)
+        if tokens:
+            extra = f"  {calls:,} calls, {tokens:,} tokens"
+        elif calls:  # a local model counts no tokens: its batches are the news
+            extra = f"  {calls:,} batches"
+        extra += self._timing(now, done, total)
         sys.stderr.write(f"\r{verb:<20} [{bar}] {done:,}/{total:,}{extra}\x1b[K")
         sys.stderr.flush()
         self.shown = True
+
+    def _timing(self, now: float, done: int, total: int) -> str:
+        """``, 12 s`` and, after a second of the stage, ``, about 40 s left`` from its pace
+        (texts served from the cache at its start took no time and are not counted)."""
+        from ..jobs import format_duration
+
+        spent = now - self.stage_started
+        if spent < 1.0:
+            return ""
+        text = f", {format_duration(spent)}"
+        gained = done - self.stage_done
+        if gained > 0 and done < total:
+            text += f", about {format_duration(spent * (total - done) / gained)} left"
+        return text
 
     def close(self) -> None:
         if self.shown:

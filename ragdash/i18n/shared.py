@@ -80,6 +80,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "job.progress": {"en": "{stage}: {done} of {total}", "ja": "{stage}：{done} / {total}"},
     "job.calls_tokens": {"en": "{calls} API calls, {tokens} tokens",
                          "ja": "API 呼び出し {calls} 回、{tokens} トークン"},
+    "job.batches": {"en": "{n} batches", "ja": "{n} バッチ"},
     "job.eta": {"en": "about {time} left", "ja": "残り約 {time}"},
     "job.elapsed": {"en": "{time} elapsed", "ja": "経過 {time}"},
     "job.unexpected": {

@@ -468,6 +468,10 @@ class _GroupEmbedding:
             table[slots] = vectors
         return [table[idx] for idx in self.group_slots]
 
+#: texts per request to an API, and per model call of a local model, unless given
+DEFAULT_API_BATCH = 256
+DEFAULT_LOCAL_BATCH = 32
+
 _KNOWN_OPTIONS = frozenset({"max_batch_tokens", "session", "device", "seed"})
 
 
@@ -506,7 +510,8 @@ class _WholeJob:
 
 def make_dense_retriever(kind: str, *, model: str, base_url: str | None = None,
                          api_key: str | None = None, dimensions: int | None = None,
-                         batch_size: int = 256, concurrency: int = 4, query_prefix: str = "",
+                         batch_size: int | None = None, concurrency: int = 4,
+                         query_prefix: str = "",
                          document_prefix: str = "", encoding_format: str = "float",
                          api_version: str | None = None, api_key_header: str | None = None,
                          cache_dir: str | os.PathLike | None = None, timeout: float = 60.0,
@@ -528,7 +533,8 @@ def make_dense_retriever(kind: str, *, model: str, base_url: str | None = None,
     cache = EmbeddingCache(cache_dir) if use_cache else None
     if kind == "openai":
         client = EmbeddingClient(
-            base_url, model, api_key=api_key, dimensions=dimensions, batch_size=batch_size,
+            base_url, model, api_key=api_key, dimensions=dimensions,
+            batch_size=batch_size or DEFAULT_API_BATCH,
             max_batch_tokens=kw.get("max_batch_tokens", DEFAULT_MAX_BATCH_TOKENS),
             concurrency=concurrency, encoding_format=encoding_format, api_version=api_version,
             api_key_header=api_key_header, timeout=timeout, max_retries=max_retries,
@@ -539,7 +545,10 @@ def make_dense_retriever(kind: str, *, model: str, base_url: str | None = None,
     if kind == "local":
         from ..embeddings.local import LocalEmbedder
 
-        embedder = LocalEmbedder(model, batch_size=batch_size, dimensions=dimensions,
+        # smaller than an API's batches: on a CPU each is seconds, and each is a progress
+        # step (256 texts of a base model took ~30 s between two updates, #14)
+        embedder = LocalEmbedder(model, batch_size=batch_size or DEFAULT_LOCAL_BATCH,
+                                 dimensions=dimensions,
                                  device=kw.get("device", "cpu"))
         return DenseRetriever(embedder, kind="local", query_prefix=query_prefix,
                               document_prefix=document_prefix, cache=cache,
