@@ -68,6 +68,16 @@ def test_operating_figures_follow_the_formulas():
                      config={"retriever": "openai"})
     op = operating(unknown, catalog=CATALOG)
     assert op.index_cost_usd is None and "no price for mystery-embed" in op.notes[0]
+    # what the run itself paid: its reported tokens x the price; a derived point paid nothing
+    paid = ranked(ds, [1] * N, retriever="openai:emb-small", model="emb-small",
+                  config={"retriever": "openai", "model": "emb-small"},
+                  usage={"prompt_tokens": 123_456})
+    assert operating(paid, catalog=CATALOG).paid_usd == pytest.approx(123_456 * 0.02 / 1e6)
+    point = paid.derive(paid.ranking, transform={"kind": "sweep"}, retriever="x",
+                        usage={"requests": 0, "prompt_tokens": 0})
+    op = operating(point, catalog=CATALOG)
+    assert op.paid_usd == 0.0 and op.index_cost_usd == pytest.approx(
+        operating(paid, catalog=CATALOG).index_cost_usd)
 
 
 def three_runs():

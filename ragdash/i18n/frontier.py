@@ -56,6 +56,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "fr.col.pareto": {"en": "Pareto", "ja": "パレート"},
     "fr.col.vs_best": {"en": "Against the best", "ja": "最良との比較"},
     "fr.col.p": {"en": "p (Holm)", "ja": "p（Holm）"},
+    "fr.col.index_cost": {"en": "Indexing cost (estimate)", "ja": "索引作成の費用（見積もり）"},
+    "fr.col.paid": {"en": "Paid by this run (actual)", "ja": "この実行の支払い（実績）"},
     "fr.col.latency_kind": {"en": "Latency measured as", "ja": "遅延の測り方"},
     "fr.vs.best": {"en": "best", "ja": "最良"},
     "fr.vs.same": {"en": "no detectable difference", "ja": "差は検出されず"},

@@ -87,6 +87,17 @@ class Operating:
     project_to: int | None = None
     price: str | None = None  # "OpenAI / text-embedding-3-small", "free", or None (unknown)
     notes: tuple[str, ...] = ()
+    #: what this run itself paid: its reported prompt tokens x the price (a sweep point,
+    #: scored from its parent's vectors, paid 0; the index cost above is the estimate)
+    paid_usd: float | None = None
+
+    def to_json(self) -> dict:
+        return {"index_cost_usd": self.index_cost_usd,
+                "query_cost_per_1000_usd": self.query_cost_per_1000_usd,
+                "paid_usd": self.paid_usd, "index_bytes": self.index_bytes,
+                "projected_bytes": self.projected_bytes, "project_to": self.project_to,
+                "latency_ms": self.latency_ms, "latency_kind": self.latency_kind,
+                "price": self.price, "notes": list(self.notes)}
 
     def x(self, axis: str) -> float | None:
         """The figure on ``axis`` (one of :data:`X_AXES`)."""
@@ -133,11 +144,11 @@ def operating(run: Run, *, catalog: Catalog | None = None,
               project_to: int | None = None) -> Operating:
     """What ``run`` costs to operate (see the module docstring)."""
     notes: list[str] = []
-    index_usd = query_usd = None
+    index_usd = query_usd = paid = None
     price: str | None = None
     kind = _kind(run)
     if kind in _FREE or not run.model:
-        index_usd = query_usd = 0.0
+        index_usd = query_usd = paid = 0.0
         price = "free"
     else:
         try:
@@ -150,6 +161,7 @@ def operating(run: Run, *, catalog: Catalog | None = None,
             doc_tokens, per_query = _corpus_tokens(run)
             index_usd = price_tokens(doc_tokens, row, settings).usd
             query_usd = price_tokens(round(per_query * 1000), row, settings).usd
+            paid = price_tokens(int(run.usage.get("prompt_tokens") or 0), row, settings).usd
             price = row.label
     index_bytes = run.resources.get("index_bytes")
     index_bytes = None if index_bytes is None else int(index_bytes)
@@ -163,7 +175,7 @@ def operating(run: Run, *, catalog: Catalog | None = None,
                      index_bytes=index_bytes, latency_ms=latency, latency_kind=latency_kind,
                      projected_bytes=projected,
                      project_to=None if project_to is None else int(project_to), price=price,
-                     notes=tuple(notes))
+                     notes=tuple(notes), paid_usd=paid)
 
 
 def _latency(run: Run) -> tuple[float | None, str | None]:
@@ -200,7 +212,8 @@ class FrontierPoint:
                 "ci_low": self.ci_low, "ci_high": self.ci_high, "pareto": self.pareto,
                 "best": self.best,
                 "indistinguishable_from_best": self.indistinguishable_from_best,
-                "p_vs_best": self.p_vs_best, "config": self.config}
+                "p_vs_best": self.p_vs_best, "config": self.config,
+                "operating": self.operating.to_json()}
 
 
 @dataclass(frozen=True)

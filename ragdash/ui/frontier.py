@@ -104,7 +104,10 @@ def points_table(ctx: PageContext, frontier: Frontier) -> None:
              t("fr.col.vs_best"): t("fr.vs.best") if p.best else
              t("fr.vs.same") if p.indistinguishable_from_best else t("fr.vs.worse"),
              t("fr.col.p"): "" if p.p_vs_best is None else
-             format_p(p.p_vs_best).removeprefix("p = ")}
+             format_p(p.p_vs_best).removeprefix("p = "),
+             t("fr.col.index_cost"): format_money(p.operating.index_cost_usd, "USD"),
+             t("fr.col.paid"): format_money(p.operating.paid_usd, "USD"),
+             t("fr.col.latency_kind"): p.operating.latency_kind or "—"}
             for p in frontier.points]
     st.subheader(t("fr.table"))
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="fr_table",
