@@ -153,3 +153,28 @@ def test_bad_input_is_one_sentence():
         build_frontier([])
     one = build_frontier(runs[:1], x="memory")
     assert one.best.name == "big" and one.recommendation().startswith("Only one run")
+
+
+def test_a_rerank_stage_adds_its_price_per_1000_queries_and_keeps_the_index():
+    from ragdash.cost.rerank import find_rerank_price
+
+    ds = dataset()
+    first = ranked(ds, [2] * N, retriever="openai:emb-small", model="emb-small",
+                   config={"retriever": "openai", "model": "emb-small"},
+                   resources={"index_bytes": 45 * 256 * 4, "vectors": 45})
+    cohere = find_rerank_price("rerank-v3.5")
+    assert cohere is not None and cohere.unit == "search_units"
+    reranked = first.derive(first.ranking, retriever="x → rerank", transform={
+        "kind": "rerank", "model": "rerank-v3.5", "depth": 150, "reranker": "http"},
+        resources=dict(first.resources))
+    base = operating(first, catalog=CATALOG)
+    op = operating(reranked, catalog=CATALOG)
+    # depth 150: two search units per query (one per 100 documents)
+    assert op.query_cost_per_1000_usd == pytest.approx(
+        base.query_cost_per_1000_usd + cohere.usd(2000))
+    assert op.index_bytes == base.index_bytes and op.index_cost_usd == base.index_cost_usd
+    unpriced = first.derive(first.ranking, retriever="y", transform={
+        "kind": "rerank", "model": "no-such-reranker", "depth": 50})
+    op = operating(unpriced, catalog=CATALOG)
+    assert op.query_cost_per_1000_usd is None and any("no rerank price" in n
+                                                        for n in op.notes)

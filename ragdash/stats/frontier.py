@@ -163,6 +163,11 @@ def operating(run: Run, *, catalog: Catalog | None = None,
             query_usd = price_tokens(round(per_query * 1000), row, settings).usd
             paid = price_tokens(int(run.usage.get("prompt_tokens") or 0), row, settings).usd
             price = row.label
+    rerank_usd = _rerank_per_1000(run, notes)
+    if rerank_usd is not None and query_usd is not None:
+        query_usd += rerank_usd
+    elif rerank_usd is None and _transforms(run, "rerank"):
+        query_usd = None
     index_bytes = run.resources.get("index_bytes")
     index_bytes = None if index_bytes is None else int(index_bytes)
     projected = None
@@ -176,6 +181,42 @@ def operating(run: Run, *, catalog: Catalog | None = None,
                      projected_bytes=projected,
                      project_to=None if project_to is None else int(project_to), price=price,
                      notes=tuple(notes), paid_usd=paid)
+
+
+def _transforms(run: Run, kind: str) -> list[dict]:
+    """The transforms of ``kind`` along the run's chain of configs (newest first)."""
+    out, config = [], run.config
+    while isinstance(config, dict) and config.get("transform"):
+        if config["transform"].get("kind") == kind:
+            out.append(config["transform"])
+        config = config.get("parent_config")
+    return out
+
+
+def _rerank_per_1000(run: Run, notes: list[str]) -> float | None:
+    """USD per 1,000 queries of the run's rerank stages (0 without one; None when a stage is
+    not priced): search units (Cohere: a query with up to 100 documents is one) or the
+    tokens of the query and its ``depth`` documents (mean document tokens)."""
+    from ..cost.rerank import find_rerank_price
+
+    total = 0.0
+    for transform in _transforms(run, "rerank"):
+        if str(transform.get("reranker") or "").lower() == "local":
+            continue
+        model, depth = str(transform.get("model") or ""), int(transform.get("depth") or 0)
+        price = find_rerank_price(model)
+        if price is None:
+            notes.append(f"no rerank price for {model}: its cost per 1,000 queries is not "
+                         f"known")
+            return None
+        if price.unit == "search_units":
+            units = 1000 * max(1, math.ceil(depth / 100))
+        else:
+            doc_tokens, per_query = _corpus_tokens(run)
+            mean_doc = doc_tokens / max(1, len(run.dataset.documents))
+            units = round(1000 * (per_query + depth * mean_doc))
+        total += price.usd(units)
+    return total
 
 
 def _latency(run: Run) -> tuple[float | None, str | None]:

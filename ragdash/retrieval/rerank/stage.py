@@ -307,7 +307,11 @@ class Reranker:
                           retriever=f"{run.retriever} → {label}@{self.depth}",
                           name=f"{parent} → {label} top {self.depth}", source="rerank",
                           usage=self.usage, cost=cost, seconds=self.seconds,
-                          timings={"rerank": self.seconds})
+                          timings={"rerank": self.seconds},
+                          # the index served from is the first stage's; reranking adds none
+                          resources={k: v for k, v in run.resources.items()
+                                     if k in ("index_bytes", "vectors", "dimensions",
+                                              "precision")})
 
 
 def _assemble(ranking: Ranking, plan: RerankPlan, fresh: dict[str, dict[bytes, float]],
