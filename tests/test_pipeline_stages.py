@@ -90,6 +90,13 @@ def test_bm25_plus_dense_rrf_then_rerank_is_one_run_per_stage(sample, tmp_path):
     cmp = compare_tables({r.name: store.load(r.id).table() for r in (bm25, emb_run, loaded)},
                          "ndcg@10", n_resamples=1000, n_permutations=200)
     assert len(cmp.pairs) == 3
+    from ragdash.ui.cost import past_runs_frame
+
+    past = past_runs_frame(None, store.list()).set_index("id")
+    assert past.loc[final.id, "estimated"] == pytest.approx(final.cost["estimated_usd"])
+    assert past.loc[final.id, "actual"] == pytest.approx(final.cost["actual_usd"])
+    assert final.cost["actual_usd"] == pytest.approx(LIMIT * 2.0 / 1000 + (
+        final.cost["stages"][1].get("actual_usd") or 0.0))  # Cohere: $2 per 1,000 units
     trec = export_trec(loaded)
     assert trec.count("\n") == len(loaded.ranking.doc_ids)
     assert stage_label(loaded) == loaded.name

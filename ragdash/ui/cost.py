@@ -185,6 +185,8 @@ def past_runs_frame(ctx: PageContext, summaries) -> pd.DataFrame:
         except RagdashError:
             actual_usd = actual_jpy = tokens = None
         estimated = cost.get("estimated_usd")
+        if isinstance(cost.get("stages"), list):  # a pipeline: its stages' costs, summed
+            actual_usd, actual_jpy = cost.get("actual_usd"), cost.get("actual_jpy")
         if s.retriever in ("bm25", "trec", "local"):  # on this machine or elsewhere: free
             actual_usd, actual_jpy = 0.0, 0.0
             estimated = 0.0 if estimated is None else estimated
