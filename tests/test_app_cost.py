@@ -138,5 +138,5 @@ def test_without_a_dataset_the_price_table_still_works():
     editor = next(d for d in at.dataframe if "usd_per_1m" in d.value.columns)
     labels = {k: v.get("label") for k, v in json.loads(editor.proto.columns).items()}
     assert set(editor.value.columns) <= {k for k, v in labels.items() if v}
-    assert labels["provider"] == "プロバイダ" and labels["as_of"] == "価格の時点"
+    assert labels["provider"] == "プロバイダー" and labels["as_of"] == "価格の時点"
     assert labels["notes"] == "備考"

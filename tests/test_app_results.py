@@ -202,3 +202,16 @@ def test_view_settings_survive_a_visit_to_another_page(sample, run_id):
     assert at.toggle(key="w:rd_drop_no_relevant").value is True  # one setting, both pages
     open_page(at, "compare")
     assert at.selectbox(key="w:rd_compare_family").value == "mrr"
+
+
+def test_japanese_counts_have_thousands_separators():
+    """#14: 「4420 件中 4420 件」."""
+    from paths import JSQUAD
+
+    from ragdash.loaders import load_dataset
+
+    run_id = save_bm25_run(load_dataset(JSQUAD), name="bm25 jsquad", kmax=10)
+    at = new_app(run=run_id).run()
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    open_page(at, "results")
+    assert "4,442 件中 4,442 件" in texts(at)

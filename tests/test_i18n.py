@@ -89,3 +89,15 @@ def test_shared_and_app_catalogs_are_both_merged():
     assert (set(shared.MESSAGES) | set(app.MESSAGES) | set(engines.MESSAGES)
             | set(pipeline.MESSAGES) | set(frontier.MESSAGES)) == set(CATALOG)
     assert not set(shared.MESSAGES) & set(app.MESSAGES)
+
+
+def test_japanese_wording_is_consistent():
+    """#14: プロバイダ and プロバイダー mixed; 未検索 read oddly for "not retrieved"."""
+    import re
+
+    from ragdash.i18n import CATALOG
+
+    ja = "\n".join(entry["ja"] for entry in CATALOG.values())
+    assert not re.search(r"プロバイダ(?!ー)", ja)
+    assert "未検索" not in ja
+    assert CATALOG["views.not_retrieved"]["ja"] == "検索結果になし"

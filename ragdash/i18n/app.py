@@ -104,7 +104,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "home.step_cost": {
         "en": "providers side by side in USD and JPY",
-        "ja": "プロバイダごとの費用を USD と円で比較",
+        "ja": "プロバイダーごとの費用を USD と円で比較",
     },
     "home.current_title": {"en": "Current dataset", "ja": "現在のデータセット"},
     "home.no_dataset": {
@@ -709,12 +709,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cost.method": {
         "en": "Counted with {method} on “{name}”. Providers that use their own tokenizer bill "
               "somewhat different counts.",
-        "ja": "「{name}」を {method} で計数。独自のトークナイザーを使うプロバイダでは請求額が多少"
+        "ja": "「{name}」を {method} で計数。独自のトークナイザーを使うプロバイダーでは請求額が多少"
               "異なります。",
     },
-    "cost.providers": {"en": "Providers side by side", "ja": "プロバイダ別の比較"},
+    "cost.providers": {"en": "Providers side by side", "ja": "プロバイダー別の比較"},
     "cost.currency": {"en": "Currency", "ja": "通貨"},
-    "cost.col_provider": {"en": "Provider", "ja": "プロバイダ"},
+    "cost.col_provider": {"en": "Provider", "ja": "プロバイダー"},
     "cost.col_model": {"en": "Model", "ja": "モデル"},
     "cost.col_usd_per_1m": {"en": "USD / 1M tokens", "ja": "USD / 100 万トークン"},
     "cost.col_batch": {"en": "Batch price", "ja": "バッチ価格"},
@@ -775,7 +775,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "tbl.estimated": {"en": "Estimated (USD)", "ja": "見積もり(USD)"},
     "tbl.actual": {"en": "Actual (USD)", "ja": "実際(USD)"},
     "tbl.actual_jpy": {"en": "Actual (JPY)", "ja": "実際(円)"},
-    "tbl.provider": {"en": "Provider", "ja": "プロバイダ"},
+    "tbl.provider": {"en": "Provider", "ja": "プロバイダー"},
     "tbl.usd": {"en": "USD", "ja": "USD"},
     "tbl.jpy": {"en": "JPY", "ja": "円"},
     "tbl.usd_per_1m": {"en": "USD / 1M tokens", "ja": "USD / 100 万トークン"},

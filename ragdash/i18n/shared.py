@@ -56,7 +56,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "col.winner": {"en": "Better run", "ja": "良い方"},
     "col.no_relevant": {"en": "No relevant doc", "ja": "正解なし"},
     # -- views ----------------------------------------------------------------------------
-    "views.not_retrieved": {"en": "not retrieved", "ja": "未検索"},
+    "views.not_retrieved": {"en": "not retrieved", "ja": "検索結果になし"},
     "views.beyond_k": {"en": "rank {rank} (below the top {k})",
                        "ja": "{rank} 位（上位 {k} 件の外）"},
     "views.tie": {"en": "tie", "ja": "同点"},

@@ -66,7 +66,7 @@ def page_setup(page: str, *, settle: float = 0.0) -> PageContext:
     lang = state.lang()
 
     def t(key: str, **fmt: object) -> str:
-        return _t(key, lang, **fmt)
+        return _t(key, lang, **_counts(fmt))
 
     label_key = next(k for p, _, k, _ in PAGES if p == page)
     title = "ragdash" if page == "home" else f"{t(label_key)} · ragdash"
@@ -85,6 +85,12 @@ def page_setup(page: str, *, settle: float = 0.0) -> PageContext:
     _sidebar(ctx)
     _missing_link_error(t)
     return ctx
+
+
+def _counts(fmt: dict[str, object]) -> dict[str, object]:
+    """Whole numbers with thousands separators, in every language ("4,420 件中 4,420 件")."""
+    return {k: f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else v
+            for k, v in fmt.items()}
 
 
 def _open_run_link(t: Callable[..., str]) -> None:

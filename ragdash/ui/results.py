@@ -66,7 +66,7 @@ def per_query_table(ctx: PageContext, run: Run, families: list[str], k: int,
         shown = shown[shown["first_relevant_rank"].isna()]
     elif show == "no_relevant":
         shown = shown[shown["no_relevant"]]
-    st.caption(t("res.rows", shown=len(shown), total=len(frame)))
+    st.caption(t("res.rows", shown=f"{len(shown):,}", total=f"{len(frame):,}"))
     # metrics next to the id, the text after them: the numbers are what people scan
     order = ["query_id", *dict.fromkeys(metrics), *[c for c in shown.columns
                                                     if c not in ("query_id", *metrics)]]
