@@ -248,9 +248,10 @@ def rerank_pipeline(run: Run, reranker, *, progress: ProgressFn | None = None,
     derived = reranker.rerank_run(run, progress=progress, cancel=cancel)
     cfg = reranker.scorer.config()
     model = reranker.scorer.model
+    label = getattr(reranker.scorer, "label", None) or model  # a local folder: its name
     rerank = {"stage": "rerank", "model": model, "depth": reranker.depth,
               "reranker": cfg.get("reranker"), "protocol": cfg.get("protocol"),
-              "base_url": cfg.get("base_url"), "label": f"{model} top {reranker.depth}"}
+              "base_url": cfg.get("base_url"), "label": f"{label} top {reranker.depth}"}
     stages = [*_stages_of(run), rerank]
     labels = [s["label"] for s in stages if s.get("stage") == "first"]
     fusion = next((s["method"] for s in stages if s.get("stage") == "fusion"), None)
@@ -262,7 +263,7 @@ def rerank_pipeline(run: Run, reranker, *, progress: ProgressFn | None = None,
         rr_cost.update(estimated_usd=estimate.get("usd"), estimated_jpy=estimate.get("jpy"))
     derived.config = {"retriever": "pipeline", "stages": stages,
                       "transform": derived.config.get("transform")}
-    derived.name = name or pipeline_name(labels, fusion=fusion, rerank_model=model,
+    derived.name = name or pipeline_name(labels, fusion=fusion, rerank_model=label,
                                          depth=reranker.depth)
     derived.usage = _with_totals([*_stage_usage(run), rr_usage])
     rr_cost = {k: v for k, v in rr_cost.items() if v is not None}

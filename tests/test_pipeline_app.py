@@ -5,6 +5,7 @@ its inputs; bad chunk settings stop Start; the weight sweep view on two saved ru
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -14,6 +15,9 @@ from fake_rerank import FakeRerank
 
 from ragdash.runs import get_store
 from ragdash.ui import keys
+
+with contextlib.suppress(pytest.skip.Exception):  # without sentence-transformers: no fixture
+    from test_rerank_local import tiny_model  # noqa: F401 - a fixture
 
 EMB_KEY = "sk-emb-0123456789SECRET"
 RR_KEY = "co-rerank-0123456789SECRET"
@@ -193,3 +197,25 @@ def test_a_pipeline_run_needs_nothing_new_on_results_compare_and_cost(sample):
     for page in ("compare", "cost"):
         open_page(at, page)
         assert final.name in texts(at) or page == "compare"
+
+
+def test_a_local_cross_encoder_reranks_bm25_for_free(tiny_model):
+    folder = tiny_model[0]
+    at = _load_sample(new_app())
+    open_page(at, "run")
+    at.number_input(key="w:rd_query_limit").set_value(5).run()
+    at.toggle(key="w:rd_pipe_rerank").set_value(True).run()
+    at.radio(key="w:rd_pipe_rerank_kind").set_value("local").run()
+    assert at.button(key="pipe_start").disabled  # no model yet
+    at.text_input(key="w:rd_pipe_rerank_local_model").set_value(str(folder))
+    at.number_input(key="w:rd_pipe_depth").set_value(10).run()
+    name = f"BM25 → {folder.name} top 10"
+    rows = _cost_rows(at)
+    assert rows[f"{folder} top 10"]["USD"] == "$0" and rows["Total"]["USD"] == "$0"
+    assert name in texts(at)
+    at.button(key="pipe_start").click().run()
+    (job,) = wait_for_jobs(at)
+    assert job.state == "done", job.error
+    final = get_store().load(job.result.id)
+    assert final.name == name and final.config["stages"][-1]["reranker"] == "local"
+    assert final.usage["pairs_scored"] == 5 * 10

@@ -42,6 +42,8 @@ RERANK_URL = "rd_pipe_rerank_url"
 RERANK_MODEL = "rd_pipe_rerank_model"
 RERANK_PROTOCOL = "rd_pipe_rerank_protocol"
 RERANK_KEY = "rd_pipe_rerank_key"  # session only, like the embeddings key
+RERANK_KIND = "rd_pipe_rerank_kind"
+RERANK_LOCAL_MODEL = "rd_pipe_rerank_local_model"
 DEPTH = "rd_pipe_depth"
 JOBS = "rd_pipe_jobs"  # job id -> handled (Compare set up) or not
 
@@ -83,7 +85,7 @@ def builder(ctx: PageContext, ds: Dataset, settings, *, kmax: int, limit: int | 
         _rerank(ctx, ds, plan, limit)
     _cost_table(ctx, plan)
     default = pipeline_name(plan.labels, fusion=(plan.fusion or {}).get("method"),
-                            rerank_model=(plan.rerank or {}).get("model"),
+                            rerank_model=_rerank_label(plan.rerank),
                             depth=(plan.rerank or {}).get("depth"))
     st.markdown(t("pipe.name", name=md(name.strip() or default)))
     if plan.blocker:
@@ -94,6 +96,16 @@ def builder(ctx: PageContext, ds: Dataset, settings, *, kmax: int, limit: int | 
                label=default)
         st.session_state[keys.RUN_NAME] = ""
         st.rerun()
+
+
+def _rerank_label(rr: dict | None) -> str | None:
+    """The reranker as the run's name will say it (a local folder by its name)."""
+    if not rr:
+        return None
+    model = str(rr["model"])
+    if rr.get("kind") == "local":
+        return model.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    return model
 
 
 # -- stages -------------------------------------------------------------------------------
@@ -205,6 +217,22 @@ def _rerank(ctx, ds: Dataset, plan: Plan, limit) -> None:
     t = ctx.t
     if not st.toggle(t("pipe.rerank_on"), **bind(RERANK, False)):
         return
+    kinds = ["http", "local"]
+    kind = st.radio(t("pipe.rerank_kind"), kinds, horizontal=True,
+                    format_func=lambda k: t(f"pipe.rerank_kind_{k}"),
+                    **bind_choice(RERANK_KIND, kinds, "http"))
+    if kind == "local":
+        cols = st.columns([3, 1])
+        model = cols[0].text_input(t("pipe.rerank_local_model"),
+                                   **bind(RERANK_LOCAL_MODEL, "")).strip()
+        depth = int(cols[1].number_input(t("pipe.depth"), 1, 1000, **bind(DEPTH, 50)))
+        if not model:
+            plan.blocker = plan.blocker or t("pipe.need_rerank_model")
+            return
+        plan.rerank = {"kind": "local", "model": model, "depth": depth}
+        plan.costs.append({"stage": f"{model} top {depth}", "what": t("pipe.cost_free"),
+                           "usd": 0.0, "jpy": 0.0, "rerank": True})
+        return
     cols = st.columns([3, 2, 1])
     url = cols[0].text_input(t("pipe.rerank_url"), placeholder="https://api.cohere.com",
                              **bind(RERANK_URL, "")).strip()
@@ -226,8 +254,8 @@ def _rerank(ctx, ds: Dataset, plan: Plan, limit) -> None:
     except RagdashError as exc:
         plan.blocker = plan.blocker or str(exc)
         return
-    plan.rerank = {"base_url": url, "model": model, "protocol": endpoint.protocol,
-                   "api_key": key, "depth": depth}
+    plan.rerank = {"kind": "http", "base_url": url, "model": model,
+                   "protocol": endpoint.protocol, "api_key": key, "depth": depth}
     plan.costs.append(_rerank_cost(ctx, ds, plan.rerank, limit))
 
 
@@ -300,8 +328,11 @@ def _start(ctx, ds: Dataset, settings, plan: Plan, *, kmax: int, limit, name, la
         def make_reranker():
             from ..retrieval.rerank import RerankCache, Reranker, make_scorer
 
-            scorer = make_scorer("http", base_url=rr["base_url"], model=rr["model"],
-                                 protocol=rr["protocol"], api_key=rr["api_key"] or None)
+            if rr["kind"] == "local":
+                scorer = make_scorer("local", model=rr["model"])
+            else:
+                scorer = make_scorer("http", base_url=rr["base_url"], model=rr["model"],
+                                     protocol=rr["protocol"], api_key=rr["api_key"] or None)
             return Reranker(scorer, depth=rr["depth"], cache=RerankCache())
 
     estimates = [c.get("estimate") for c in plan.costs if not c.get("rerank")][:len(first)]
