@@ -10,7 +10,8 @@ from ragdash.i18n import t
 from ragdash.jobs import get_manager
 from ragdash.ui import keys
 
-NAV = ["nav.home", "nav.data", "nav.run", "nav.results", "nav.compare", "nav.cost"]
+NAV = ["nav.home", "nav.data", "nav.run", "nav.results", "nav.compare", "nav.cost",
+       "nav.frontier"]
 
 
 @pytest.mark.parametrize("page", ["home", *PAGES])
