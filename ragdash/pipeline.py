@@ -156,7 +156,8 @@ def _stage_cost(run: Run) -> list[dict]:
         return [dict(s) for s in run.cost["stages"]]
     entry = {"stage": stage_label(run), **(run.cost or {})}
     if "actual_usd" not in entry:
-        if run.retriever in ("bm25", "trec") or (run.config or {}).get("retriever") == "bm25":
+        if run.retriever in ("bm25", "trec") or (run.config or {}).get("retriever") in (
+                "bm25", "local", "trec"):  # on this machine, or made elsewhere: nothing to pay
             entry.update(actual_usd=0.0, actual_jpy=0.0)
             entry.setdefault("estimated_usd", 0.0)
             entry.setdefault("estimated_jpy", 0.0)

@@ -9,7 +9,16 @@ import contextlib
 import json
 
 import pytest
-from app_support import array, chart, new_app, open_page, save_bm25_run, texts, wait_for_jobs
+from app_support import (
+    array,
+    chart,
+    new_app,
+    open_page,
+    plain,
+    save_bm25_run,
+    texts,
+    wait_for_jobs,
+)
 from fake_openai import FakeOpenAI
 from fake_rerank import FakeRerank
 
@@ -119,9 +128,12 @@ def test_bad_chunk_settings_stop_start_in_one_sentence():
 def test_saved_runs_are_fused_and_swept_with_the_held_out_band(sample):
     at = _load_sample(new_app())
     a = save_bm25_run(sample, name="bm25 default")
-    b = save_bm25_run(sample, name="bm25 flat", k1=0.5, b=0.2)
+    b = save_bm25_run(sample, name="bm25 flat", k1=0.5, b=0.2, kmax=50)
     open_page(at, "run")
     at.multiselect(key="w:rd_fuse_ids").set_value([a, b])
+    at.run()
+    assert any("'bm25 flat' returns at most 50" in plain(w.value) for w in at.warning), \
+        [w.value for w in at.warning]
     at.selectbox(key="w:rd_fuse_method").set_value("alpha").run()
     assert not at.exception
     fig = chart(at, "pipe_sweep_chart")

@@ -97,6 +97,11 @@ def test_bm25_plus_dense_rrf_then_rerank_is_one_run_per_stage(sample, tmp_path):
     assert past.loc[final.id, "actual"] == pytest.approx(final.cost["actual_usd"])
     assert final.cost["actual_usd"] == pytest.approx(LIMIT * 2.0 / 1000 + (
         final.cost["stages"][1].get("actual_usd") or 0.0))  # Cohere: $2 per 1,000 units
+    from ragdash.present.report import build_report
+
+    html = build_report([store.load(r.id) for r in made])
+    html = html if isinstance(html, str) else html.decode("utf-8")
+    assert final.name.replace("→", "") .split()[0] in html and "rerank-v3.5" in html
     trec = export_trec(loaded)
     assert trec.count("\n") == len(loaded.ranking.doc_ids)
     assert stage_label(loaded) == loaded.name

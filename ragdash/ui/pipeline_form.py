@@ -417,6 +417,10 @@ def sweep_view(ctx: PageContext, ds: Dataset) -> None:
         options["alpha"] = float(cols[1].slider(t("pipe.alpha_a"), 0.0, 1.0, step=0.1,
                                                 **bind(FUSE_ALPHA, 0.5)))
     runs = [ctx.store.load(i) for i in picked]
+    from ..retrieval.fusion import shallow_inputs
+
+    for text in shallow_inputs([_named(r) for r in runs], max(r.kmax for r in runs)):
+        st.warning(md(text.replace(" (--kmax)", "")))
     if len(runs) == 2:
         try:
             sweep, band = _sweep(ctx, runs, method, options, metric, seed)
@@ -459,7 +463,6 @@ def _saved_flash(t) -> None:
 
 def _sweep(ctx, runs, method: str, options: dict, metric: str, seed: int):
     """The sweep of two runs (memoized per choice) and its held-out band."""
-    from ..ranking import Ranking
     from ..retrieval.fusion import weight_sweep
     from ..stats import curve_bands
 
@@ -467,9 +470,7 @@ def _sweep(ctx, runs, method: str, options: dict, metric: str, seed: int):
     key = (runs[0].id, runs[1].id, method, options.get("rrf_k"), metric, seed)
     if key not in memo:
         memo.clear()
-        ra, rb = (Ranking(r.ranking.query_ids, r.ranking.offsets, r.ranking.doc_ids,
-                          r.ranking.scores, name=r.name or r.retriever, canonical=True)
-                  for r in runs)
+        ra, rb = (_named(r) for r in runs)
         qids = list(dict.fromkeys([*runs[0].query_ids, *runs[1].query_ids]))
         sweep = weight_sweep(ra, rb, runs[0].dataset.qrels, metric=metric, method=method,
                              rrf_k=options.get("rrf_k", 60), query_ids=qids, seed=seed,
@@ -477,3 +478,14 @@ def _sweep(ctx, runs, method: str, options: dict, metric: str, seed: int):
         memo[key] = (sweep, curve_bands(sweep.values[~sweep.tune], n_resamples=1000,
                                         seed=seed))
     return memo[key]
+
+
+def _named(run):
+    """The run's ranking under the run's name (a copy sharing the arrays: the store's cached
+    run is not changed)."""
+    from ..pipeline import stage_label
+    from ..ranking import Ranking
+
+    r = run.ranking
+    return Ranking(r.query_ids, r.offsets, r.doc_ids, r.scores, name=stage_label(run),
+                   canonical=True)
