@@ -230,3 +230,56 @@ def test_a_rerank_key_over_plain_http_gets_the_banner_too():
     assert not at.exception, [e.value for e in at.exception]
     (banner,) = _plain_http_banners(at)
     assert "rerank.lan:8080" in banner
+
+
+# -- 9: a damaged run store on the app's pages -----------------------------------------------
+PAGE_FILES = {"data": "pages/1_Data.py", "run": "pages/2_Run.py", "results": "pages/3_Results.py",
+              "compare": "pages/4_Compare.py", "cost": "pages/5_Cost.py"}
+
+
+def _damage_headline(home, run_id: str) -> None:
+    import sqlite3
+
+    with sqlite3.connect(home / "runs.sqlite") as conn:
+        conn.execute("UPDATE runs SET headline=? WHERE id=?", ("{not json", run_id))
+
+
+@pytest.mark.parametrize("page", ["home", "run", "results", "compare", "cost"])
+def test_a_bad_row_is_skipped_and_the_other_runs_still_list(sample, home, page):
+    from app_support import save_bm25_run
+
+    good = save_bm25_run(sample, name="good run")
+    bad = save_bm25_run(sample, name="bad run")
+    _damage_headline(home, bad)
+    at = new_app(run=good)
+    at.run()
+    if page != "home":
+        open_page(at, page)
+    assert not at.exception, [e.value for e in at.exception]
+    shown = texts(at)
+    assert "Traceback" not in shown
+    if page in ("home", "results"):
+        assert "good run" in shown
+
+
+@pytest.mark.parametrize("page", ["home", "data", "run", "results", "compare", "cost"])
+def test_a_truncated_store_is_one_sentence_with_its_path_on_every_page(sample, home, page,
+                                                                        monkeypatch):
+    from app_support import save_bm25_run
+
+    import ragdash.runs.store as store_module
+
+    save_bm25_run(sample, name="some run")
+    monkeypatch.setattr(store_module, "_stores", {})  # a fresh process opens the damaged file
+    for name in ("runs.sqlite-wal", "runs.sqlite-shm"):
+        (home / name).unlink(missing_ok=True)
+    raw = (home / "runs.sqlite").read_bytes()
+    (home / "runs.sqlite").write_bytes(b"garbage!" * 8 + raw[64:600])
+    at = new_app()
+    at.run()
+    if page != "home":
+        at.switch_page(PAGE_FILES[page]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    errors = [plain(e.value) for e in at.error]
+    assert any(str(home / "runs.sqlite") in e and "move it aside" in e for e in errors), errors
+    assert "Traceback" not in texts(at)

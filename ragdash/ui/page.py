@@ -75,6 +75,7 @@ def page_setup(page: str, *, settle: float = 0.0) -> PageContext:
     st.set_page_config(page_title=title, page_icon=str(PAGE_ICON), layout="wide")
     owner = state.owner()
     st.session_state.setdefault(keys.API_KEY, state.default_api_key())
+    _stop_if_store_unreadable()
     _open_run_link(t)
     if settle > 0:
         _settle(owner, settle)
@@ -91,6 +92,17 @@ def _counts(fmt: dict[str, object]) -> dict[str, object]:
     """Whole numbers with thousands separators, in every language ("4,420 件中 4,420 件")."""
     return {k: f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else v
             for k, v in fmt.items()}
+
+
+def _stop_if_store_unreadable() -> None:
+    """A damaged or unopenable run store (``runs.sqlite``) is one sentence with its path and
+    what to do, on every page, and nothing else is drawn (each page reads the store; a
+    traceback is what it used to show). A damaged row is not this: it is skipped and named."""
+    try:
+        state.store().list(limit=1)
+    except RagdashError as exc:
+        st.error(md(exc), icon=":material/error:")
+        st.stop()
 
 
 def _open_run_link(t: Callable[..., str]) -> None:
