@@ -80,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         full_page(page, out / "results.png")
         second_run(Path(tmp))
         for label, name in (("nav.compare", "compare"), ("nav.data", "data"),
-                            ("nav.run", "run"), ("nav.cost", "cost")):
+                            ("nav.run", "run"), ("nav.cost", "cost"),
+                            ("nav.frontier", "frontier")):
             nav(page, t(label, "en"))
             full_page(page, out / f"{name}.png")
         nav(page, t("nav.home", "en"))

@@ -23,8 +23,9 @@ if not runs:
     st.info(t("fr.no_runs"))
 else:
     labels = {r.id: r.name or r.retriever for r in runs}
-    picked = st.multiselect(t("fr.runs"), list(labels), default=list(labels),
-                            format_func=labels.get, key=f"fr_runs:{len(labels)}")
+    with st.expander(t("fr.runs_n", n=len(labels))):
+        picked = st.multiselect(t("fr.runs"), list(labels), default=list(labels),
+                                format_func=labels.get, key=f"fr_runs:{len(labels)}")
     chosen = [r for r in runs if r.id in picked]
     if chosen:
         metric, x, project_to = frontier.controls(ctx, chosen)

@@ -43,6 +43,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                    "ja": "このデータセットの保存済みの実行がまだありません。Run ページで"
                          "実行するか、下で密ベクトル検索の実行をスイープしてください。"},
     "fr.runs": {"en": "Runs on the chart", "ja": "グラフに載せる実行"},
+    "fr.runs_n": {"en": "Runs on the chart: {n} saved runs of this dataset (open to leave some "
+                        "out)",
+                  "ja": "グラフに載せる実行：このデータセットの保存済み {n} 件（開くと一部を"
+                        "外せます）"},
     "fr.x": {"en": "Compare against", "ja": "比べる軸"},
     "fr.metric": {"en": "Quality metric", "ja": "品質の指標"},
     "fr.project": {"en": "Project memory to this many vectors (0: as measured)",

@@ -556,7 +556,8 @@ def frontier_figure(frontier: Frontier, *, lang: str = "en",
                       if p.operating.project_to is not None), None)
     x_title = (t("fr.axis.memory_projected", lang, n=f"{projected:,}")
                if axis == "memory" and projected else t(AXIS_KEYS[axis], lang))
+    # log: one labelled tick per decade (plotly's default labels every digit, unreadable)
     fig.update_xaxes(title={"text": _esc(x_title)}, type="log" if log_x else "linear",
-                     **({} if log_x else {"rangemode": "tozero"}), **_X_FORMAT[axis])
+                     **({"dtick": 1} if log_x else {"rangemode": "tozero"}), **_X_FORMAT[axis])
     fig.update_yaxes(title={"text": _esc(frontier.metric_label)}, rangemode="tozero")
     return fig
