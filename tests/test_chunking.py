@@ -5,6 +5,7 @@ embeddings server)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -75,6 +76,17 @@ def test_chunks_end_at_sentence_ends(text):
     assert len(spans) > 3
     for s, e, _ in spans[:-1]:
         assert text[s:e].rstrip()[-1] in "。！？.!?", text[s:e][-10:]
+
+
+@pytest.mark.parametrize("text", [EN, JA])
+def test_the_overlap_repeats_whole_sentences_when_one_starts_inside_it(text):
+    # sentences here are 8-21 tokens: an overlap of 30 always holds the start of one
+    spans, _ = chunk_spans(text, 64, 30)
+    assert len(spans) > 3
+    for (_, e0, _), (s1, _, _) in itertools.pairwise(spans):
+        assert s1 < e0  # overlapping
+        before = text[:s1].rstrip()
+        assert before[-1] in "。！？.!?", text[s1 - 10:s1 + 10]
 
 
 def test_the_estimate_cuts_the_same_way_when_cl100k_is_missing(monkeypatch):

@@ -13,8 +13,10 @@ whole document): a chunk holds at most ``size`` tokens; it ends at the last sent
 (after 。！？, or after ``.``, ``!``, ``?`` followed by a space or the end of the text) that
 leaves it at least half full, else at the last word boundary before the limit (a Latin word or
 number is never cut; CJK text may be cut between any two characters), else at the limit. The
-next chunk starts ``overlap`` tokens before the previous one ended (moved forward to the start
-of a word), and always after the previous start. A text within ``size`` tokens is one chunk.
+next chunk starts ``overlap`` tokens before the previous one ended, moved forward to the first
+sentence that starts within those tokens when there is one (so the overlap repeats whole
+sentences), else to the start of a word; always after the previous start. A text within
+``size`` tokens is one chunk.
 
 **Folding** a ranking of chunks back into a ranking of documents (``aggregate``):
 
@@ -137,6 +139,7 @@ def chunk_spans(text: str, size: int, overlap: int = 0) -> tuple[list[tuple[int,
     if total <= size:
         return ([(0, n, total)] if text.strip() else []), method
     sentence_ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    sentence_starts = [e + (len(text[e:]) - len(text[e:].lstrip())) for e in sentence_ends]
 
     def tokens_before(c: int) -> int:  # tokens wholly inside text[:c]
         return bisect.bisect_right(ends, c)
@@ -163,6 +166,10 @@ def chunk_spans(text: str, size: int, overlap: int = 0) -> tuple[list[tuple[int,
         spans.append((start, end, tokens_before(end) - t0))
         t_next = max(tokens_before(end) - overlap, t0 + 1)
         nxt = ends[t_next - 1] if t_next > 0 else 0
+        # the overlap starts at a sentence when one starts within it, else at a word
+        j = bisect.bisect_left(sentence_starts, nxt)
+        if overlap and j < len(sentence_starts) and sentence_starts[j] < end:
+            nxt = sentence_starts[j]
         while nxt < end and _inside_word(text, nxt):
             nxt += 1
         while nxt < n and text[nxt].isspace():
