@@ -42,3 +42,4 @@ else:
 st.divider()
 frontier.sweep_form(ctx, runs)
 frontier.probe_form(ctx, runs)
+frontier.rerank_probe_form(ctx, runs)

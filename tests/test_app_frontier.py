@@ -115,3 +115,26 @@ def test_latency_probe_shows_its_cost_first_and_keeps_p95_with_the_run(runs, ser
     probe = get_store().load(runs[1], cached=False).resources["latency_probe"]
     assert probe["requests"] == 20 and probe["p95_ms"] >= probe["p50_ms"] > 0
     assert f"p95 {probe['p95_ms']:,.1f} ms" in texts(at)
+
+
+def test_rerank_probe_on_the_page_shows_units_first_and_keeps_p95(sample, runs):
+    from fake_rerank import FakeRerank
+
+    from ragdash.retrieval.rerank import RerankClient, Reranker
+
+    store = get_store()
+    with FakeRerank("cohere") as rr:
+        first = store.load(runs[0])
+        rerank_id = store.save(Reranker(RerankClient(rr.url, "rerank-v3.5"),
+                                        depth=10).rerank_run(first))
+        at = open_frontier(runs[0])
+        shown = texts(at)
+        assert "each one query with its 10 documents" in shown and "20 search units" in shown
+        before = len(rr.requests)
+        at.selectbox(key="fr_rprobe_run").set_value(rerank_id).run()
+        assert len(rr.requests) == before
+        at.button(key="fr_rprobe_start").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert len(rr.requests) == before + 20
+    probe = store.load(rerank_id, cached=False).resources["rerank_latency_probe"]
+    assert probe["requests"] == 20 and probe["documents_per_request"] == 10

@@ -38,7 +38,8 @@ def test_twenty_spaced_single_query_requests_and_their_percentiles(dense_run):
     assert len(sent) == 20 and all(len(r.body["input"]) == 1 for r in sent)
     assert [r.body["input"][0] for r in sent] == texts  # not from the cache
     starts = np.array([r.started for r in sent])
-    assert starts[-1] - starts[0] >= 19 * 0.05 - 0.01  # spaced, not a burst
+    assert starts[-1] - starts[0] >= 19 * 0.05 - 0.05  # spaced, not a burst (a 1 s burst
+    # would be 20 requests back to back: about 20 x 30 ms = 0.6 s)
     assert 30 <= result["p50_ms"] <= result["p95_ms"] <= result["max_ms"]
     assert result["requests"] == 20 and result["date"].endswith("Z")
     assert result["prompt_tokens"] == sum(len(t) for t in texts)  # the fake's token count
@@ -66,3 +67,32 @@ def test_kept_with_the_run_and_used_as_its_latency(dense_run, tmp_path):
     frontier = build_frontier([loaded], x="latency")
     point = frontier.points[0]
     assert point.x == result["p95_ms"] and point.operating.latency_kind == "probe p95"
+
+
+def test_rerank_probe_sends_one_query_with_its_depth_documents_per_request(sample, tmp_path):
+    from fake_rerank import FakeRerank
+
+    from ragdash.retrieval import make_retriever
+    from ragdash.retrieval.rerank import RerankClient, Reranker
+    from ragdash.retrieval.rerank.stage import probe_rerank_latency
+
+    first = run_evaluation(sample, make_retriever("bm25"), kmax=30, limit_queries=10)
+    with FakeRerank("cohere") as server:
+        client = RerankClient(server.url, "rerank-v3.5")
+        reranked = Reranker(client, depth=12).rerank_run(first)
+        before = len(server.requests)
+        result = probe_rerank_latency(reranked, n=20, spacing=0.0)
+        sent = server.requests[before:]
+    assert len(sent) == 20 and {len(r.body["documents"]) for r in sent} == {12}
+    assert result["kind"] == "rerank" and result["requests"] == 20
+    assert result["documents_per_request"] == 12 and result["search_units"] == 20
+    assert 0 < result["p50_ms"] <= result["p95_ms"]
+    # kept with the run, the frontier's latency adds it to an embedding probe's p95
+    store = RunStore(tmp_path / "s")
+    run_id = store.save(reranked)
+    store.update_resources(run_id, {"rerank_latency_probe": result,
+                                    "latency_probe": {"p95_ms": 100.0}})
+    point = build_frontier([store.load(run_id)], x="latency").points[0]
+    assert point.x == pytest.approx(100.0 + result["p95_ms"])
+    with pytest.raises(Exception, match="no rerank stage"):
+        probe_rerank_latency(first)

@@ -28,7 +28,8 @@ from ..run import now_iso
 if TYPE_CHECKING:
     from ..run import Run
 
-__all__ = ["PROBE_REQUESTS", "PROBE_SPACING", "probe_cost", "probe_latency", "probe_texts"]
+__all__ = ["PROBE_REQUESTS", "PROBE_SPACING", "latency_summary", "probe_cost", "probe_latency",
+           "probe_texts", "timed_calls"]
 
 #: single-query requests per probe
 PROBE_REQUESTS = 20
@@ -67,27 +68,41 @@ def probe_latency(client, texts: Sequence[str], *, spacing: float = PROBE_SPACIN
     apart, and return the round-trip figures (see the module docstring). A failed request
     raises the client's error sentence; nothing is kept."""
     texts = list(texts)
-    if not texts:
-        raise RetrievalError("a latency probe needs at least one text")
-    before = dict(client.usage)
+    before = int(client.usage.get("prompt_tokens", 0))
+    calls = [lambda text=text: client.embed([text], stage="queries") for text in texts]
+    ms = timed_calls(calls, spacing=spacing, cancel=cancel, clock=clock, sleep=sleep)
+    config = client.config()
+    return {"kind": "embedding", **latency_summary(ms, spacing),
+            "endpoint": config.get("endpoint") or config.get("base_url"),
+            "model": config.get("model"),
+            "prompt_tokens": int(client.usage.get("prompt_tokens", 0)) - before}
+
+
+def timed_calls(calls: Sequence[Callable[[], object]], *, spacing: float = PROBE_SPACING,
+                cancel: threading.Event | None = None,
+                clock: Callable[[], float] = time.perf_counter,
+                sleep: Callable[[float], None] = time.sleep) -> list[float]:
+    """Milliseconds of each call, the calls started ``spacing`` seconds apart."""
+    if not calls:
+        raise RetrievalError("a latency probe needs at least one request")
     times = []
     start = clock()
-    for i, text in enumerate(texts):
+    for i, call in enumerate(calls):
         wait = start + i * spacing - clock()
         if wait > 0:
             sleep(wait)
         if cancel is not None and cancel.is_set():
             raise Cancelled("latency probe cancelled")
         t0 = clock()
-        client.embed([text], stage="queries")
+        call()
         times.append(1000.0 * (clock() - t0))
-    ms = np.asarray(times)
-    config = client.config()
-    return {"kind": "embedding", "endpoint": config.get("endpoint") or config.get("base_url"),
-            "model": config.get("model"), "requests": len(times),
-            "p50_ms": round(float(np.percentile(ms, 50)), 3),
+    return times
+
+
+def latency_summary(times_ms: Sequence[float], spacing: float) -> dict:
+    """p50 / p95 (numpy's linear percentiles), min and max, the count and the date."""
+    ms = np.asarray(times_ms, dtype=float)
+    return {"requests": len(ms), "p50_ms": round(float(np.percentile(ms, 50)), 3),
             "p95_ms": round(float(np.percentile(ms, 95)), 3),
             "min_ms": round(float(ms.min()), 3), "max_ms": round(float(ms.max()), 3),
-            "spacing_s": spacing, "date": now_iso(),
-            "prompt_tokens": int(client.usage.get("prompt_tokens", 0))
-            - int(before.get("prompt_tokens", 0))}
+            "spacing_s": spacing, "date": now_iso()}

@@ -108,6 +108,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     "fr.probe_start": {"en": "Measure ({n} requests)", "ja": "測る（{n} リクエスト）"},
     "fr.probe_done": {"en": "p50 {p50} ms, p95 {p95} ms over {n} requests ({date}).",
                       "ja": "{n} リクエストで p50 {p50} ms、p95 {p95} ms（{date}）。"},
+    "fr.rprobe_title": {"en": "Measure the rerank endpoint's latency",
+                        "ja": "リランクのエンドポイントの遅延を測る"},
+    "fr.rprobe_run": {"en": "Run with a rerank stage", "ja": "リランク段のある実行"},
+    "fr.rprobe_intro": {
+        "en": "Sends {n} requests to {url}, each one query with its {depth} documents, spaced "
+              "over about {seconds} s; p50 and p95 are kept with the run. Cost first: about "
+              "{units}, {cost}.",
+        "ja": "{url} に {n} 回、1クエリとその {depth} 件の文書ずつ、約 {seconds} 秒かけて送り、"
+              "p50 と p95 を実行と一緒に保存します。先に費用：約 {units}、{cost}。"},
     "fr.probe_local": {"en": "A local model: its latency is the search time measured in the run.",
                        "ja": "ローカルモデルです。遅延は実行中に測った検索時間を使います。"},
     # the report's section

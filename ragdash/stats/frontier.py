@@ -220,9 +220,12 @@ def _rerank_per_1000(run: Run, notes: list[str]) -> float | None:
 
 
 def _latency(run: Run) -> tuple[float | None, str | None]:
-    probe = run.resources.get("latency_probe") or {}
-    if probe.get("p95_ms") is not None:
-        return float(probe["p95_ms"]), "probe p95"
+    """A kept probe's p95 (an embedding probe plus a rerank probe when the run has both),
+    else the search time per query measured in the run."""
+    probes = [run.resources.get(k) or {} for k in ("latency_probe", "rerank_latency_probe")]
+    p95 = [float(p["p95_ms"]) for p in probes if p.get("p95_ms") is not None]
+    if p95:
+        return sum(p95), "probe p95"
     if run.resources.get("ms_per_query") is not None:
         return float(run.resources["ms_per_query"]), "measured"
     if run.seconds is not None and run.query_ids:

@@ -16,6 +16,7 @@ from ..stats import X_AXES, Frontier, build_frontier
 from ..stats.verdict import format_p
 from . import keys, state
 from .page import PAGE_PATHS, PageContext
+from .pipeline_form import RERANK_KEY
 from .widgets import md
 
 #: dimension choices of the sweep form (those above the model's size are skipped)
@@ -219,6 +220,49 @@ def probe_form(ctx: PageContext, runs: list[Run]) -> None:
     if not st.button(t("fr.probe_start", n=PROBE_REQUESTS), key="fr_probe_start"):
         return
     _run_probe(ctx, run, texts)
+
+
+def rerank_probe_form(ctx: PageContext, runs: list[Run]) -> None:
+    """The same probe of a rerank stage's endpoint: one query with its depth documents per
+    request, the billed units shown before the button."""
+    from ..cost import format_money
+    from ..embeddings.probe import PROBE_REQUESTS, PROBE_SPACING
+    from ..retrieval.rerank.stage import probe_rerank_estimate, probe_rerank_latency
+
+    t = ctx.t
+    reranked = [r for r in runs if (r.config.get("transform") or {}).get("kind") == "rerank"
+                and (r.config.get("transform") or {}).get("reranker") != "local"]
+    if not reranked:
+        return
+    st.subheader(t("fr.rprobe_title"))
+    labels = {r.id: r.name or r.retriever for r in reranked}
+    run_id = st.selectbox(t("fr.rprobe_run"), list(labels), format_func=labels.get,
+                          key="fr_rprobe_run")
+    run = next(r for r in reranked if r.id == run_id)
+    transform = run.config["transform"]
+    kept = run.resources.get("rerank_latency_probe")
+    if kept:
+        st.caption(t("fr.probe_done", p50=f"{kept['p50_ms']:,.1f}", p95=f"{kept['p95_ms']:,.1f}",
+                     n=kept["requests"], date=kept["date"]))
+    estimate = probe_rerank_estimate(run)
+    cost = "—" if estimate["usd"] is None else format_money(estimate["usd"], "USD")
+    st.caption(md(t("fr.rprobe_intro", n=PROBE_REQUESTS, depth=transform.get("depth"),
+                    url=transform.get("base_url") or "",
+                    seconds=round(PROBE_REQUESTS * PROBE_SPACING),
+                    units=f"{estimate['units']:,} {estimate['unit']}", cost=cost)))
+    if not st.button(t("fr.probe_start", n=PROBE_REQUESTS), key="fr_rprobe_start"):
+        return
+    key = st.session_state.get(RERANK_KEY)  # the pipeline form's field: session only
+    with st.spinner(t("fr.rprobe_title")):
+        try:
+            result = probe_rerank_latency(run, api_key=key or None)
+        except RagdashError as exc:
+            st.error(md(exc))
+            return
+    ctx.store.update_resources(run.id, {"rerank_latency_probe": result})
+    st.session_state.pop("rd_frontier_cache", None)
+    st.success(t("fr.probe_done", p50=f"{result['p50_ms']:,.1f}",
+                 p95=f"{result['p95_ms']:,.1f}", n=result["requests"], date=result["date"]))
 
 
 def _run_probe(ctx: PageContext, run: Run, texts: list[str]) -> None:

@@ -356,3 +356,74 @@ class _desc(str):
 
 __all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "QueryPlan", "RerankPlan", "Reranker", "actual_cost",
            "check_depth", "estimate_cost"]
+
+
+def probe_rerank_latency(run: Run, *, api_key: str | None = None,
+                         n: int | None = None, spacing: float | None = None) -> dict:
+    """A latency probe of the rerank endpoint of ``run`` (a run with a rerank stage over an
+    HTTP API): ``n`` requests, each one query with its ``depth`` first-stage documents (what
+    the stage sends per query), ``spacing`` seconds apart; never through the score cache.
+    Returns :func:`ragdash.embeddings.probe.latency_summary`'s figures with the endpoint."""
+    from ...embeddings.probe import PROBE_REQUESTS, PROBE_SPACING, latency_summary, timed_calls
+    from . import make_scorer
+
+    transform = dict(run.config.get("transform") or {})
+    if transform.get("kind") != "rerank" or transform.get("reranker") == "local":
+        raise RetrievalError(f"{run.name or run.retriever} has no rerank stage over an API "
+                             f"to probe")
+    n = PROBE_REQUESTS if n is None else int(n)
+    spacing = PROBE_SPACING if spacing is None else float(spacing)
+    depth = int(transform.get("depth") or 50)
+    texts = {q.id: q.text for q in run.dataset.queries}
+    docs = run.dataset.doc_index
+    groups = []
+    for qid in run.query_ids:
+        ids, _ = run.ranking.get(qid)
+        chosen = [run.dataset.documents[docs[d]].text for d in list(ids)[:depth] if d in docs]
+        if texts.get(qid) and chosen:
+            groups.append((texts[qid], chosen))
+    if not groups:
+        raise RetrievalError("this run has no query with texts and documents to send")
+    client = make_scorer("http", base_url=transform.get("base_url"),
+                         model=transform.get("model"), protocol=transform.get("protocol"),
+                         api_key=api_key)
+    before = dict(client.usage)
+    chosen = [groups[i % len(groups)] for i in range(n)]
+    calls = [lambda g=g: client.score_groups([g]) for g in chosen]
+    ms = timed_calls(calls, spacing=spacing)
+    billed = {k: client.usage[k] - before.get(k, 0) for k in ("search_units", "tokens")
+              if k in client.usage}
+    return {"kind": "rerank", **latency_summary(ms, spacing),
+            "endpoint": client.config()["endpoint"], "model": client.model,
+            "documents_per_request": max(len(d) for _, d in groups[:n]), **billed}
+
+
+def probe_rerank_estimate(run: Run, n: int | None = None) -> dict:
+    """What :func:`probe_rerank_latency` will be billed, before it is sent: ``{units, unit,
+    usd}`` (search units: one per request per 100 documents; else the tokens of the queries
+    and their documents by the cost tokenizer); ``usd`` None when not priced."""
+    import math
+
+    from ...cost import count_tokens
+    from ...cost.rerank import find_rerank_price
+    from ...embeddings.probe import PROBE_REQUESTS
+
+    n = PROBE_REQUESTS if n is None else int(n)
+    transform = dict(run.config.get("transform") or {})
+    depth = int(transform.get("depth") or 50)
+    price = find_rerank_price(str(transform.get("model") or ""))
+    if price is not None and price.unit == "search_units":
+        units, unit = n * max(1, math.ceil(depth / 100)), "search units"
+    else:
+        texts = {q.id: q.text for q in run.dataset.queries}
+        docs = run.dataset.doc_index
+        sample = []
+        for qid in run.query_ids[:n]:
+            ids, _ = run.ranking.get(qid)
+            sample.append(texts.get(qid, ""))
+            sample.extend(run.dataset.documents[docs[d]].text for d in list(ids)[:depth]
+                          if d in docs)
+        per_request = count_tokens(sample).tokens / max(1, min(n, len(run.query_ids)))
+        units, unit = round(per_request * n), "tokens"
+    return {"units": units, "unit": unit,
+            "usd": None if price is None else price.usd(units)}
