@@ -149,3 +149,26 @@ def test_runs_of_different_datasets_are_not_fused(sample):
         fuse_runs([a, b])
     with pytest.raises(RetrievalError, match="at least two runs"):
         fuse_runs([a])
+
+
+def test_a_cancel_during_the_rerank_keeps_the_stages_already_paid_for(sample, tmp_path):
+    import threading
+
+    from ragdash.errors import Cancelled
+
+    store = RunStore(tmp_path / "runs.sqlite")
+    cancel = threading.Event()
+
+    def progress(event):
+        if str(event.get("stage", "")).startswith("rerank"):
+            cancel.set()
+
+    with FakeRerank("tei") as rr:
+        reranker = Reranker(make_scorer("http", base_url=rr.url, model="bge-reranker",
+                                        protocol="tei"), depth=10, cache=RerankCache())
+        with pytest.raises(Cancelled):
+            run_pipeline(sample, [BM25Retriever(), BM25Retriever(k1=0.5, b=0.3)],
+                         fusion={"method": "rrf"}, reranker=reranker, kmax=20,
+                         limit_queries=30, store=store, progress=progress, cancel=cancel)
+    names = sorted(s.name for s in store.list())
+    assert names == ["BM25", "BM25 (k1=0.5, b=0.3)", "BM25 + BM25 (k1=0.5, b=0.3) (RRF)"]

@@ -263,9 +263,13 @@ def _rerank_cost(ctx, ds: Dataset, rr: dict, limit) -> dict:
     from ..retrieval.rerank.stage import estimate_upfront
 
     t = ctx.t
-    queries = [q.id for q in ds.evaluated_queries(limit)]
-    est = estimate_upfront(ds, queries, rr["depth"], model=rr["model"],
-                           protocol=rr["protocol"])
+    cache = st.session_state.setdefault("rd_estimates", {})
+    key = ("rerank", ds.fingerprint(), rr["model"], rr["protocol"], rr["depth"], limit)
+    if key not in cache:  # token-billed APIs count the corpus's tokens: once
+        queries = [q.id for q in ds.evaluated_queries(limit)]
+        cache[key] = estimate_upfront(ds, queries, rr["depth"], model=rr["model"],
+                                      protocol=rr["protocol"])
+    est = cache[key]
     units = (f"{est['search_units']:,} search units" if "search_units" in est else
              f"{est['tokens']:,} tokens" if "tokens" in est else t("pipe.cost_free"))
     return {"stage": f"{rr['model']} top {rr['depth']}",
