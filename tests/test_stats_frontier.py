@@ -178,3 +178,24 @@ def test_a_rerank_stage_adds_its_price_per_1000_queries_and_keeps_the_index():
     op = operating(unpriced, catalog=CATALOG)
     assert op.query_cost_per_1000_usd is None and any("no rerank price" in n
                                                         for n in op.notes)
+
+
+def test_a_chunked_run_is_priced_on_its_chunk_tokens_and_sized_by_its_chunks(sample, tmp_path):
+    from fake_openai import FakeOpenAI
+
+    from ragdash.pipeline import run_evaluation
+    from ragdash.retrieval.chunking import ChunkedRetriever
+    from ragdash.retrieval.dense import make_dense_retriever
+
+    catalog = Catalog([PriceRow("OpenAI", "text-embedding-3-small", 0.02)])
+    with FakeOpenAI(dim=8) as server:
+        dense = make_dense_retriever("openai", model="text-embedding-3-small",
+                                     base_url=server.url, cache_dir=tmp_path)
+        run = run_evaluation(sample, ChunkedRetriever(dense, size=64, overlap=16), kmax=10,
+                             limit_queries=20)
+    chunks = run.resources["chunks"]
+    assert run.resources["vectors"] == chunks["chunks"] > len(sample.documents)
+    assert run.resources["index_bytes"] == chunks["chunks"] * 8 * 4
+    op = operating(run, catalog=catalog)
+    assert op.index_cost_usd == pytest.approx(chunks["tokens"] * 0.02 / 1e6)
+    assert chunks["tokens"] > count_tokens(sample.doc_texts()).tokens  # overlaps paid twice

@@ -344,7 +344,9 @@ class ChunkedRetriever:
                             aggregate=self.aggregate, kmax=kmax)
         matched = {qid: rows[lo:hi] for qid, lo, hi in
                    zip(folded.query_ids, folded.offsets[:-1], folded.offsets[1:])}
-        self.resources = {"chunks": {**chunk_set.summary(), "aggregate": self.aggregate,
+        # the inner retriever's index is over the chunks (index_bytes, vectors = chunks)
+        self.resources = {**dict(getattr(self.inner, "resources", None) or {}),
+                          "chunks": {**chunk_set.summary(), "aggregate": self.aggregate,
                                      "depth": depth, "matched": matched}}
         return folded
 

@@ -110,19 +110,24 @@ class Operating:
         return None if value is None else float(value)
 
 
-_token_cache: OrderedDict[tuple[str, str], tuple[int, float]] = OrderedDict()
+_token_cache: OrderedDict[tuple, tuple[int, float]] = OrderedDict()
 _token_lock = threading.Lock()
 
 
 def _corpus_tokens(run: Run) -> tuple[int, float]:
     """(document tokens, mean tokens per evaluated query) of the run's dataset, counted once
     per dataset and query list."""
-    key = (run.dataset_fingerprint, ",".join(run.query_ids[:50]) + f"#{len(run.query_ids)}")
+    chunking = (run.resources.get("chunks") or {}).get("tokens")
+    key = (run.dataset_fingerprint, ",".join(run.query_ids[:50]) + f"#{len(run.query_ids)}",
+           chunking)
     with _token_lock:
         hit = _token_cache.get(key)
     if hit is not None:
         return hit
-    docs = count_tokens(run.dataset.doc_texts()).tokens
+    chunks = run.resources.get("chunks") or {}
+    # a chunked run embeds its chunks (overlaps counted twice), not the whole documents
+    docs = (int(chunks["tokens"]) if chunks.get("tokens") is not None
+            else count_tokens(run.dataset.doc_texts()).tokens)
     texts = {q.id: q.text for q in run.dataset.queries}
     query = count_tokens([texts.get(q, "") for q in run.query_ids]).tokens
     value = (int(docs), query / max(1, len(run.query_ids)))
