@@ -5,7 +5,7 @@ import streamlit as st
 from ragdash.errors import RagdashError
 from ragdash.ui import job_panel, landing, page_setup
 from ragdash.ui.tables import runs_table
-from ragdash.ui.widgets import md
+from ragdash.ui.widgets import md, say
 
 ctx = page_setup("home")
 t = ctx.t
@@ -28,7 +28,7 @@ with start.container(border=True):
         try:
             job_panel.quick_start(ctx, sample)
         except RagdashError as exc:
-            st.error(md(exc))
+            st.error(say(exc, ctx.lang))
         else:
             st.switch_page("pages/3_Results.py")
 with guide:

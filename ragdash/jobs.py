@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import Cancelled, RagdashError
-from .i18n import t
+from .i18n import message, t
 from .pipeline import Retriever, run_evaluation
 from .secrets import scrub_secrets
 
@@ -113,6 +113,7 @@ class Job:
     _stage_started: float | None = field(default=None, repr=False)
     _stage_done: float = field(default=0.0, repr=False)  # ``done`` when the stage started
     _secrets: tuple[str, ...] = field(default=(), repr=False)
+    _said: Any = field(default=None, repr=False)  # the failure, when it has a message id
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     # -- derived --------------------------------------------------------------------------
@@ -182,10 +183,14 @@ class Job:
             parts.append(t("job.eta", lang, time=format_duration(self.eta, lang)))
         return " · ".join(parts)
 
-    def error_text(self, lang: str = "en") -> str | None:
-        """The failure sentence in ``lang`` (RagdashError messages stay as written)."""
+    def error_text(self, lang: str = "en", *, app: bool = False) -> str | None:
+        """The failure sentence in ``lang``: a message with an id (ragdash.i18n.messages)
+        in that language, and with ``app`` in the app's words (the key field, not
+        ``--api-key-env``); other RagdashError messages as written."""
         if self.error_kind is not None:
             return t("job.unexpected", lang, kind=self.error_kind)
+        if self._said is not None:
+            return _redact(message(self._said, lang, app=app), self._secrets)
         return self.error
 
     # -- control --------------------------------------------------------------------------
@@ -323,10 +328,11 @@ class JobManager:
             with job._lock:
                 job._finish("cancelled")
         except RagdashError as exc:
-            message = _redact(str(exc), job._secrets) or type(exc).__name__
-            log.info("job %s (%s) failed: %s", job.id, job.label, message)
+            sentence = _redact(str(exc), job._secrets) or type(exc).__name__
+            log.info("job %s (%s) failed: %s", job.id, job.label, sentence)
             with job._lock:
-                job.error = message
+                job.error = sentence
+                job._said = exc if getattr(exc, "msg_id", None) else None
                 job._finish("failed")
         except Exception as exc:
             trace = _redact(traceback.format_exc(), job._secrets)

@@ -257,3 +257,24 @@ def test_the_estimate_caption_names_the_local_model_and_bm25_plainly():
     assert "embedded once by my-e5-small on this machine" in page
     assert "local / bm25" not in page and "No price is known" not in page
     assert any(m.label == "USD" and m.value == "$0" for m in at.metric)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_missing_key_is_explained_in_the_apps_words_and_language(server, lang):
+    """#14: the app repeated the command line's advice (--api-key-env) in English."""
+    at = new_app().run()
+    at.sidebar.radio(key="w:rd_lang").set_value(lang).run()
+    at = _openai_settings(_load_sample(at, "article-ja"), server, "")
+    at.button(key="run_start").click().run()
+    (job,) = wait_for_jobs(at)
+    assert job.state == "failed"
+    at.run()
+    (error,) = at.error
+    shown = plain(error.value)
+    assert "--api-key-env" not in shown and "OPENAI_API_KEY" not in shown
+    if lang == "en":
+        assert "asks for an API key (HTTP 401" in shown and "API key field" in shown
+    else:
+        assert "API キーを求めています(HTTP 401" in shown and "「API キー」欄" in shown
+    # the command line's sentence is unchanged
+    assert "--api-key-env" in job.error

@@ -85,9 +85,10 @@ def test_duplicate_keys_across_modules_are_an_error():
 
 
 def test_shared_and_app_catalogs_are_both_merged():
-    from ragdash.i18n import app, engines, frontier, pipeline, shared
+    from ragdash.i18n import app, engines, frontier, messages, pipeline, shared
     assert (set(shared.MESSAGES) | set(app.MESSAGES) | set(engines.MESSAGES)
-            | set(pipeline.MESSAGES) | set(frontier.MESSAGES)) == set(CATALOG)
+            | set(pipeline.MESSAGES) | set(frontier.MESSAGES)
+            | set(messages.MESSAGES)) == set(CATALOG)
     assert not set(shared.MESSAGES) & set(app.MESSAGES)
 
 
@@ -101,3 +102,56 @@ def test_japanese_wording_is_consistent():
     assert not re.search(r"プロバイダ(?!ー)", ja)
     assert "未検索" not in ja
     assert CATALOG["views.not_retrieved"]["ja"] == "検索結果になし"
+
+
+# -- core messages with ids (#14 item 4) ----------------------------------------------------
+MSG_CALL = re.compile(r"""\b(?:error\(\s*\w+,\s*|dataset_error\(\s*|text\(\s*)["']([a-z_.]+)["']""")
+
+
+def test_every_message_id_raised_in_the_source_exists_in_both_languages():
+    used: dict[str, str] = {}
+    for path in _sources():
+        for msg_id in MSG_CALL.findall(path.read_text(encoding="utf-8")):
+            used.setdefault(msg_id, str(path.relative_to(ROOT)))
+    assert len(used) >= 20, f"the scan found only {sorted(used)}"
+    missing = {m: f for m, f in used.items() if f"msg.{m}" not in CATALOG}
+    assert not missing, f"message ids used but not in the catalog: {missing}"
+    unused = sorted(k for k in CATALOG if k.startswith("msg.") and k.count(".") == 2
+                    and k[4:] not in used and not k.startswith(("msg.where.", "msg.load.lone_")))
+    assert not unused, f"catalog messages nothing raises: {unused}"
+
+
+def test_a_message_is_english_as_before_and_japanese_or_app_words_on_request():
+    from ragdash.errors import AuthenticationError
+    from ragdash.i18n import error, message, text
+
+    tried = text("embed.tried_many", attempts=3)
+    exc = error(AuthenticationError, "embed.no_key", url="http://h/v1/embeddings",
+                status=401, said="")
+    assert str(exc) == ("http://h/v1/embeddings asks for an API key (HTTP 401): set "
+                        "OPENAI_API_KEY, or name the variable that holds it with "
+                        "--api-key-env, and run again.")
+    assert message(exc, "en") == str(exc)
+    assert "--api-key-env" not in message(exc, "en", app=True)
+    assert "API key field" in message(exc, "en", app=True)
+    ja = message(exc, "ja", app=True)
+    assert "API キー" in ja and "--api-key-env" not in ja
+    assert "--api-key-env" in message(exc, "ja")  # the command line keeps its flag
+    assert str(tried) == "after 3 attempts" and message(tried, "ja") == "3 回試行して"
+    exc = error(AuthenticationError, "embed.unreachable", url="u", detail="refused",
+                tried=tried)
+    assert "3 回試行して" in message(exc, "ja") and "after 3 attempts" in str(exc)
+    assert message(ValueError("plain"), "ja") == "plain"  # no id: as it is
+
+
+def test_a_dataset_error_with_an_id_places_file_and_line_in_each_language():
+    from ragdash.errors import DatasetError
+    from ragdash.i18n import dataset_error, message
+
+    exc = dataset_error("load.no_file")
+    assert isinstance(exc, DatasetError)
+    assert message(exc, "ja") != str(exc) and message(exc, "ja").endswith("。")
+    exc = dataset_error("load.unknown_type", file="x.bin", ext=".bin")
+    assert str(exc).startswith("x.bin: cannot tell what this file is")
+    assert message(exc, "ja").startswith("x.bin: ")
+

@@ -72,6 +72,7 @@ from ..http import (
     plain_http_warning,
     reply_limit,
 )
+from ..i18n import error, text
 from ..retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
 from ..secrets import scrub_secrets
 from .batching import (
@@ -549,75 +550,64 @@ class EmbeddingClient:
         return scrub_secrets(text, [key] if key else [])
 
     def _final_error(self, f: _Failure, code: str | None, attempts: int) -> EmbeddingError:
+        """The failure in one sentence with a message id (ragdash.i18n.messages ``embed.*``),
+        so the app can say it in Japanese and in its own words."""
         url = self.endpoint.url
         said = self._scrub(f.info.message)
         said = f": {said}" if said else ""
-        tried = f"after {attempts} attempt{'s' if attempts != 1 else ''}"
+        tried = (text("embed.tried_one", attempts=attempts) if attempts == 1
+                 else text("embed.tried_many", attempts=attempts))
         if f.kind == "invalid":
             return EmbeddingError(self._scrub(f.detail))
+        if f.kind != "http":
+            return self._transport_error(f, url, tried)
+        return self._status_error(f, code, url, said, tried)
+
+    def _transport_error(self, f: _Failure, url: str, tried) -> EmbeddingError:
+        """No usable HTTP answer: a timeout, a redirect, a reply too large or unreadable, no
+        connection, or JSON that is not embeddings."""
         if f.kind == "timeout":
-            return ServerUnreachableError(
-                f"No whole reply from {url} within {self.timeout:g} s (the timeout covers "
-                f"connecting and the whole reply), {tried}: check that the server is up, or "
-                "raise the timeout or lower the batch size.")
+            return error(ServerUnreachableError, "embed.timeout", url=url,
+                         timeout=f"{self.timeout:g}", tried=tried)
         if f.kind == "redirect":
-            return EmbeddingError(
-                f"{self._scrub(f.detail)}: ragdash does not follow it, so neither the API key "
-                "nor the texts left for another host; if that host is the right server, give "
-                "its URL as the base URL.")
+            return error(EmbeddingError, "embed.redirect", detail=self._scrub(f.detail))
         if f.kind == "too_large":
-            return EmbeddingError(
-                f"{url} sent a reply larger than a batch of vectors can be ({f.detail}); "
-                "ragdash stopped reading it: check that the base URL points at an "
-                "OpenAI-compatible embeddings endpoint.")
+            return error(EmbeddingError, "embed.too_large", url=url, detail=f.detail)
         if f.kind == "encoding":
-            return EmbeddingError(
-                f"{url} sent a reply that cannot be read ({f.detail}): check the server or "
-                "a proxy in between.")
+            return error(EmbeddingError, "embed.encoding", url=url, detail=f.detail)
         if f.kind in ("connection", "unreachable", "tls"):
-            return ServerUnreachableError(
-                f"Could not reach {url} ({self._scrub(f.detail)}), {tried}: check the base URL "
-                "and that the server is running.")
-        if f.kind == "malformed":
-            return EmbeddingError(
-                f"{url} did not answer with embeddings JSON ({f.detail}), {tried}: check that "
-                "the base URL points at an OpenAI-compatible embeddings endpoint.")
+            return error(ServerUnreachableError, "embed.unreachable", url=url,
+                         detail=self._scrub(f.detail), tried=tried)
+        return error(EmbeddingError, "embed.malformed", url=url, detail=f.detail, tried=tried)
+
+    def _status_error(self, f: _Failure, code: str | None, url: str, said: str,
+                      tried) -> EmbeddingError:
+        """An HTTP status that retrying did not cure."""
         status = f.status
         if status in (401, 403):
             if self._api_key is None:
-                return AuthenticationError(
-                    f"{url} asks for an API key (HTTP {status}{said}): set OPENAI_API_KEY, or "
-                    "name the variable that holds it with --api-key-env, and run again.")
-            return AuthenticationError(
-                f"{url} rejected the API key (HTTP {status}{said}): check that the key is "
-                "right and belongs to this provider, then run again.")
+                return error(AuthenticationError, "embed.no_key", url=url, status=status,
+                             said=said)
+            return error(AuthenticationError, "embed.bad_key", url=url, status=status,
+                         said=said)
         if status == 404:
-            return NotFoundError(
-                f"{url} has no embeddings model {self.model!r} (HTTP 404{said}): check the "
-                "base URL (most servers expect it to end in /v1) and the model name.")
+            return error(NotFoundError, "embed.no_model", url=url, model=repr(self.model),
+                         said=said)
         if status == 429 and is_quota_code(code):
-            return QuotaExceededError(
-                f"The account behind this key has no quota or credit left (HTTP 429 {code}"
-                f"{said}): add credit or use another key, then run again; what was already "
-                "embedded is cached.")
+            return error(QuotaExceededError, "embed.quota", code=code, said=said)
         if status == 429:
-            return EmbeddingError(
-                f"{url} kept answering HTTP 429 (rate limited) {tried}: lower the concurrency "
-                "or the batch size, or wait a minute and run again; what was already embedded "
-                "is cached.")
+            return error(EmbeddingError, "embed.rate_limited", url=url, tried=tried)
         most = batch_limit(status, f.info)
         if most is not None:
-            advice = (f"run again with --batch-size {most} or less (the most the server named)"
-                      if most else "run again with a smaller --batch-size")
-            return EmbeddingError(
-                f"{url} refused a batch as too large (HTTP {status}{said}): {advice}.")
+            if most:
+                return error(EmbeddingError, "embed.batch_too_large", url=url, status=status,
+                             said=said, most=most)
+            return error(EmbeddingError, "embed.batch_smaller", url=url, status=status,
+                         said=said)
         if (status is not None and status >= 500) or status in (408, 409):
-            return EmbeddingError(
-                f"{url} kept failing with HTTP {status}{said} {tried}: try again later; what "
-                "was already embedded is cached.")
-        return EmbeddingError(
-            f"{url} refused the request (HTTP {status}{said}): check the model name, the "
-            "dimensions and the encoding format.")
+            return error(EmbeddingError, "embed.server_error", url=url, status=status,
+                         said=said, tried=tried)
+        return error(EmbeddingError, "embed.refused", url=url, status=status, said=said)
 
 
 class EmbeddingJob:

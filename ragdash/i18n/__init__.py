@@ -26,10 +26,10 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 
-from . import app, engines, frontier, pipeline, shared
+from . import app, engines, frontier, messages, pipeline, shared
 
-__all__ = ["CATALOG", "DEFAULT_LANG", "LANGUAGES", "check_catalog", "has", "normalize_lang",
-           "placeholders", "t"]
+__all__ = ["CATALOG", "DEFAULT_LANG", "LANGUAGES", "Text", "check_catalog", "dataset_error",
+           "error", "has", "message", "normalize_lang", "placeholders", "t", "text"]
 
 #: Supported languages, in the order the language switch shows them.
 LANGUAGES: tuple[str, ...] = ("en", "ja")
@@ -52,7 +52,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
 
 
 #: key -> {"en": text, "ja": text}; the merge of every strings module.
-CATALOG: dict[str, dict[str, str]] = _merge(shared, app, engines, pipeline, frontier)
+CATALOG: dict[str, dict[str, str]] = _merge(shared, app, engines, pipeline, frontier, messages)
 
 
 def normalize_lang(lang: str | None) -> str:
@@ -108,3 +108,84 @@ def check_catalog(catalog: Mapping[str, Mapping[str, str]] | None = None) -> lis
         except ValueError as exc:  # a stray brace
             problems.append(f"{key}: bad format string ({exc})")
     return problems
+
+
+# -- core messages with an id -------------------------------------------------------------
+class Text(str):
+    """A sentence for people that knows its message id: ``str`` is the English text (what
+    the command line prints); :func:`message` gives it in another language or for the
+    app."""
+
+    msg_id: str
+    params: dict
+
+    def __new__(cls, msg_id: str, **params: object) -> Text:
+        obj = super().__new__(cls, t(f"msg.{msg_id}", DEFAULT_LANG, **params))
+        obj.msg_id, obj.params = msg_id, dict(params)
+        return obj
+
+
+def text(msg_id: str, **params: object) -> Text:
+    """A note or warning with an id (see :class:`Text`)."""
+    return Text(msg_id, **params)
+
+
+def error(cls, msg_id: str, /, **params: object):
+    """An exception of class ``cls`` (a :class:`~ragdash.errors.RagdashError`) whose text is
+    the catalog's English for ``msg.<msg_id>``; it carries the id and ``params``."""
+    exc = cls(t(f"msg.{msg_id}", DEFAULT_LANG, **params))
+    exc.msg_id, exc.params = msg_id, dict(params)
+    return exc
+
+
+def dataset_error(msg_id: str, /, *, file: str | None = None, line: int | None = None,
+                  record: str | None = None, **params: object):
+    """A :class:`~ragdash.errors.DatasetError` (``file, line n: problem. Fix.``) from
+    ``msg.<msg_id>`` and, when the catalog has one, ``msg.<msg_id>.fix``."""
+    from ..errors import DatasetError
+
+    fix_key = f"msg.{msg_id}.fix"
+    exc = DatasetError(t(f"msg.{msg_id}", DEFAULT_LANG, **params), file=file, line=line,
+                       record=record,
+                       fix=t(fix_key, DEFAULT_LANG, **params) if fix_key in CATALOG else None)
+    exc.msg_id, exc.params = msg_id, dict(params)
+    return exc
+
+
+def message(obj: object, lang: str | None = DEFAULT_LANG, *, app: bool = False) -> str:
+    """``obj`` (an exception, a :class:`Text`, any string) said in ``lang``; ``app=True``
+    takes the app's wording (``msg.<id>.app``) where there is one. Without an id the text
+    is returned as it is."""
+    msg_id = getattr(obj, "msg_id", None)
+    if not msg_id or f"msg.{msg_id}" not in CATALOG:
+        return str(obj)
+    lang = normalize_lang(lang)
+    params = {k: message(v, lang, app=app) if isinstance(v, Text) else v
+              for k, v in (getattr(obj, "params", {}) or {}).items()}
+
+    def say(key: str) -> str | None:
+        for k in ((f"{key}.app", key) if app else (key,)):
+            if k in CATALOG:
+                return t(k, lang, **params)
+        return None
+
+    body = say(f"msg.{msg_id}")
+    if not hasattr(obj, "problem"):  # not a DatasetError: the sentence is all
+        return body
+    fix = say(f"msg.{msg_id}.fix")
+    where = []
+    if getattr(obj, "file", None):
+        where.append(str(obj.file))
+    if getattr(obj, "line", None) is not None:
+        where.append(t("msg.where.line", lang, line=obj.line))
+    if getattr(obj, "record", None) is not None:
+        where.append(t("msg.where.record", lang, record=obj.record))
+    stop = "。" if lang == "ja" else "."
+    out = body.rstrip(".。") + stop
+    if where:
+        out = ("、" if lang == "ja" else ", ").join(where) + ": " + out
+    if fix:
+        fix = fix.strip().rstrip(".。")
+        out += ("" if lang == "ja" else " ") + fix[:1].upper() + fix[1:] + stop
+    return out
+

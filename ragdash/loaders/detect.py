@@ -28,6 +28,7 @@ from typing import Any
 
 from ..dataset import Dataset
 from ..errors import DatasetError
+from ..i18n import dataset_error
 from ._source import Source, folder_sources, open_zip, zip_sources
 from ._values import json_kind
 from .article_json import FORMAT_FIX, load_article_json, looks_like_article, parse_json_document
@@ -149,9 +150,7 @@ def resolve(sources: list[Source], *, container: str, name: str, split: str,
     """Build a Dataset from the files of a folder, a zip or an upload."""
     data = [s for s in sources if _is_data(s)]
     if not data:
-        raise DatasetError(f"no data files found (files: {_names(sources)})", file=container,
-                           fix="include corpus.jsonl, queries.jsonl and qrels/test.tsv (BEIR), "
-                               "CSV / TSV tables, or the article's .json file")
+        raise dataset_error("load.no_data_files", file=container, names=_names(sources))
     named: dict[str, list[Source]] = {"corpus": [], "queries": [], "qrels": []}
     for s in data:
         kind = classify_name(s)
@@ -169,8 +168,8 @@ def resolve(sources: list[Source], *, container: str, name: str, split: str,
         tops = [s for s in named["corpus"] if _depth(_parent(s)) == shallowest]
         roots = sorted({_parent(s) for s in tops})
         if len(roots) > 1:
-            raise DatasetError(f"this holds several datasets (folders {', '.join(roots)})",
-                               file=container, fix="load one dataset at a time")
+            raise dataset_error("load.several_datasets", file=container,
+                                folders=", ".join(roots))
         root = roots[0]
     else:
         root = min((_parent(s) for s in data), key=_depth)
@@ -181,8 +180,8 @@ def resolve(sources: list[Source], *, container: str, name: str, split: str,
     for kind in ("corpus", "queries"):
         cands = [s for s in named[kind] if _in_root(s, root)]
         if len(cands) > 1:
-            raise DatasetError(f"several {kind} files: {_names(cands)}", file=container,
-                               fix=f"keep one {kind} file per dataset")
+            raise dataset_error("load.several_files", file=container, kind=kind,
+                                names=_names(cands))
         if cands:
             chosen[kind] = cands[0]
             how[kind] = "by name"
@@ -200,11 +199,8 @@ def resolve(sources: list[Source], *, container: str, name: str, split: str,
         looked = {"corpus": "corpus.jsonl / corpus.csv / docs.csv",
                   "queries": "queries.jsonl / queries.csv",
                   "qrels": "qrels/test.tsv / qrels.tsv / qrels.csv"}
-        raise DatasetError(f"no {missing[0]} file found (looked for "
-                           f"{looked[missing[0]]}; files: {_names(data)})", file=container,
-                           fix="a dataset needs a corpus, queries and qrels: name the files "
-                               "corpus.*, queries.* and qrels.* (or upload the article's "
-                               ".json)")
+        raise dataset_error("load.missing_part", file=container, kind=missing[0],
+                            looked=looked[missing[0]], names=_names(data))
     layout = "BEIR layout" if all(chosen[k].ext == ".jsonl" for k in ("corpus", "queries")) \
         and _parent(chosen["qrels"]).endswith("qrels") else "tables"
     log.note(f"{container}: {layout}; corpus {chosen['corpus'].path}, queries "
@@ -229,8 +225,8 @@ def _choose_qrels(cands: list[Source], root: str, split: str,
         if sp is None:
             plain.append(s)
         elif sp in by_split:
-            raise DatasetError(f"two qrels files for split {sp!r}: {by_split[sp].path} and "
-                               f"{s.path}", file=container, fix="keep one file per split")
+            raise dataset_error("load.two_qrels_for_split", file=container, split=repr(sp),
+                                first=by_split[sp].path, second=s.path)
         else:
             by_split[sp] = s
     if split in by_split:
@@ -239,10 +235,9 @@ def _choose_qrels(cands: list[Source], root: str, split: str,
     if len(plain) == 1:
         return plain[0], "the only qrels file; no split chosen"
     if len(plain) > 1:
-        raise DatasetError(f"several qrels files: {_names(plain)}", file=container,
-                           fix="keep one qrels file, or put them in qrels/<split>.tsv")
-    raise DatasetError(f"there are no qrels for split {split!r}; available splits: "
-                       f"{', '.join(sorted(by_split))}", file=container, fix=SPLIT_FIX)
+        raise dataset_error("load.several_qrels", file=container, names=_names(plain))
+    raise dataset_error("load.no_split", file=container, split=repr(split),
+                        splits=", ".join(sorted(by_split)))
 
 
 def _classify_by_content(in_root: list[Source], chosen: dict[str, Source],
@@ -338,55 +333,33 @@ def load_path(path: str | os.PathLike, *, split: str = "test",
 def _single_file(src: Source, *, split: str, mapping: Mapping3 | None) -> Dataset:
     ext = src.ext
     if ext in EXCEL:
-        raise DatasetError("Excel workbooks are not read directly", file=src.name,
-                           fix="save each sheet as 'CSV UTF-8' (corpus.csv, queries.csv, "
-                               "qrels.csv) and load those")
+        raise dataset_error("load.excel", file=src.name)
     if ext == ".json" or src.read_bytes(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
         if ext in (".jsonl", ".ndjson"):
             raise _single_table_error(src)
         return _article(src, LoadLog(), None)
     if ext in DATA_EXTS or ext in (".gz",):
         raise _single_table_error(src)
-    raise DatasetError(f"cannot tell what this file is (type {ext or 'unknown'})",
-                       file=src.name,
-                       fix="give the article's .json file, a BEIR folder or .zip, or a "
-                           "folder / .zip with corpus, queries and qrels tables")
-
-
-#: what a table is, for people (the part of a dataset it can be)
-_PART_WORDS = {"corpus": "the corpus (documents)", "queries": "the queries",
-               "qrels": "the qrels (relevance judgments)"}
+    raise dataset_error("load.unknown_type", file=src.name, ext=ext or "unknown")
 
 
 def _single_table_error(src: Source) -> DatasetError:
     """One table cannot be a whole dataset: say which part it was recognised as (by its
     name, else its columns) and which parts are missing."""
-    kind, how = classify_name(src), "its name"
+    kind, how = classify_name(src), "name"
     if kind is None:
-        kind, how = _content_kind(src)[0], "its columns"
-    if kind in _PART_WORDS:
-        others = " and ".join(_PART_WORDS[k] for k in _PART_WORDS if k != kind)
-        return DatasetError(f"this table looks like {_PART_WORDS[kind]} (from {how}), one "
-                            "part of a dataset only", file=src.name,
-                            fix=f"load it together with {others}: several files at once, "
-                                "or one folder / .zip holding all three")
+        kind, how = _content_kind(src)[0], "columns"
+    if kind in ("corpus", "queries", "qrels"):
+        return dataset_error(f"load.lone_{kind}_by_{how}", file=src.name)
     if kind == "text":
-        return DatasetError("this table has ids and texts (from its columns): the corpus or "
-                            "the queries, one part of a dataset only", file=src.name,
-                            fix="load it together with the other of the two and the qrels "
-                                "(relevance judgments): several files at once, or one "
-                                "folder / .zip holding all three")
-    return DatasetError("one table holds only the corpus, the queries or the qrels, not a "
-                        "whole dataset", file=src.name,
-                        fix="give a folder or .zip with corpus, queries and qrels files "
-                            "(or load the three tables together)")
+        return dataset_error("load.lone_text", file=src.name)
+    return dataset_error("load.lone_table", file=src.name)
 
 
 def load_upload_files(files: list[tuple[str, bytes]], *, split: str = "test",
                       mapping: Mapping3 | None = None) -> Dataset:
     if not files:
-        raise DatasetError("no file was uploaded", fix="upload the article's .json, a .zip, "
-                                                       "or corpus, queries and qrels files")
+        raise dataset_error("load.no_file")
     cleaned: list[tuple[str, bytes]] = []
     for name, data in files:
         if not isinstance(data, (bytes, bytearray)):
@@ -398,8 +371,7 @@ def load_upload_files(files: list[tuple[str, bytes]], *, split: str = "test",
             or (d.startswith(b"PK\x03\x04") and Source.from_bytes(n, b"").ext not in EXCEL)]
     if zips:
         if len(cleaned) > 1:
-            raise DatasetError("upload a .zip on its own", file=zips[0][0],
-                               fix="upload either one .zip or the separate files, not both")
+            raise dataset_error("load.zip_alone", file=zips[0][0])
         name, data = zips[0]
         stem = PurePosixPath(name).name.rsplit(".", 1)[0]
         return _zip_dataset(open_zip(data, name), name, stem, split, mapping)

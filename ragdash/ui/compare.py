@@ -17,7 +17,7 @@ from ..stats.verdict import format_p
 from . import keys, state
 from .page import PageContext
 from .results import apply_selection
-from .widgets import md
+from .widgets import md, say
 
 #: fewer resamples than a report: the page redraws often; the report uses the full number
 BAND_RESAMPLES = 1000
@@ -39,8 +39,8 @@ def upload_trec_runs(ctx: PageContext, dataset) -> None:
                                              filename=f.name))
                 except RagdashError as exc:
                     # the message names the file already when it is about a line in it
-                    st.error(md(exc) if f.name in str(exc) else
-                             t("cmp.upload_failed", name=md(f.name), error=md(exc)))
+                    st.error(say(exc, ctx.lang) if f.name in str(exc) else
+                             t("cmp.upload_failed", name=md(f.name), error=say(exc, ctx.lang)))
             if added:
                 chosen = st.session_state.get(keys.COMPARE_IDS) or []
                 st.session_state[keys.COMPARE_IDS] = [*chosen, *added]

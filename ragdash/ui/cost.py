@@ -26,7 +26,7 @@ from ..errors import RagdashError
 from ..present.charts import PLOTLY_CONFIG, cost_bar_figure, cost_quality_figure
 from . import keys, state
 from .page import PageContext
-from .widgets import bind_choice, md
+from .widgets import bind_choice, md, say
 
 EDIT_COLUMNS = ["provider", "model", "usd_per_1m", "batch_usd_per_1m", "jpy_per_usd", "as_of",
                 "source_url", "notes"]
@@ -96,7 +96,7 @@ def rate_editor(ctx: PageContext) -> None:
         try:
             set_jpy_per_usd(rate)
         except RagdashError as exc:
-            st.error(md(exc))
+            st.error(say(exc, ctx.lang))
         else:
             st.rerun()
 
@@ -154,7 +154,7 @@ def price_editor(ctx: PageContext) -> None:
             user = [r for r in rows if _differs(r, defaults.get(r.key))]
             path = save_user_rows(user)
         except RagdashError as exc:
-            st.error(t("cost.prices_failed", error=md(exc)))
+            st.error(t("cost.prices_failed", error=say(exc, ctx.lang)))
         else:
             st.success(t("cost.prices_saved", n=len(user), path=md(path)))
     if cols[1].button(t("cost.prices_reset"), key="cost_prices_reset"):

@@ -20,7 +20,7 @@ from ..samples import list_samples
 from ..validation import validate
 from . import keys, state
 from .page import PageContext
-from .widgets import md
+from .widgets import md, say
 
 #: Streamlit's default per-file upload limit (``server.maxUploadSize``), in MB.
 UPLOAD_LIMIT_MB = 200
@@ -55,7 +55,7 @@ def limits_caption(ctx: PageContext) -> None:
     try:
         limits = read_limits()
     except RagdashError as exc:
-        st.error(md(exc))
+        st.error(say(exc, ctx.lang))
         return
     st.caption(ctx.t("data.limit", mb=UPLOAD_LIMIT_MB, line_mb=f"{limits['line_mb']:,g}",
                      zip_mb=f"{limits['unzipped_mb']:,g}"))
@@ -68,7 +68,7 @@ def load_sample(ctx: PageContext, name: str) -> None:
         with st.spinner(ctx.t("data.loading")):
             state.set_dataset(_load(name), source=f"sample:{name}")
     except RagdashError as exc:
-        st.error(md(exc))
+        st.error(say(exc, ctx.lang))
     else:
         st.session_state.pop(keys.LOAD_FAILED, None)
         st.rerun()  # the sidebar, drawn before the button, names the new dataset too
@@ -174,7 +174,7 @@ def load_outcome(ctx: PageContext) -> None:
     failed = st.session_state.get(keys.LOAD_FAILED)
     if failed:
         job, files, mapping, split = failed
-        st.error(ctx.t("data.load_failed", error=md(job.error_text(ctx.lang))))
+        st.error(ctx.t("data.load_failed", error=md(job.error_text(ctx.lang, app=True))))
         override = column_fixer(ctx, files, mapping)
         if override is not None:
             load_files(ctx, files, split, override)

@@ -112,7 +112,8 @@ def last_job_outcome(ctx: PageContext, *, show_done: bool = False) -> None:
         st.page_link("pages/3_Results.py", label=ctx.t("run.see_results"),
                      icon=":material/monitoring:")
     elif job.state == "failed":
-        st.error(ctx.t("run.failed", label=md(job.label), error=md(job.error_text(ctx.lang))))
+        st.error(ctx.t("run.failed", label=md(job.label),
+                       error=md(job.error_text(ctx.lang, app=True))))
     elif job.state == "cancelled":
         st.warning(ctx.t("run.cancelled", label=md(job.label)))
         if st.session_state.get(_RETRIEVERS, {}).get(job.id) not in (None, "bm25"):

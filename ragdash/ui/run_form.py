@@ -13,7 +13,7 @@ from ..errors import RagdashError
 from . import engine_form, keys, state
 from .page import PageContext
 from .tables import runs_table
-from .widgets import bind, bind_choice, md, plain_http_banner, secret_input
+from .widgets import bind, bind_choice, md, plain_http_banner, say, secret_input
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,7 @@ def saved_runs(ctx: PageContext) -> None:
         try:
             ctx.store.rename(picked, new_name)
         except RagdashError as exc:
-            st.error(md(exc))
+            st.error(say(exc, ctx.lang))
         else:
             st.rerun()
     with cols[3].popover(t("run.delete"), icon=":material/delete:"):

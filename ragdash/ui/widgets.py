@@ -9,6 +9,7 @@ from typing import Any
 import streamlit as st
 
 from ..http import ALLOW_PLAIN_HTTP_ENV, plain_http_host
+from ..i18n import message
 
 WIDGET_PREFIX = "w:"
 
@@ -39,6 +40,12 @@ def md(text: object) -> str:
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$")
+
+
+def say(exc: object, lang: str) -> str:
+    """An error or warning from the core as the app says it: in ``lang``, in the app's
+    words where the command line's name a flag (ragdash.i18n.messages), Markdown-escaped."""
+    return md(message(exc, lang, app=True))
 
 
 def code(text: object) -> str:

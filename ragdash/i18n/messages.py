@@ -1,0 +1,264 @@
+"""Errors and warnings raised by the core, in English and Japanese (see ragdash.i18n).
+
+Keys: ``msg.<id>`` (the command line's text; English is exactly what ``str(exc)`` says),
+``msg.<id>.fix`` (a :func:`ragdash.i18n.dataset_error`'s fix), ``msg.<id>.app`` (the app's
+wording, where the command line's names a flag: the app has a key field and a provider
+picker instead). ``cli.`` keys label the command line's reports (``compare --lang ja``).
+"""
+
+MESSAGES: dict[str, dict[str, str]] = {
+    # -- where in a file ------------------------------------------------------------------
+    "msg.where.line": {"en": "line {line}", "ja": "{line} 行目"},
+    "msg.where.record": {"en": "record {record}", "ja": "レコード {record}"},
+    # -- loading data ---------------------------------------------------------------------
+    "msg.load.no_data_files": {
+        "en": "no data files found (files: {names})",
+        "ja": "データファイルが見つかりません(ファイル: {names})",
+    },
+    "msg.load.no_data_files.fix": {
+        "en": "include corpus.jsonl, queries.jsonl and qrels/test.tsv (BEIR), CSV / TSV tables, "
+              "or the article's .json file",
+        "ja": "corpus.jsonl・queries.jsonl・qrels/test.tsv(BEIR 形式)、CSV / TSV の表、"
+              "または記事の .json ファイルを含めてください",
+    },
+    "msg.load.several_datasets": {
+        "en": "this holds several datasets (folders {folders})",
+        "ja": "複数のデータセットが含まれています(フォルダー {folders})",
+    },
+    "msg.load.several_datasets.fix": {"en": "load one dataset at a time",
+                                      "ja": "データセットは 1 つずつ読み込んでください"},
+    "msg.load.several_files": {"en": "several {kind} files: {names}",
+                               "ja": "{kind} のファイルが複数あります: {names}"},
+    "msg.load.several_files.fix": {
+        "en": "keep one {kind} file per dataset",
+        "ja": "{kind} のファイルはデータセットごとに 1 つにしてください",
+    },
+    "msg.load.missing_part": {
+        "en": "no {kind} file found (looked for {looked}; files: {names})",
+        "ja": "{kind} のファイルが見つかりません(探した名前: {looked}。ファイル: {names})",
+    },
+    "msg.load.missing_part.fix": {
+        "en": "a dataset needs a corpus, queries and qrels: name the files corpus.*, queries.* "
+              "and qrels.* (or upload the article's .json)",
+        "ja": "データセットにはコーパス・クエリ・qrels が必要です。ファイル名を corpus.*、"
+              "queries.*、qrels.* にしてください(または記事の .json をアップロード)",
+    },
+    "msg.load.two_qrels_for_split": {
+        "en": "two qrels files for split {split}: {first} and {second}",
+        "ja": "分割 {split} の qrels ファイルが 2 つあります: {first} と {second}",
+    },
+    "msg.load.two_qrels_for_split.fix": {"en": "keep one file per split",
+                                         "ja": "分割ごとにファイルは 1 つにしてください"},
+    "msg.load.several_qrels": {"en": "several qrels files: {names}",
+                               "ja": "qrels のファイルが複数あります: {names}"},
+    "msg.load.several_qrels.fix": {
+        "en": "keep one qrels file, or put them in qrels/<split>.tsv",
+        "ja": "qrels のファイルを 1 つにするか、qrels/<分割名>.tsv に置いてください",
+    },
+    "msg.load.no_split": {
+        "en": "there are no qrels for split {split}; available splits: {splits}",
+        "ja": "分割 {split} の qrels がありません。使える分割: {splits}",
+    },
+    "msg.load.no_split.fix": {"en": "choose one of these splits",
+                              "ja": "このうちのどれかを選んでください"},
+    "msg.load.excel": {"en": "Excel workbooks are not read directly",
+                       "ja": "Excel ブックはそのままでは読み込めません"},
+    "msg.load.excel.fix": {
+        "en": "save each sheet as 'CSV UTF-8' (corpus.csv, queries.csv, qrels.csv) and load "
+              "those",
+        "ja": "各シートを「CSV UTF-8」で保存して(corpus.csv、queries.csv、qrels.csv)、"
+              "それを読み込んでください",
+    },
+    "msg.load.unknown_type": {"en": "cannot tell what this file is (type {ext})",
+                              "ja": "このファイルの種類が分かりません(種類 {ext})"},
+    "msg.load.unknown_type.fix": {
+        "en": "give the article's .json file, a BEIR folder or .zip, or a folder / .zip with "
+              "corpus, queries and qrels tables",
+        "ja": "記事の .json ファイル、BEIR 形式のフォルダーか .zip、またはコーパス・クエリ・"
+              "qrels の表を含むフォルダー / .zip を指定してください",
+    },
+    "msg.load.lone_text": {
+        "en": "this table has ids and texts (from its columns): the corpus or the queries, one "
+              "part of a dataset only",
+        "ja": "この表は列名から見て ID とテキストの表(コーパスかクエリ)で、データセットの"
+              "一部だけです",
+    },
+    "msg.load.lone_text.fix": {
+        "en": "load it together with the other of the two and the qrels (relevance "
+              "judgments): several files at once, or one folder / .zip holding all three",
+        "ja": "もう一方と qrels(正解の判定)と一緒に読み込んでください(複数ファイルを同時に、"
+              "または 3 つを含むフォルダー / .zip で)",
+    },
+    "msg.load.lone_table": {
+        "en": "one table holds only the corpus, the queries or the qrels, not a whole dataset",
+        "ja": "1 つの表はコーパス・クエリ・qrels のどれか 1 つで、データセット全体ではありません",
+    },
+    "msg.load.lone_table.fix": {
+        "en": "give a folder or .zip with corpus, queries and qrels files (or load the three "
+              "tables together)",
+        "ja": "コーパス・クエリ・qrels のファイルを含むフォルダーか .zip を指定してください"
+              "(または 3 つの表を一緒に読み込んでください)",
+    },
+    "msg.load.no_file": {"en": "no file was uploaded",
+                         "ja": "ファイルがアップロードされていません"},
+    "msg.load.no_file.fix": {
+        "en": "upload the article's .json, a .zip, or corpus, queries and qrels files",
+        "ja": "記事の .json、.zip、またはコーパス・クエリ・qrels のファイルをアップロードして"
+              "ください",
+    },
+    "msg.load.zip_alone": {"en": "upload a .zip on its own",
+                           "ja": ".zip は単独でアップロードしてください"},
+    "msg.load.zip_alone.fix": {
+        "en": "upload either one .zip or the separate files, not both",
+        "ja": ".zip 1 つか、個別のファイルのどちらかにしてください(両方は不可)",
+    },
+    # -- the embeddings API ---------------------------------------------------------------
+    "msg.embed.tried_one": {"en": "after {attempts} attempt", "ja": "{attempts} 回試行して"},
+    "msg.embed.tried_many": {"en": "after {attempts} attempts", "ja": "{attempts} 回試行して"},
+    "msg.embed.timeout": {
+        "en": "No whole reply from {url} within {timeout} s (the timeout covers connecting and "
+              "the whole reply), {tried}: check that the server is up, or raise the timeout "
+              "or lower the batch size.",
+        "ja": "{url} から {timeout} 秒以内に応答が揃いませんでした(接続から応答の最後までが対象、"
+              "{tried})。サーバーが動いているか確かめるか、タイムアウトを延ばすかバッチサイズを"
+              "小さくしてください。",
+    },
+    "msg.embed.redirect": {
+        "en": "{detail}: ragdash does not follow it, so neither the API key nor the texts left "
+              "for another host; if that host is the right server, give its URL as the base "
+              "URL.",
+        "ja": "{detail}: ragdash は転送に従わないため、API キーもテキストも別のホストには"
+              "送っていません。そのホストが正しいサーバーなら、その URL をベース URL に"
+              "指定してください。",
+    },
+    "msg.embed.too_large": {
+        "en": "{url} sent a reply larger than a batch of vectors can be ({detail}); ragdash "
+              "stopped reading it: check that the base URL points at an OpenAI-compatible "
+              "embeddings endpoint.",
+        "ja": "{url} の応答がベクトル 1 バッチとしてありえない大きさだったため({detail})、"
+              "読み込みを止めました。ベース URL が OpenAI 互換の埋め込みエンドポイントを指して"
+              "いるか確かめてください。",
+    },
+    "msg.embed.encoding": {
+        "en": "{url} sent a reply that cannot be read ({detail}): check the server or a proxy "
+              "in between.",
+        "ja": "{url} の応答を読めませんでした({detail})。サーバーか途中のプロキシを確かめて"
+              "ください。",
+    },
+    "msg.embed.unreachable": {
+        "en": "Could not reach {url} ({detail}), {tried}: check the base URL and that the "
+              "server is running.",
+        "ja": "{url} に接続できませんでした({detail}、{tried})。ベース URL と、サーバーが"
+              "動いているかを確かめてください。",
+    },
+    "msg.embed.malformed": {
+        "en": "{url} did not answer with embeddings JSON ({detail}), {tried}: check that the "
+              "base URL points at an OpenAI-compatible embeddings endpoint.",
+        "ja": "{url} は埋め込みの JSON を返しませんでした({detail}、{tried})。ベース URL が "
+              "OpenAI 互換の埋め込みエンドポイントを指しているか確かめてください。",
+    },
+    "msg.embed.no_key": {
+        "en": "{url} asks for an API key (HTTP {status}{said}): set OPENAI_API_KEY, or name "
+              "the variable that holds it with --api-key-env, and run again.",
+        "ja": "{url} は API キーを求めています(HTTP {status}{said})。OPENAI_API_KEY を設定"
+              "するか、キーを入れた環境変数を --api-key-env で指定して、もう一度実行してください。",
+    },
+    "msg.embed.no_key.app": {
+        "en": "{url} asks for an API key (HTTP {status}{said}): type it in the API key field "
+              "above and start again.",
+        "ja": "{url} は API キーを求めています(HTTP {status}{said})。上の「API キー」欄に"
+              "入力して、もう一度開始してください。",
+    },
+    "msg.embed.bad_key": {
+        "en": "{url} rejected the API key (HTTP {status}{said}): check that the key is right "
+              "and belongs to this provider, then run again.",
+        "ja": "{url} が API キーを拒否しました(HTTP {status}{said})。キーが正しく、この"
+              "プロバイダーのものか確かめて、もう一度実行してください。",
+    },
+    "msg.embed.bad_key.app": {
+        "en": "{url} rejected the API key (HTTP {status}{said}): check the key in the API key "
+              "field (right, and for this provider), then start again.",
+        "ja": "{url} が API キーを拒否しました(HTTP {status}{said})。「API キー」欄のキーが"
+              "正しく、このプロバイダーのものか確かめて、もう一度開始してください。",
+    },
+    "msg.embed.no_model": {
+        "en": "{url} has no embeddings model {model} (HTTP 404{said}): check the base URL "
+              "(most servers expect it to end in /v1) and the model name.",
+        "ja": "{url} に埋め込みモデル {model} がありません(HTTP 404{said})。ベース URL"
+              "(多くのサーバーは /v1 で終わる形を期待します)とモデル名を確かめてください。",
+    },
+    "msg.embed.quota": {
+        "en": "The account behind this key has no quota or credit left (HTTP 429 {code}{said}): "
+              "add credit or use another key, then run again; what was already embedded is "
+              "cached.",
+        "ja": "このキーのアカウントは利用枠かクレジットを使い切っています(HTTP 429 {code}{said})。"
+              "クレジットを追加するか別のキーを使って、もう一度実行してください。埋め込み済みの"
+              "分はキャッシュにあります。",
+    },
+    "msg.embed.rate_limited": {
+        "en": "{url} kept answering HTTP 429 (rate limited) {tried}: lower the concurrency or "
+              "the batch size, or wait a minute and run again; what was already embedded is "
+              "cached.",
+        "ja": "{url} が HTTP 429(レート制限)を返し続けました({tried})。同時実行数か"
+              "バッチサイズを下げるか、1 分待ってもう一度実行してください。埋め込み済みの分は"
+              "キャッシュにあります。",
+    },
+    "msg.embed.batch_too_large": {
+        "en": "{url} refused a batch as too large (HTTP {status}{said}): run again with "
+              "--batch-size {most} or less (the most the server named).",
+        "ja": "{url} がバッチを大きすぎるとして拒否しました(HTTP {status}{said})。"
+              "--batch-size {most} 以下(サーバーが示した上限)でもう一度実行してください。",
+    },
+    "msg.embed.batch_too_large.app": {
+        "en": "{url} refused a batch as too large (HTTP {status}{said}): set the batch size "
+              "to {most} or less (the most the server named) and start again.",
+        "ja": "{url} がバッチを大きすぎるとして拒否しました(HTTP {status}{said})。"
+              "バッチサイズを {most} 以下(サーバーが示した上限)にして、もう一度開始してください。",
+    },
+    "msg.embed.batch_smaller": {
+        "en": "{url} refused a batch as too large (HTTP {status}{said}): run again with a "
+              "smaller --batch-size.",
+        "ja": "{url} がバッチを大きすぎるとして拒否しました(HTTP {status}{said})。"
+              "--batch-size を小さくしてもう一度実行してください。",
+    },
+    "msg.embed.batch_smaller.app": {
+        "en": "{url} refused a batch as too large (HTTP {status}{said}): lower the batch size "
+              "and start again.",
+        "ja": "{url} がバッチを大きすぎるとして拒否しました(HTTP {status}{said})。"
+              "バッチサイズを小さくして、もう一度開始してください。",
+    },
+    "msg.embed.server_error": {
+        "en": "{url} kept failing with HTTP {status}{said} {tried}: try again later; what was "
+              "already embedded is cached.",
+        "ja": "{url} が HTTP {status}{said} で失敗し続けました({tried})。時間をおいてもう一度"
+              "試してください。埋め込み済みの分はキャッシュにあります。",
+    },
+    "msg.embed.refused": {
+        "en": "{url} refused the request (HTTP {status}{said}): check the model name, the "
+              "dimensions and the encoding format.",
+        "ja": "{url} がリクエストを拒否しました(HTTP {status}{said})。モデル名、次元数、"
+              "エンコード形式を確かめてください。",
+    },
+}
+
+# A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``
+# (ragdash.loaders.detect), each saying which parts are missing.
+_PARTS = {"corpus": ("the corpus (documents)", "コーパス(文書)"),
+          "queries": ("the queries", "クエリ"),
+          "qrels": ("the qrels (relevance judgments)", "qrels(正解の判定)")}
+_HOWS = {"name": ("its name", "ファイル名"), "columns": ("its columns", "列名")}
+for _kind, (_en, _ja) in _PARTS.items():
+    _others_en = " and ".join(en for k, (en, _) in _PARTS.items() if k != _kind)
+    _others_ja = "と".join(ja for k, (_, ja) in _PARTS.items() if k != _kind)
+    for _how, (_how_en, _how_ja) in _HOWS.items():
+        MESSAGES[f"msg.load.lone_{_kind}_by_{_how}"] = {
+            "en": f"this table looks like {_en} (from {_how_en}), one part of a dataset only",
+            "ja": f"この表は{_how_ja}から見て{_ja}で、データセットの一部だけです",
+        }
+        MESSAGES[f"msg.load.lone_{_kind}_by_{_how}.fix"] = {
+            "en": f"load it together with {_others_en}: several files at once, or one "
+                  "folder / .zip holding all three",
+            "ja": f"{_others_ja}と一緒に読み込んでください(複数ファイルを同時に、または 3 つを"
+                  "含むフォルダー / .zip で)",
+        }
+
