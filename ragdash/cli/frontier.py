@@ -112,20 +112,16 @@ def load_runs(items: list[str]):
 
 
 def _text(frontier, lang: str, project_to: int | None) -> str:
-    from ..cost import format_bytes, format_money
+    from ..stats.frontier import format_x
     from ..stats.verdict import format_p
 
     def x_text(p) -> str:
-        if p.x is None:
-            return "—"
-        if frontier.x_axis == "memory":
-            text = format_bytes(p.x)
-            if project_to is not None and p.operating.projected_bytes is not None:
-                text += f" ({format_bytes(p.operating.projected_bytes)} at {project_to:,})"
-            return text
-        if frontier.x_axis == "latency":
-            return f"{p.x:.2f} ms ({p.operating.latency_kind})"
-        return format_money(p.x, "USD")
+        text = format_x(frontier.x_axis, p.x)
+        if p.x is not None and frontier.x_axis == "memory" and project_to is not None:
+            text += f" (at {project_to:,})"
+        elif p.x is not None and frontier.x_axis == "latency":
+            text += f" ({p.operating.latency_kind})"
+        return text
 
     rows = [[p.name, x_text(p), f"{p.y:.4f}", f"{p.ci_low:.4f}–{p.ci_high:.4f}",
              "yes" if p.pareto else "", "best" if p.best else

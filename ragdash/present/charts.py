@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import plotly.graph_objects as go
 
-from ..cost import format_bytes, format_money
+from ..cost import format_money
 from ..i18n import t
 from ..i18n.frontier import AXIS_KEYS, NOUN_KEYS
 from ..metrics import family, metric_label
+from ..stats.frontier import format_x
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -465,14 +466,6 @@ _X_FORMAT = {"index-cost": {"tickformat": "$.2~g"}, "query-cost": {"tickformat":
              "latency": {"tickformat": ".3~g", "ticksuffix": " ms"}}
 
 
-def _x_text(axis: str, value: float) -> str:
-    if axis in ("index-cost", "query-cost"):
-        return format_money(value, "USD")
-    if axis == "memory":
-        return format_bytes(value)
-    return f"{value:,.2f} ms"
-
-
 def _config_text(config: Mapping[str, object], limit: int = 14) -> str:
     """The run's whole config as hover lines (escaped), nested parts flattened one level."""
     lines = []
@@ -534,7 +527,7 @@ def frontier_figure(frontier: Frontier, *, lang: str = "en",
         hover.append(f"<b>{_esc(_short(p.name, 80))}</b><br>"
                      f"{_esc(frontier.metric_label)}: {p.y:.4f} "
                      f"[{p.ci_low:.4f}, {p.ci_high:.4f}]<br>"
-                     f"{_esc(t(NOUN_KEYS[axis], lang))}: {_esc(_x_text(axis, x))}<br>"
+                     f"{_esc(t(NOUN_KEYS[axis], lang))}: {_esc(format_x(axis, x))}<br>"
                      f"{_esc(verdict)}{_esc(p_text)}<br>{_config_text(p.config)}")
     fig.add_trace(go.Scatter(
         x=plot_x, y=[p.y for p in drawn], mode="markers+text",

@@ -40,7 +40,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..cost import Catalog, CostSettings, count_tokens, load_catalog, price_tokens
+from ..cost import (
+    Catalog,
+    CostSettings,
+    count_tokens,
+    format_bytes,
+    format_money,
+    load_catalog,
+    price_tokens,
+)
 from ..errors import CostError, StatsError
 from ..metrics import metric_label, parse_metric
 from ..secrets import scrub_secrets
@@ -51,8 +59,8 @@ from .verdict import format_value
 if TYPE_CHECKING:
     from ..run import Run
 
-__all__ = ["X_AXES", "Frontier", "FrontierPoint", "Operating", "build_frontier", "operating",
-           "pareto_mask"]
+__all__ = ["X_AXES", "Frontier", "FrontierPoint", "Operating", "build_frontier", "format_x",
+           "operating", "pareto_mask"]
 
 #: the x axes a frontier can use, with their unit
 X_AXES = {"index-cost": "USD", "query-cost": "USD per 1,000 queries", "memory": "bytes",
@@ -302,6 +310,18 @@ class Frontier:
         return {"metric": self.metric, "x": self.x_axis, "unit": X_AXES[self.x_axis],
                 "queries": self.n_queries, "points": [p.to_json() for p in self.points],
                 "sentence": self.recommendation("en"), "sentence_ja": self.recommendation("ja")}
+
+
+def format_x(axis: str, value: float | None) -> str:
+    """A value of ``axis`` as people read it: ``$0.0123``, ``1.5 MB``, ``12.30 ms``; None
+    → ``—``."""
+    if value is None:
+        return "—"
+    if axis == "memory":
+        return format_bytes(value)
+    if axis == "latency":
+        return f"{float(value):,.2f} ms"
+    return format_money(value, "USD")
 
 
 def pareto_mask(x: Sequence[float | None], y: Sequence[float]) -> list[bool]:

@@ -13,6 +13,7 @@ from ..present.charts import PLOTLY_CONFIG, frontier_figure
 from ..retrieval.compress import PRECISIONS
 from ..run import Run
 from ..stats import X_AXES, Frontier, build_frontier
+from ..stats.frontier import format_x
 from ..stats.verdict import format_p
 from . import keys, state
 from .page import PAGE_PATHS, PageContext
@@ -87,18 +88,9 @@ def sentence(ctx: PageContext, frontier: Frontier) -> None:
 
 def points_table(ctx: PageContext, frontier: Frontier) -> None:
     t = ctx.t
-    from ..cost import format_bytes, format_money
+    from ..cost import format_money
 
-    def x_text(p) -> str:
-        if p.x is None:
-            return "—"
-        if frontier.x_axis == "memory":
-            return format_bytes(p.x)
-        if frontier.x_axis == "latency":
-            return f"{p.x:,.2f} ms"
-        return format_money(p.x, "USD")
-
-    rows = [{t("fr.col.run"): p.name, t(NOUN_KEYS[frontier.x_axis]): x_text(p),
+    rows = [{t("fr.col.run"): p.name, t(NOUN_KEYS[frontier.x_axis]): format_x(frontier.x_axis, p.x),
              t("fr.col.y"): round(p.y, 4),
              t("fr.col.ci"): f"{p.ci_low:.4f} – {p.ci_high:.4f}",
              t("fr.col.pareto"): "✓" if p.pareto else "",
