@@ -137,6 +137,8 @@ def run(args) -> int:
 
     depth = check_depth(args.depth)
     scorer = _make_scorer(args)
+    for warning in getattr(scorer, "warnings", ()):
+        note(f"warning: {warning}")  # e.g. a key over plain http to another machine
 
     from ..loaders import load_dataset
     from ..metrics import metric_names

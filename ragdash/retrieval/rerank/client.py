@@ -43,14 +43,22 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import requests
-from requests.adapters import HTTPAdapter
 
 from ...embeddings.batching import estimate_tokens, estimate_tokens_many, truncate_to_tokens
 from ...embeddings.client import is_too_long
 from ...errors import Cancelled, RerankError, RetrievalError
-from ...http import REASON_KINDS as _UNREACHABLE
-from ...http import ErrorInfo, error_code, parse_error_body
-from ...http import connection_reason as _connection_reason
+from ...http import (
+    REPLY_FLOOR,
+    ErrorInfo,
+    ReplyError,
+    Transport,
+    TransportError,
+    check_header_value,
+    error_code,
+    parse_error_body,
+    parse_json,
+    plain_http_warning,
+)
 from ...retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
 from ...secrets import scrub_secrets
 from .protocols import (
@@ -149,6 +157,15 @@ class RerankClient:
                                    else DEFAULT_MAX_REQUEST_TOKENS.get(self.protocol))
         self.api_key_header = api_key_header or "Authorization"
         self._api_key = (api_key or "").strip() or None
+        # refused at once, not retried (a key with a line break used to retry for 22 s, and
+        # one with a curly quote to end in a traceback)
+        check_header_value(self.api_key_header, self._api_key or "")
+        #: sentences for the user before the run (a key over plain http to another machine)
+        self.warnings: list[str] = []
+        insecure = plain_http_warning(self.endpoint.url, key_set=self._api_key is not None)
+        if insecure:
+            self.warnings.append(insecure)
+            log.warning("%s", insecure)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self.usage = {"requests": 0, "pairs_scored": 0, "retries": 0, "split_requests": 0,
@@ -159,14 +176,11 @@ class RerankClient:
         self._estimated = False  # some reply did not report its billed units
         self._learned_limit: tuple[int, str] | None = None  # (limit, what the server said)
         self._split_by_tokens = False
-        self._own_session = session is None
-        if session is None:
-            session = requests.Session()
-            adapter = HTTPAdapter(pool_connections=1, pool_maxsize=self.concurrency,
-                                  max_retries=0)
-            session.mount("http://", adapter)
-            session.mount("https://", adapter)
-        self.session = session
+        # ragdash.http: the key never follows a redirect to another host, a total deadline
+        # per request, replies read as a capped stream
+        self.transport = Transport(self.endpoint.url, concurrency=self.concurrency,
+                                   timeout=self.timeout, session=session)
+        self.session = self.transport.session
 
     def __repr__(self) -> str:
         return f"RerankClient({self.endpoint.url!r}, {self.model!r}, {self.protocol})"
@@ -216,8 +230,7 @@ class RerankClient:
         return out
 
     def close(self) -> None:
-        if self._own_session:
-            self.session.close()
+        self.transport.close()
 
     # -- planning ------------------------------------------------------------------------
     def plan(self, query: str, documents: Sequence[str]) -> list[list[int]]:
@@ -419,18 +432,15 @@ class RerankClient:
 
     def _send(self, data: bytes) -> tuple[int, dict, bytes]:
         """POST ``data``: (status, headers, body), or a _Failure for no reply at all."""
+        # a reply holds a score per document, and at most echoes the request's texts
+        cap = max(REPLY_FLOOR, 2 * len(data) + 1024 * self.max_documents)
         try:
-            resp = self.session.post(self.endpoint.url, data=data, headers=self._headers(),
-                                     timeout=(min(self.timeout, CONNECT_TIMEOUT_CAP),
-                                              self.timeout))
-            return resp.status_code, dict(resp.headers), resp.content
-        except requests.Timeout as exc:
-            raise _Failure("timeout", detail=type(exc).__name__) from None
-        except requests.ConnectionError as exc:
-            reason = _connection_reason(exc)
-            raise _Failure(_UNREACHABLE.get(reason, "connection"), detail=reason) from None
-        except requests.RequestException as exc:
-            raise _Failure("connection", detail=type(exc).__name__) from None
+            reply = self.transport.post(self.endpoint.url, data=data, headers=self._headers(),
+                                        max_bytes=cap)
+        except TransportError as exc:
+            raise _Failure(exc.kind, status=exc.status, headers=dict(exc.headers or {}),
+                           detail=exc.detail) from None
+        return reply.status, dict(reply.headers), reply.body
 
     def _post(self, data: bytes, query: str, documents: list[str]) -> np.ndarray:
         with self._lock:
@@ -440,9 +450,13 @@ class RerankClient:
             raise _Failure("http", status=status, info=parse_error_body(content),
                            headers=headers)
         try:
-            obj = json.loads(content)
-        except ValueError:
-            raise _Failure("malformed", status=200, detail="the reply is not JSON") from None
+            obj = parse_json(content)  # deep nesting and huge numbers are a ReplyError
+        except ReplyError as exc:
+            if exc.retry:
+                raise _Failure("malformed", status=200, detail="the reply is not JSON") from None
+            raise _Failure("invalid", status=200, detail=(
+                f"{self.endpoint.url} sent a reply that cannot be read ({exc.detail}): check "
+                "the base URL and --protocol")) from None
         try:
             reply = parse_reply(obj, len(documents), self.endpoint.url)
         except BadReply as exc:
@@ -480,6 +494,18 @@ class RerankClient:
             return RerankError(f"No reply from {url} within {self.timeout:g} s, {tried}: check "
                                "that the server is up, or raise --timeout or lower "
                                f"--max-documents; {kept}.")
+        if f.kind == "redirect":
+            return RerankError(
+                f"{self._scrub(f.detail)}: ragdash does not follow it, so neither the API key "
+                "nor the texts left for another host; if that host is the right server, give "
+                "its URL as the base URL.")
+        if f.kind == "too_large":
+            return RerankError(f"{url} sent a reply larger than a rerank answer can be "
+                               f"({f.detail}); ragdash stopped reading it: check the base URL "
+                               f"and --protocol; {kept}.")
+        if f.kind == "encoding":
+            return RerankError(f"{url} sent a reply that cannot be read ({f.detail}): check "
+                               f"the server or a proxy in between; {kept}.")
         if f.kind in ("connection", "unreachable", "tls"):
             return RerankError(f"Could not reach {url} ({self._scrub(f.detail)}), {tried}: "
                                f"check the base URL and that the server is running; {kept}.")

@@ -1,0 +1,132 @@
+"""Issue #13 items 1, 4, 5 and 8 for the rerank client: it now sends through ragdash/http.py's
+Transport, like the embeddings client (it had its own requests session: a cross-host 307
+took a non-Authorization key along, a trickled reply kept --timeout 1 going, replies were read
+whole, a key with a line break retried for 22 s and one with a curly quote was a traceback).
+Real servers on 127.0.0.1: tests/fake_rerank.py and the raw-socket tests/raw_http.py."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from fake_rerank import FakeRerank
+from raw_http import RawServer, _head, endless, gzip_bomb, trickle
+
+from ragdash import http, retry
+from ragdash.errors import RagdashError, RerankError
+from ragdash.retrieval.rerank import RerankClient
+
+KEY = "rk-test-DISTINCTIVE-5e0a9c"
+GROUPS = [("a query", ["doc one", "doc two"])]
+CLASS_NAMES = ("Error", "Exception", "urllib3", "requests.", "Traceback", "InvalidHeader")
+
+
+@pytest.fixture(autouse=True)
+def fast_backoff(monkeypatch):
+    monkeypatch.setattr(retry, "INITIAL_DELAY", 0.01)
+    monkeypatch.setattr(retry, "MAX_DELAY", 0.02)
+
+
+def client(url, **kw):
+    kw.setdefault("api_key", KEY)
+    kw.setdefault("protocol", "tei")
+    kw.setdefault("concurrency", 1)
+    kw.setdefault("timeout", 5.0)
+    kw.setdefault("seed", 0)
+    return RerankClient(url, kw.pop("model", "bge"), **kw)
+
+
+def one_sentence(text: str) -> None:
+    assert "\n" not in text and KEY not in text
+    assert not any(name in text for name in CLASS_NAMES), text
+
+
+@pytest.mark.parametrize("header", ["Authorization", "X-Api-Key", "api-key"])
+def test_a_cross_host_redirect_takes_no_key_anywhere(header):
+    with FakeRerank("tei") as base, FakeRerank("tei") as other:
+        target = f"http://localhost:{other.root.rsplit(':', 1)[1]}/rerank"
+        base.fault("status", status=307, body="", headers={"Location": target})
+        with pytest.raises(RerankError) as err:
+            client(base.url, api_key_header=header).score_groups(GROUPS)
+        assert other.requests == []  # neither the key nor the texts reached it
+        assert len(base.requests) == 1
+    msg = str(err.value)
+    assert "HTTP 307" in msg and "localhost:" in msg and "does not follow" in msg
+    one_sentence(msg)
+
+
+def test_a_trickled_reply_ends_at_the_total_deadline():
+    body = json.dumps([{"index": 0, "score": 0.5}, {"index": 1, "score": 0.1}]).encode()
+    with RawServer(trickle(body, 0.2)) as server:
+        c = client(server.url, timeout=1.0, max_retries=0)
+        t0 = time.monotonic()
+        with pytest.raises(RerankError) as err:
+            c.score_groups(GROUPS)
+        took = time.monotonic() - t0
+    assert took < 3.0, took  # was: the whole trickle (0.2 s per byte, per-read timeout)
+    assert "within 1 s" in str(err.value)
+    one_sentence(str(err.value))
+
+
+@pytest.mark.parametrize("behaviour", [endless(), gzip_bomb(64 * 1024 * 1024)],
+                         ids=["endless", "gzip-bomb"])
+def test_an_endless_or_bombed_reply_stops_at_the_cap(behaviour):
+    with RawServer(behaviour) as server, pytest.raises(RerankError) as err:
+        client(server.url, max_retries=0).score_groups(GROUPS)
+    assert "stopped reading it" in str(err.value)
+    one_sentence(str(err.value))
+
+
+def test_deeply_nested_json_is_one_sentence():
+    deep = b"[" * 100_000 + b"]" * 100_000
+
+    def behaviour(conn, request, stopped):
+        conn.sendall(_head(200, {"Content-Type": "application/json",
+                                 "Content-Length": len(deep)}) + deep)
+
+    with RawServer(behaviour) as server:
+        with pytest.raises(RerankError) as err:
+            client(server.url).score_groups(GROUPS)
+        assert len(server.requests) == 1  # not retried: it would be the same answer
+    assert "cannot be read" in str(err.value)
+    one_sentence(str(err.value))
+
+
+@pytest.mark.parametrize("key", ["rk-abc\ndef", "rk-“quoted”", "rk-ｆｕｌｌ"])
+def test_a_key_no_header_can_carry_is_refused_before_any_request(key):
+    with FakeRerank("tei") as server:
+        t0 = time.monotonic()
+        with pytest.raises(RagdashError) as err:
+            client(server.url, api_key=key).score_groups(GROUPS)
+        assert time.monotonic() - t0 < 1.0 and server.requests == []
+    assert "no HTTP header can carry" in str(err.value) and key not in str(err.value)
+
+
+def test_plain_http_to_another_machine_with_a_key_warns():
+    assert client("http://10.1.2.3:8080")._api_key == KEY
+    (warning,) = client("http://10.1.2.3:8080").warnings
+    assert "10.1.2.3:8080" in warning and http.ALLOW_PLAIN_HTTP_ENV in warning
+    assert client("http://127.0.0.1:8080").warnings == []
+    assert client("https://api.cohere.com", protocol="cohere").warnings == []
+
+
+def test_ordinary_replies_still_score():
+    with FakeRerank("tei") as server:
+        (scores,) = client(server.url).score_groups(GROUPS)
+    assert scores.shape == (2,) and all(s == s for s in scores)
+
+
+def test_the_rerank_cli_warns_about_a_key_over_plain_http(tmp_path, capsys, monkeypatch):
+    """The warning is printed before anything is read or sent (the URL is never reached)."""
+    from ragdash.cli import main
+
+    monkeypatch.setenv("COHERE_API_KEY", KEY)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    run = tmp_path / "r.run"
+    run.write_text("q1 Q0 d1 1 1.0 x\n")
+    code = main(["rerank", str(tmp_path / "missing-dataset"), str(run), "--model", "m",
+                 "--base-url", "http://10.1.2.3:8080", "--protocol", "tei",
+                 "--api-key-env", "COHERE_API_KEY"])
+    err = capsys.readouterr().err
+    assert code == 2 and "warning: The API key goes to 10.1.2.3:8080 over plain http://" in err
