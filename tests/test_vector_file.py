@@ -246,3 +246,29 @@ def test_cache_clear_removes_the_vector_files(fake_server, tmp_path, capsys, mon
     assert [f["model"] for f in vector_files(tmp_path)] == ["emb-vf"]
     assert main(["cache", "clear"]) == 0
     assert vector_files(tmp_path) == [] and clear_vector_files(tmp_path) == (0, 0)
+
+
+def test_the_command_line_asks_for_float16(fake_server, tmp_path, capsys, monkeypatch):
+    ds = _dataset()
+    folder = tmp_path / "beir"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "corpus.jsonl").write_text("".join(
+        json.dumps({"_id": d.id, "title": "", "text": d.text}, ensure_ascii=False) + "\n"
+        for d in ds.documents), encoding="utf-8")
+    (folder / "queries.jsonl").write_text("".join(
+        json.dumps({"_id": q.id, "text": q.text}, ensure_ascii=False) + "\n"
+        for q in ds.queries), encoding="utf-8")
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + "".join(
+        f"{q}\t{d}\t1\n" for q, docs in ds.qrels.items() for d in docs))
+    home = tmp_path / "home"
+    monkeypatch.setenv("RAGDASH_HOME", str(home))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-vf-cli")
+    args = ["evaluate", str(folder), "--retriever", "openai", "--model", "emb-cli",
+            "--base-url", fake_server.url, "--format", "json"]
+    assert main([*args, "--vector-dtype", "float16"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["queries"] == 8
+    [info] = vector_files(home)
+    assert info["dtype"] == "float16" and info["rows"] == 40
+    assert main(["evaluate", str(folder), "--vector-dtype", "float16"]) == 2
+    assert "--vector-dtype applies only to --retriever openai" in capsys.readouterr().err

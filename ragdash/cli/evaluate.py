@@ -83,7 +83,8 @@ _DENSE_OPTIONS = (("model", "--model"), ("base_url", "--base-url"),
                   ("concurrency", "--concurrency"), ("api_key_env", "--api-key-env"),
                   ("query_prefix", "--query-prefix"), ("document_prefix", "--document-prefix"),
                   ("encoding_format", "--encoding-format"), ("api_version", "--api-version"),
-                  ("api_key_header", "--api-key-header"), ("timeout", "--timeout"))
+                  ("api_key_header", "--api-key-header"), ("timeout", "--timeout"),
+                  ("vector_dtype", "--vector-dtype"))
 _BM25_OPTIONS = (("k1", "--k1"), ("b", "--b"))
 
 
@@ -185,6 +186,9 @@ def add_embedding_options(p) -> None:
                        help="text put before every query, e.g. 'query: ' for e5 models")
     dense.add_argument("--document-prefix", default=None, metavar="TEXT",
                        help="text put before every document, e.g. 'passage: ' for e5 models")
+    dense.add_argument("--vector-dtype", choices=("float32", "float16"), default=None,
+                       help="the documents' memory-mapped vector file under RAGDASH_HOME/vectors"
+                            " (default float32; float16 halves it, scores change slightly)")
     dense.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                        help="seconds one request may take, connecting and the whole reply "
                             "together, before it is cut off and retried (default 60)")
@@ -408,7 +412,7 @@ def _make_retriever(args):
     options = {
         "model": args.model, "dimensions": args.dimensions, "batch_size": args.batch_size,
         "concurrency": args.concurrency, "query_prefix": args.query_prefix,
-        "document_prefix": args.document_prefix,
+        "document_prefix": args.document_prefix, "vector_dtype": args.vector_dtype,
     }
     if args.retriever == "openai":
         options.update(base_url=args.base_url, api_key=_api_key(args),
