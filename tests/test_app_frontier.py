@@ -138,3 +138,18 @@ def test_rerank_probe_on_the_page_shows_units_first_and_keeps_p95(sample, runs):
         assert len(rr.requests) == before + 20
     probe = store.load(rerank_id, cached=False).resources["rerank_latency_probe"]
     assert probe["requests"] == 20 and probe["documents_per_request"] == 10
+
+
+def test_a_sweep_that_would_pay_says_so_and_waits_for_consent(runs, server):
+    from ragdash.embeddings.cache import EmbeddingCache
+
+    EmbeddingCache().clear()  # the vectors are gone: a sweep would embed again
+    at = open_frontier(runs[0])
+    at.selectbox(key="fr_sweep_run").set_value(runs[1]).run()
+    assert "are not in the embeddings cache" in texts(at)
+    assert at.button(key="fr_sweep_start").disabled
+    before = len(server.requests)
+    at.checkbox(key="fr_sweep_pay").check().run()
+    at.button(key="fr_sweep_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(server.requests) > before  # paid, as the page said

@@ -85,6 +85,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "fr.sweep_dims": {"en": "Dimensions", "ja": "次元"},
     "fr.sweep_full": {"en": "full", "ja": "元の次元"},
     "fr.sweep_precision": {"en": "Precision", "ja": "精度"},
+    "fr.sweep_uncached": {
+        "en": "{n} texts of this run are not in the embeddings cache (it was cleared, or the "
+              "run was made elsewhere): the sweep would embed them first, and that is paid.",
+        "ja": "この実行のテキストのうち {n} 件が埋め込みキャッシュにありません（消去されたか、"
+              "別の場所で作られた実行です）。スイープはまずそれらを埋め込み、その分は課金されます。"},
+    "fr.sweep_pay": {"en": "Embed them (paid) and sweep", "ja": "埋め込んで（有料）スイープする"},
     "fr.sweep_start": {"en": "Sweep", "ja": "スイープ"},
     "fr.sweep_working": {"en": "Scoring {n} settings from cached vectors…",
                          "ja": "キャッシュ済みのベクトルから {n} 通りの設定を採点しています…"},

@@ -103,6 +103,21 @@ class DenseRetriever:
         e = self.embedder
         return Namespace(e.cache_base, e.model, e.dimensions, prefix)
 
+    def uncached(self, groups: Sequence[tuple[str, Sequence[str]]]) -> int:
+        """How many distinct texts of ``groups`` (each ``(prefix, texts)``) the cache does not
+        hold — what embedding them would send (all of them without a cache)."""
+        missing = 0
+        for prefix, texts in groups:
+            hashes = list(dict.fromkeys(text_hashes(texts)))
+            if self.cache is None:
+                missing += len(hashes)
+                continue
+            found = 0
+            for lo in range(0, len(hashes), 4096):
+                found += len(self.cache.get_many(self._namespace(prefix), hashes[lo:lo + 4096]))
+            missing += len(hashes) - found
+        return missing
+
     def _sizes_error(self, dims: set[int]) -> EmbeddingError:
         model = self.embedder.model
         return EmbeddingError(

@@ -135,13 +135,33 @@ def sweep_form(ctx: PageContext, runs: list[Run]) -> None:
                                else str(d), key="fr_sweep_dims")
     precisions = cols[2].multiselect(t("fr.sweep_precision"), list(PRECISIONS),
                                      default=["float32", "int8"], key="fr_sweep_precisions")
+    missing = _uncached(parent)
+    confirmed = True
+    if missing:
+        st.warning(t("fr.sweep_uncached", n=f"{missing:,}"))
+        confirmed = st.checkbox(t("fr.sweep_pay"), key="fr_sweep_pay")
     cols[3].write("")
-    if not cols[3].button(t("fr.sweep_start"), key="fr_sweep_start", type="primary"):
+    if not cols[3].button(t("fr.sweep_start"), key="fr_sweep_start", type="primary",
+                          disabled=not confirmed):
         return
     if not dims or not precisions:
         st.warning(t("fr.sweep_need"))
         return
     _run_sweep(ctx, parent, [None if d == "full" else int(d) for d in dims], precisions)
+
+
+def _uncached(parent: Run) -> int:
+    """Texts of ``parent`` that are not in the embeddings cache (0: the sweep is free)."""
+    from ..retrieval.sweep import dense_retriever_for
+
+    try:
+        retriever = dense_retriever_for(parent)
+    except RagdashError:
+        return 0
+    texts = {q.id: q.text for q in parent.dataset.queries}
+    return retriever.uncached([
+        (retriever.document_prefix, parent.dataset.doc_texts()),
+        (retriever.query_prefix, [texts.get(q, "") for q in parent.query_ids])])
 
 
 def _run_sweep(ctx: PageContext, parent: Run, dims: list, precisions: list[str]) -> None:
