@@ -53,7 +53,8 @@ def loads(text: str, *, file: str, line: int | None = None,
                            f"{_INT_DIGITS:,} digits Python reads", file=file,
                            line=_line_of(text, found.start(), line),
                            fix="write ids and numbers that long as strings (in quotes)") from exc
-    if _SURROGATE_ESCAPE.search(text) is not None and _has_surrogate(obj):
+    if ("\\ud" in text or "\\uD" in text) and _SURROGATE_ESCAPE.search(text) is not None \
+            and _has_surrogate(obj):  # the substring test first: memchr speed, no regex
         escape = _first_lone_escape(text) or "\\ud800"
         raise DatasetError(f"a text holds a lone surrogate escape ({escape}): half of a "
                            "UTF-16 pair, not a character", file=file,
