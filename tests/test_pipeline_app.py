@@ -231,3 +231,24 @@ def test_a_local_cross_encoder_reranks_bm25_for_free(tiny_model):
     final = get_store().load(job.result.id)
     assert final.name == name and final.config["stages"][-1]["reranker"] == "local"
     assert final.usage["pairs_scored"] == 5 * 10
+
+
+def test_the_builder_speaks_japanese(sample):
+    from ragdash.i18n import t
+
+    at = new_app().run()
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    _load_sample(at)
+    save_bm25_run(sample, name="bm25 a")
+    save_bm25_run(sample, name="bm25 b", k1=0.5)
+    open_page(at, "run")
+    at.toggle(key="w:rd_pipe_rerank").set_value(True).run()
+    assert not at.exception
+    shown = texts(at)
+    for key in ("pipe.title", "pipe.stage_first", "pipe.stage_fusion", "pipe.stage_rerank",
+                "pipe.cost_title", "pipe.sweep_title"):
+        assert plain(t(key, "ja")).strip("*") in shown, key
+    assert "held-out" not in shown and "would flatter" not in shown
+    assert "評価用" in shown and "よく見えすぎます" in shown  # the sweep's sentence
+    # the cost table's header is in Japanese
+    assert any(d.value.index.name == t("pipe.cost_stage", "ja") for d in at.table)
