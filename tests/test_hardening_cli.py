@@ -146,3 +146,47 @@ def test_write_trec_refuses_what_it_cannot_hold(tmp_path, qid, did, kind, bad):
     with pytest.raises(DatasetError) as exc:
         ranking.write_trec(dest)
     assert f"the {kind} id {bad!r}" in str(exc.value) and not dest.exists()
+
+
+# -- 8: run JSON files that used to be tracebacks ------------------------------------------
+HOSTILE_JSON = {"long-int": '{"ranking": {"q1": {"d1": ' + "1" * 5000 + "}}}",
+                "deep": "[" * 100_000 + "]" * 100_000,
+                "deep-object": '{"ranking": ' + "[" * 100_000 + "]" * 100_000 + "}"}
+
+
+@pytest.fixture
+def run_files(tmp_path):
+    (tmp_path / "q.txt").write_text("q1 0 d1 1\n")
+    (tmp_path / "a.run").write_text("q1 Q0 d1 1 1.0 a\n")
+    out = {}
+    for name, text in HOSTILE_JSON.items():
+        out[name] = tmp_path / f"{name}.json"
+        out[name].write_text(text)
+    return tmp_path, out
+
+
+@pytest.mark.parametrize("case", list(HOSTILE_JSON))
+@pytest.mark.parametrize("command", ["compare", "fuse", "rerank"])
+def test_a_hostile_run_json_is_one_sentence(run_files, command, case):
+    folder, files = run_files
+    bad = files[case]
+    if command == "rerank":
+        args = ["rerank", ROOT / "ragdash" / "data" / "samples" / "article_ja.json", bad,
+                "--model", "m", "--base-url", "http://127.0.0.1:9"]
+    else:
+        args = [command, folder / "q.txt", folder / "a.run", bad]
+    proc = ragdash(*args)
+    assert proc.returncode == 2, (proc.returncode, proc.stderr[-500:])
+    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr[-500:]
+    assert bad.name in proc.stderr
+
+
+@pytest.mark.parametrize("case", list(HOSTILE_JSON))
+def test_the_apps_run_import_refuses_hostile_json_in_one_sentence(tmp_path, case):
+    from ragdash.runs import RunStore
+    from ragdash.runs.exchange import import_json
+
+    with pytest.raises(DatasetError) as exc:
+        import_json(RunStore(tmp_path / "home"), HOSTILE_JSON[case].encode(),
+                    filename="upload.json")
+    assert exc.value.file == "upload.json"

@@ -164,7 +164,11 @@ def read_run(path: str, *, name: str | None = None) -> Ranking:
     if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"["):
         return Ranking.parse_trec(raw, source=str(p), name=name or p.stem)
     try:
-        obj = json.loads(raw.decode("utf-8-sig"))
+        from ..loaders import parse_json_text
+
+        obj = parse_json_text(raw.decode("utf-8-sig"), file=str(p),  # long ints, deep nesting
+                              fix="give a TREC run file or the JSON ragdash exported",
+                              invalid="the run file looks like JSON but cannot be parsed")
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         line = getattr(exc, "lineno", None)
         raise DatasetError("the run file looks like JSON but cannot be parsed", file=str(p),

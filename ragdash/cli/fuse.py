@@ -333,7 +333,7 @@ def _dataset_meta(path: str) -> dict | None:
             if fh.read(1) != b"{":
                 return None
         obj = json.loads(Path(path).read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # the reader of the runs says what is wrong
         return None
     meta = obj.get("dataset") if isinstance(obj, dict) else None
     return meta if isinstance(meta, dict) and meta.get("fingerprint") else None

@@ -268,7 +268,7 @@ def _read_run(path: str):
     try:
         obj = json.loads(p.read_text(encoding="utf-8"))
         ranking = Ranking.from_json_obj(obj["ranking"])
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise DatasetError("not a ragdash run JSON export (no readable 'ranking')", file=path,
                            fix="export the run again, or give a TREC run file") from exc
     meta = {k: obj.get(k) for k in ("retriever", "name", "config", "id")}

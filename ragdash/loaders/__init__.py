@@ -39,6 +39,7 @@ from typing import Any
 
 from ..dataset import Dataset
 from . import tables as _tables
+from ._json import parse_json_text
 from ._source import MAX_LINE_ENV, MAX_UNZIPPED_ENV, MB, Source, max_line_bytes, max_unzipped_bytes
 from .detect import load_path, load_table_files, load_upload_files
 from .notes import LoadNote
@@ -50,7 +51,7 @@ ColumnOverrides = Mapping[str, Mapping[str, "str | None"]]
 
 __all__ = ["ALIASES", "MAX_LINE_ENV", "MAX_UNZIPPED_ENV", "LoadNote", "Source", "TableMapping",
            "column_mappings", "inspect_tables", "load_dataset", "load_qrels", "load_tables",
-           "load_uploads", "read_limits", "write_beir"]
+           "load_uploads", "parse_json_text", "read_limits", "write_beir"]
 
 
 def read_limits() -> dict[str, float]:

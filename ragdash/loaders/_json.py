@@ -63,6 +63,20 @@ def loads(text: str, *, file: str, line: int | None = None,
     return obj
 
 
+def parse_json_text(text: str, *, file: str, fix: str, invalid: str = "not valid JSON") -> Any:
+    """A whole JSON document from a user's file (a run export, a run JSON given to compare),
+    every failure one DatasetError naming ``file`` (and the line where known): invalid JSON,
+    nesting too deep for Python's parser, an integer over 4,300 digits, a lone surrogate."""
+    try:
+        return loads(text, file=file)
+    except json.JSONDecodeError as exc:
+        raise DatasetError(f"{invalid} ({exc.msg}, column {exc.colno})", file=file,
+                           line=exc.lineno, fix=fix) from exc
+    except RecursionError as exc:
+        raise DatasetError("the JSON is nested too deeply to read", file=file,
+                           fix=fix) from exc
+
+
 def _line_of(text: str, pos: int | None, first: int | None) -> int | None:
     if pos is None:
         return first

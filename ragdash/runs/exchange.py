@@ -20,6 +20,7 @@ from typing import Any
 
 from ..dataset import Dataset, Document, Query
 from ..errors import DatasetError, RunStoreError
+from ..loaders import parse_json_text
 from ..ranking import Ranking
 from ..run import Run, now_iso
 from ..secrets import scrub_secrets
@@ -135,11 +136,8 @@ def _parse(data: bytes | str | Mapping, filename: str) -> dict:
             except UnicodeDecodeError as exc:
                 raise DatasetError("the run file is not UTF-8 text", file=filename,
                                    fix="upload the .json file ragdash exported") from exc
-        try:
-            obj = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"not valid JSON ({exc.msg})", file=filename, line=exc.lineno,
-                               fix="upload the .json file ragdash exported") from exc
+        # invalid JSON, deep nesting, long ints: one sentence naming the file
+        obj = parse_json_text(data, file=filename, fix="upload the .json file ragdash exported")
     if not isinstance(obj, dict) or obj.get("format") != EXPORT_FORMAT:
         raise DatasetError("this JSON file is not a ragdash run export", file=filename,
                            fix="upload a file made with the run's JSON download, or a TREC "
