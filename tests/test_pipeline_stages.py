@@ -172,3 +172,40 @@ def test_a_cancel_during_the_rerank_keeps_the_stages_already_paid_for(sample, tm
                          limit_queries=30, store=store, progress=progress, cancel=cancel)
     names = sorted(s.name for s in store.list())
     assert names == ["BM25", "BM25 (k1=0.5, b=0.3)", "BM25 + BM25 (k1=0.5, b=0.3) (RRF)"]
+
+
+def test_rerank_store_saves_a_pipeline_run_whose_parent_is_the_stored_first_stage(capsys):
+    import json as _json
+
+    from paths import ROOT
+
+    from ragdash.cli import main
+    from ragdash.runs import get_store
+    from ragdash.runs.exchange import export_json
+
+    sample = str(ROOT / "ragdash" / "data" / "samples" / "jsquad-mini")
+    assert main(["evaluate", sample, "--k", "10", "--limit-queries", "8", "--store",
+                 "--format", "json"]) == 0
+    first_id = _json.loads(capsys.readouterr().out)["run_id"]
+    store = get_store()
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder, FakeRerank("cohere") as rr:
+        path = f"{folder}/bm25.json"
+        with open(path, "wb") as f:
+            f.write(export_json(store.load(first_id)))
+        assert main(["rerank", sample, path, "--model", "rerank-v3.5", "--base-url", rr.url,
+                     "--depth", "10", "--k", "10", "--store", "--format", "json"]) == 0
+        out = _json.loads(capsys.readouterr().out)
+        trec = f"{folder}/bm25.run"
+        store.load(first_id).ranking.write_trec(trec, tag="bm25")
+        assert main(["rerank", sample, trec, "--model", "rerank-v3.5", "--base-url", rr.url,
+                     "--depth", "10", "--k", "10", "--store", "--name", "mine"]) == 0
+        assert "stored as run" in capsys.readouterr().out
+    saved = store.load(out["run_id"])
+    first_name = store.load(first_id).name  # the store names an unnamed run
+    assert saved.name == f"{first_name} → rerank-v3.5 top 10" and saved.parents == [first_id]
+    assert [s["stage"] for s in saved.config["stages"]] == ["first", "rerank"]
+    assert saved.usage["search_units"] == 8 and saved.summary([10]) == pytest.approx(
+        out["metrics"])
+    assert {s.name for s in store.list()} == {first_name, saved.name, "mine"}

@@ -98,6 +98,12 @@ def register(subparsers) -> None:
                    help="rerank only the first N queries that have qrels (file order)")
     p.add_argument("--save-run", default=None, metavar="FILE",
                    help="also write the reranked ranking to FILE as a TREC run")
+    p.add_argument("--store", action="store_true",
+                   help="also save the reranked run in the run store ($RAGDASH_HOME) as a "
+                        "pipeline run (the first stage's stages and the rerank, usage and cost "
+                        "per stage), and print its id and the app's Results?run=<id> path")
+    p.add_argument("--name", default=None, metavar="TEXT",
+                   help="the stored run's name (with --store; default: the stages in words)")
     p.add_argument("--estimate", action="store_true",
                    help="only show what the rerank would cost (pairs not in the cache, "
                         "requests, search units or tokens, USD and JPY); no request is made")
@@ -136,28 +142,23 @@ def run(args) -> int:
     from ..retrieval.rerank.stage import actual_cost, check_depth, estimate_cost
 
     depth = check_depth(args.depth)
+    if args.name is not None and not args.store:
+        raise RetrievalError("--name names the stored run; add --store")
     scorer = _make_scorer(args)
+    store = None
+    if args.store and not args.estimate:
+        from ..runs import get_store
+
+        store = get_store()  # before paying for anything
     for warning in getattr(scorer, "warnings", ()):
         note(f"warning: {warning}")  # e.g. a key over plain http to another machine
 
     from ..loaders import load_dataset
     from ..metrics import metric_names
-    from ..run import Run
 
     dataset = load_dataset(args.dataset, split=args.split)
-    ranking, meta = _read_run(args.run)
-    judged = [q.id for q in dataset.evaluated_queries(args.limit_queries)]
-    query_ids = [q for q in judged if q in ranking]
-    if not query_ids:
-        raise DatasetError("the run has no query id in common with the dataset's judged "
-                           f"queries (run: {len(ranking)} queries, e.g. "
-                           f"{ranking.query_ids[:1]}; dataset: e.g. {judged[:1]})",
-                           file=args.run, fix="rerank a run made on this dataset")
-    kmax = max(max(ks), ranking.kmax)
-    first = Run(dataset, ranking.subset(query_ids), query_ids, kmax=kmax,
-                retriever=meta.get("retriever") or "trec", name=meta.get("name") or
-                Path(args.run).stem, config=meta.get("config") or {}, id=meta.get("id"),
-                relevance_level=args.relevance_level, gain=args.gain, source="trec")
+    first = _first_stage(args, dataset, ks, store)
+    query_ids = first.query_ids
     reranker = Reranker(scorer, depth=depth, cache=RerankCache())
     plan = reranker.plan(first.ranking, dataset, query_ids)
     estimate = estimate_cost(plan, scorer)
@@ -167,12 +168,13 @@ def run(args) -> int:
         else:
             emit(_estimate_line(estimate, depth, len(query_ids)))
         return 0
-    ranking_out = reranker.rerank(first.ranking, dataset, query_ids=query_ids, plan=plan)
+    ranking_out, saved = _rerank(args, first, reranker, plan, estimate, store)
     usage = reranker.usage
     result = first.derive(ranking_out, transform=reranker.transform(),
                           retriever=f"{first.retriever} → {scorer.label}@{depth}",
                           usage=usage, source="rerank", seconds=reranker.seconds,
                           cost={"estimate": estimate, "actual": actual_cost(usage, scorer)})
+    run_id = saved.id if saved is not None else None
     if args.save_run:
         try:
             ranking_out.write_trec(args.save_run, tag=f"rerank_{depth}")
@@ -196,6 +198,7 @@ def run(args) -> int:
             "k": ks,
             "notes": reranker.notes,
             "run_file": args.save_run,
+            "run_id": run_id,
             "dataset": result.dataset_info(),
         }))
         return 0
@@ -211,12 +214,56 @@ def run(args) -> int:
     if actual.get("usd") is not None and scorer.billing:
         lines.append(f"cost: ${actual['usd']:.4f} (¥{actual['jpy']:.2f}) at the catalog price "
                      f"of {actual['as_of']}")
+    if run_id:
+        from .evaluate import results_path
+
+        lines.append(f"stored as run {run_id} ({saved.name}): open {results_path(run_id)} in "
+                     f"the app")
     emit("\n".join(lines))
     for text in reranker.notes:
         note(f"note: {text}")
     if args.save_run:
         note(f"run written to {args.save_run}")
     return 0
+
+
+def _first_stage(args, dataset, ks, store):
+    """The run to rerank, on the dataset's judged queries it answers."""
+    from ..run import Run
+
+    ranking, meta = _read_run(args.run)
+    judged = [q.id for q in dataset.evaluated_queries(args.limit_queries)]
+    query_ids = [q for q in judged if q in ranking]
+    if not query_ids:
+        raise DatasetError("the run has no query id in common with the dataset's judged "
+                           f"queries (run: {len(ranking)} queries, e.g. "
+                           f"{ranking.query_ids[:1]}; dataset: e.g. {judged[:1]})",
+                           file=args.run, fix="rerank a run made on this dataset")
+    first_id = meta.get("id")
+    if store is not None and not (first_id and store.exists(first_id)):
+        first_id = None  # a parent is a run of this store
+    return Run(dataset, ranking.subset(query_ids), query_ids,
+               kmax=max(max(ks), ranking.kmax), retriever=meta.get("retriever") or "trec",
+               # an unnamed ragdash run is called by what made it ("BM25"); a file by its stem
+               name=meta.get("name") or ("" if meta.get("config") else Path(args.run).stem),
+               config=meta.get("config") or {},
+               id=first_id, usage=meta.get("usage") or {}, cost=meta.get("cost"),
+               relevance_level=args.relevance_level, gain=args.gain, source="trec")
+
+
+def _rerank(args, first, reranker, plan, estimate, store):
+    """(reranked ranking, the saved pipeline run or None). With ``--store`` the rerank is a
+    pipeline run (:func:`ragdash.pipeline.rerank_pipeline`): the first stage's stages and the
+    rerank, usage and cost per stage."""
+    if store is None:
+        return reranker.rerank(first.ranking, first.dataset, query_ids=first.query_ids,
+                               plan=plan), None
+    from ..pipeline import rerank_pipeline
+
+    saved = rerank_pipeline(first, reranker, estimate=estimate,
+                            name=(args.name or "").strip() or None)
+    store.save(saved, secrets=[_key_of(args)])
+    return saved.ranking, saved
 
 
 def _estimate_line(est: dict, depth: int, queries: int) -> str:
@@ -228,6 +275,17 @@ def _estimate_line(est: dict, depth: int, queries: int) -> str:
     return (f"rerank top {depth} of {queries:,} queries: {est['pairs']:,} pairs, "
             f"{est['cached_pairs']:,} in the cache, {est['due_pairs']:,} to score in "
             f"{est['requests']:,} requests; {units}; {money}")
+
+
+def _key_of(args) -> str:
+    """The API key in use (to mask it in what is saved; never printed)."""
+    from ..retrieval.rerank.protocols import KEY_ENV, resolve_rerank_endpoint
+
+    if args.reranker == "local":
+        return ""
+    env = args.api_key_env or KEY_ENV.get(resolve_rerank_endpoint(
+        args.base_url, protocol=args.protocol).protocol)
+    return os.environ.get(env, "") if env else ""
 
 
 def _make_scorer(args):
@@ -271,7 +329,7 @@ def _read_run(path: str):
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise DatasetError("not a ragdash run JSON export (no readable 'ranking')", file=path,
                            fix="export the run again, or give a TREC run file") from exc
-    meta = {k: obj.get(k) for k in ("retriever", "name", "config", "id")}
+    meta = {k: obj.get(k) for k in ("retriever", "name", "config", "id", "usage", "cost")}
     return ranking, meta
 
 
