@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ragdash.ui import data, keys, page_setup, state
-from ragdash.ui.widgets import md
+from ragdash.ui.widgets import md, say
 
 ctx = page_setup("data")
 t = ctx.t
@@ -52,7 +52,7 @@ if override is not None:
 if ds.notes:
     with st.expander(t("data.notes", n=len(ds.notes))):
         for note in ds.notes:
-            st.markdown(f"- {md(note)}")
+            st.markdown(f"- {say(note, ctx.lang)}")
 
 st.subheader(t("data.validation"))
 if report is not None:

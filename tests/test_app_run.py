@@ -278,3 +278,17 @@ def test_a_missing_key_is_explained_in_the_apps_words_and_language(server, lang)
         assert "API キーを求めています(HTTP 401" in shown and "「API キー」欄" in shown
     # the command line's sentence is unchanged
     assert "--api-key-env" in job.error
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_cost_notes_speak_the_apps_language_without_flags(server, lang):
+    """#14: "pass a provider to choose" was command-line advice, in English only."""
+    at = new_app().run()
+    at.sidebar.radio(key="w:rd_lang").set_value(lang).run()
+    at = _openai_settings(_load_sample(at, "article-ja"), server, KEY)  # custom: no provider
+    page = texts(at)
+    assert "pass a provider" not in page and "--provider" not in page
+    if lang == "en":
+        assert "is also listed for" in page and "preset above" in page
+    else:
+        assert "にも掲載されています" in page and "プリセット" in page

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from ..errors import CostError
 from ..home import ragdash_home, remove_file
+from ..i18n import error, text
 
 DEFAULT_PRICES = Path(__file__).resolve().parent.parent / "data" / "prices.csv"
 USER_PRICES_NAME = "prices.user.csv"
@@ -379,17 +380,15 @@ class Catalog:
         close = difflib.get_close_matches(model.casefold(), list(providers_of), n=5,
                                           cutoff=0.5)
         labels = [f"{spelled[c]} ({', '.join(providers_of[c])})" for c in close]
-        where = f" for provider {provider}" if provider else ""
-        text = f'unknown model "{model}"{where} in the price catalog.'
-        if labels:
-            text += f" Close matches: {', '.join(labels)}."
-        else:
-            text += " Known models: " + ", ".join(sorted(spelled.values())) + "."
-        if provider is None and any(r.is_wildcard for r in self.rows):
-            text += " For a model run on this machine pass --provider local."
-        text += " To price another model, add a row (provider, model, usd_per_1m) to " \
-                f"{user_prices_path()}."
-        return CostError(text)
+        # one sentence of parts with message ids (ragdash.i18n.messages cost.*)
+        head = (text("cost.unknown_model_for", model=model, provider=provider) if provider
+                else text("cost.unknown_model", model=model))
+        matches = (text("cost.close_matches", names=", ".join(labels)) if labels
+                   else text("cost.known_models", names=", ".join(sorted(spelled.values()))))
+        local = (text("cost.local_hint") if provider is None
+                 and any(r.is_wildcard for r in self.rows) else "")
+        return error(CostError, "cost.unknown", head=head, matches=matches, local=local,
+                     add=text("cost.add_row", path=str(user_prices_path())))
 
     def to_frame(self):
         """A pandas DataFrame of the rows (pandas imported only here, for the app)."""

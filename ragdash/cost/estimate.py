@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from ..errors import CostError
+from ..i18n import text
 from .catalog import Catalog, PriceRow, load_catalog
 from .currency import CostSettings, effective_rate, load_settings, usd_cost
 from .tokens import METHOD_ESTIMATE, TokenCount, count_tokens
@@ -176,20 +177,17 @@ def estimate_evaluation(dataset, model: str = "text-embedding-3-small",
     naive_tokens = len(queries) * tdocs.tokens + tq.tokens
     naive_usd = usd_cost(naive_tokens, row)
 
-    notes = []
+    notes = []  # sentences with message ids (ragdash.i18n.messages cost.*): str is English
     if method == METHOD_ESTIMATE:
-        notes.append("token counts are estimated (cl100k_base not available offline: "
-                     f"{tdocs.detail})")
+        notes.append(text("cost.tokens_estimated", detail=tdocs.detail))
     elif row.provider.casefold() not in ("openai", "azure openai", "local"):
-        notes.append(f"tokens counted with cl100k_base; {row.provider} counts with its own "
-                     "tokenizer, so its bill may differ somewhat")
+        notes.append(text("cost.own_tokenizer", provider=row.provider))
     if row.jpy_per_usd is not None:
-        notes.append(f"{row.label} carries its own rate: {row.jpy_per_usd:g} JPY per USD")
+        notes.append(text("cost.own_rate", label=row.label, rate=f"{row.jpy_per_usd:g}"))
     others = [r.provider for r in catalog.rows
               if r.model.casefold() == row.model.casefold() and r.key != row.key]
     if provider is None and others:
-        notes.append(f"{row.model} is also listed for {', '.join(others)}; "
-                     "pass a provider to choose")
+        notes.append(text("cost.also_listed", model=row.model, others=", ".join(others)))
 
     return CostEstimate(
         model=row.model, provider=row.provider,

@@ -112,6 +112,123 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "upload either one .zip or the separate files, not both",
         "ja": ".zip 1 つか、個別のファイルのどちらかにしてください(両方は不可)",
     },
+    # -- tables -----------------------------------------------------------------------
+    "msg.table.no_column": {
+        "en": "no column for the {kind} {role} (columns found: {columns})",
+        "ja": "{kind} の{role}の列がありません(見つかった列: {columns})",
+    },
+    "msg.table.no_column.fix": {
+        "en": "name that column one of: {names}; or choose the column in the mapping",
+        "ja": "その列の名前を次のどれかにしてください: {names}。または対応付けで列を選んで"
+              "ください",
+    },
+    "msg.table.empty": {"en": "the file is empty", "ja": "ファイルが空です"},
+    "msg.table.empty.fix": {
+        "en": "export the table again with a header row and data rows",
+        "ja": "見出し行とデータ行のある表として書き出し直してください",
+    },
+    "msg.table.no_rows": {"en": "the {kind} table has a header but no rows",
+                          "ja": "{kind} の表に見出しはありますが行がありません"},
+    "msg.table.no_rows.fix": {"en": "add the {kind} rows", "ja": "{kind} の行を追加してください"},
+    "msg.table.no_judgements": {"en": "the qrels file has no judgements",
+                                "ja": "qrels ファイルに判定が 1 件もありません"},
+    "msg.table.no_judgements.fix": {
+        "en": "add one line per (query, document, grade)",
+        "ja": "(クエリ, 文書, 評価値)ごとに 1 行を追加してください",
+    },
+    "msg.table.run_not_qrels": {
+        "en": "this looks like a TREC run file (qid Q0 docno rank score tag), not qrels",
+        "ja": "これは qrels ではなく TREC の run ファイル(qid Q0 docno rank score tag)の"
+              "ようです",
+    },
+    "msg.table.run_not_qrels.fix": {
+        "en": "give the relevance judgements: qid 0 docno grade",
+        "ja": "正解の判定(qid 0 docno grade)を指定してください",
+    },
+    "msg.role.id": {"en": "id", "ja": "ID"},
+    "msg.role.text": {"en": "text", "ja": "テキスト"},
+    "msg.role.title": {"en": "title", "ja": "タイトル"},
+    "msg.role.query_id": {"en": "query id", "ja": "クエリ ID"},
+    "msg.role.doc_id": {"en": "document id", "ja": "文書 ID"},
+    "msg.role.grade": {"en": "relevance grade", "ja": "関連度"},
+    # -- TREC runs from elsewhere ---------------------------------------------------------
+    "msg.trec.no_query_matches": {
+        "en": "none of the run's {n} query ids ({sample}, ...) has judgements in the dataset "
+              "{dataset}",
+        "ja": "run の {n} 件のクエリ ID({sample} など)のどれにも、データセット {dataset} の"
+              "判定がありません",
+    },
+    "msg.trec.no_query_matches.fix": {
+        "en": "score the run against the dataset whose queries it answers (query ids must "
+              "match)",
+        "ja": "その run が答えたクエリのデータセットで採点してください(クエリ ID の一致が"
+              "必要です)",
+    },
+    "msg.trec.no_doc_matches": {
+        "en": "none of the run's document ids is in the dataset {dataset}",
+        "ja": "run の文書 ID がデータセット {dataset} に 1 つもありません",
+    },
+    "msg.trec.no_doc_matches.fix": {
+        "en": "check that the run retrieved from this corpus (doc ids must match)",
+        "ja": "その run がこのコーパスから検索したものか確かめてください(文書 ID の一致が"
+              "必要です)",
+    },
+    # -- cost ---------------------------------------------------------------------------
+    "msg.cost.tokens_estimated": {
+        "en": "token counts are estimated (cl100k_base not available offline: {detail})",
+        "ja": "トークン数は推定値です(cl100k_base をオフラインで使えません: {detail})",
+    },
+    "msg.cost.own_tokenizer": {
+        "en": "tokens counted with cl100k_base; {provider} counts with its own tokenizer, so "
+              "its bill may differ somewhat",
+        "ja": "トークン数は cl100k_base で数えています。{provider} は独自のトークナイザーで"
+              "数えるため、請求額は多少異なることがあります",
+    },
+    "msg.cost.own_rate": {
+        "en": "{label} carries its own rate: {rate} JPY per USD",
+        "ja": "{label} には独自の為替レートがあります: 1 USD = {rate} 円",
+    },
+    "msg.cost.also_listed": {
+        "en": "{model} is also listed for {others}; pass a provider to choose",
+        "ja": "{model} は {others} にも掲載されています。--provider で選んでください",
+    },
+    "msg.cost.also_listed.app": {
+        "en": "{model} is also listed for {others}; pick its provider's preset above to price "
+              "it at that provider",
+        "ja": "{model} は {others} にも掲載されています。そのプロバイダーの料金で見積もるには、"
+              "上のプリセットでプロバイダーを選んでください",
+    },
+    "msg.cost.unknown": {
+        "en": "{head} {matches}{local} {add}",
+        "ja": "{head}{matches}{local}{add}",
+    },
+    "msg.cost.unknown_model": {"en": 'unknown model "{model}" in the price catalog.',
+                               "ja": "価格表にモデル「{model}」がありません。"},
+    "msg.cost.unknown_model_for": {
+        "en": 'unknown model "{model}" for provider {provider} in the price catalog.',
+        "ja": "価格表にプロバイダー {provider} のモデル「{model}」がありません。",
+    },
+    "msg.cost.close_matches": {"en": "Close matches: {names}.", "ja": "近い候補: {names}。"},
+    "msg.cost.known_models": {"en": "Known models: {names}.", "ja": "登録済みのモデル: {names}。"},
+    "msg.cost.local_hint": {
+        "en": " For a model run on this machine pass --provider local.",
+        "ja": "このマシンで動かすモデルなら --provider local を指定してください。",
+    },
+    "msg.cost.local_hint.app": {
+        "en": " A model run on this machine costs nothing: choose the local model, Ollama, "
+              "vLLM or text-embeddings-inference.",
+        "ja": "このマシンで動かすモデルは無料です。ローカルモデル、Ollama、vLLM、"
+              "text-embeddings-inference を選んでください。",
+    },
+    "msg.cost.add_row": {
+        "en": "To price another model, add a row (provider, model, usd_per_1m) to {path}.",
+        "ja": "別のモデルの価格を出すには、{path} に行(provider, model, usd_per_1m)を追加して"
+              "ください。",
+    },
+    "msg.cost.add_row.app": {
+        "en": "To price another model, add a row to the price table on the Cost page.",
+        "ja": "別のモデルの価格を出すには、コストのページの価格表に行を追加してください。",
+    },
     # -- the embeddings API ---------------------------------------------------------------
     "msg.embed.tried_one": {"en": "after {attempts} attempt", "ja": "{attempts} 回試行して"},
     "msg.embed.tried_many": {"en": "after {attempts} attempts", "ja": "{attempts} 回試行して"},

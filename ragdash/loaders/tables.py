@@ -33,6 +33,7 @@ from typing import Any
 
 from ..dataset import Document, Qrels, Query
 from ..errors import DatasetError
+from ..i18n import dataset_error, text
 from . import _json
 from ._source import ENCODING_LABELS, Source, TextLines
 from ._values import (
@@ -135,14 +136,13 @@ class Table:
         self.file = source.name
         lines = TextLines(source)
         first_line, first_number = None, 0
-        for number, text in lines:
-            if text.strip():
-                first_line, first_number = text, number
+        for number, line_text in lines:
+            if line_text.strip():
+                first_line, first_number = line_text, number
                 break
         self.encoding = lines.encoding or "utf-8"
         if first_line is None:
-            raise DatasetError("the file is empty", file=self.file,
-                               fix="export the table again with a header row and data rows")
+            raise dataset_error("table.empty", file=self.file)
         self.first_line = first_line
         self.first_number = first_number
         stripped = first_line.lstrip()
@@ -306,10 +306,9 @@ def match_columns(kind: str, columns: list[str], *, file: str,
     missing = [r for r in REQUIRED[kind] if chosen.get(r) is None]
     if missing:
         role = missing[0]
-        raise DatasetError(f"no column for the {kind} {ROLE_WORDS[role]} (columns found: "
-                           f"{_list(columns)})", file=file,
-                           fix=f"name that column one of: {', '.join(roles[role][:6])}; or "
-                               "choose the column in the mapping")
+        raise dataset_error("table.no_column", file=file, kind=kind,
+                            role=text(f"role.{role}"), columns=_list(columns),
+                            names=", ".join(roles[role][:6]))
     return {r: chosen[r] for r in roles}
 
 
@@ -336,9 +335,8 @@ def plan_table(kind: str, table: Table, override: Mapping[str, str | None] | Non
         by_norm = {normalize_column(c) for c in columns}
         named = any(a in by_norm for a in ALIASES["qrels"]["query_id"])
         if not named and len(columns) == 6 and _is_number(columns[4]):
-            raise DatasetError("this looks like a TREC run file (qid Q0 docno rank score tag), "
-                               "not qrels", file=table.file, line=table.first_number,
-                               fix="give the relevance judgements: qid 0 docno grade")
+            raise dataset_error("table.run_not_qrels", file=table.file,
+                                line=table.first_number)
         if not named and len(columns) in (3, 4) and _is_number(columns[-1]):
             header = False
             if len(columns) == 4:
@@ -441,8 +439,7 @@ def read_documents(source: Source, log: LoadLog, *, kind: str = "corpus",
         builder.add(item, line, record)
     items = builder.finish()
     if not items:
-        raise DatasetError(f"the {kind} table has a header but no rows", file=file,
-                           fix=f"add the {kind} rows")
+        raise dataset_error("table.no_rows", file=file, kind=kind)
     _note_mapping(log, mapping)
     return items, mapping
 
@@ -482,8 +479,7 @@ def read_qrels_table(source: Source, log: LoadLog, *,
         builder.add(qid, did, grade, line, record)
     qrels = builder.finish()
     if not qrels:
-        raise DatasetError("the qrels file has no judgements", file=file,
-                           fix="add one line per (query, document, grade)")
+        raise dataset_error("table.no_judgements", file=file)
     if mapping.chosen.get("grade") is None:
         log.note(f"{file}: no grade column, so every listed (query, document) pair has "
                  "grade 1", code="qrels_binary")

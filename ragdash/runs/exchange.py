@@ -20,6 +20,7 @@ from typing import Any
 
 from ..dataset import Dataset, Document, Query
 from ..errors import DatasetError, RunStoreError
+from ..i18n import dataset_error
 from ..loaders import parse_json_text
 from ..ranking import Ranking
 from ..run import Run, now_iso
@@ -209,16 +210,11 @@ def run_from_trec(raw: bytes | str, *, dataset: Dataset, name: str | None = None
     query_ids = [q for q in ranking.query_ids if q in dataset.qrels]
     if not query_ids:
         sample = ", ".join(repr(q) for q in ranking.query_ids[:3])
-        raise DatasetError(f"none of the run's {len(ranking)} query ids ({sample}, ...) has "
-                           f"judgements in the dataset {dataset.name!r}", file=filename,
-                           fix="score the run against the dataset whose queries it answers "
-                               "(query ids must match)")
+        raise dataset_error("trec.no_query_matches", file=filename, n=len(ranking),
+                            sample=sample, dataset=repr(dataset.name))
     known = set(dataset.doc_index)
     if not any(str(d) in known for d in ranking.doc_ids[:10_000]):
-        raise DatasetError(f"none of the run's document ids is in the dataset "
-                           f"{dataset.name!r}", file=filename,
-                           fix="check that the run retrieved from this corpus (doc ids must "
-                               "match)")
+        raise dataset_error("trec.no_doc_matches", file=filename, dataset=repr(dataset.name))
     kmax = max(1, min(int(kmax), max(ranking.kmax, 1)))
     return Run.of_ranking(dataset, ranking.truncate(kmax), kmax=kmax, query_ids=query_ids,
                           name=name or _stem(filename),

@@ -174,7 +174,7 @@ def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
                          queries=f"{est.n_queries:,}", method=est.token_method,
                          model=md(f"{est.provider} / {est.model}")))
             for note in est.notes:
-                st.caption(md(note))
+                st.caption(say(note, ctx.lang))
     return {"estimated_usd": est.usd, "estimated_jpy": est.jpy, "tokens": est.tokens,
             "token_method": est.token_method, "provider": est.provider,
             "model": settings.model if settings.retriever == "local" else est.model}
