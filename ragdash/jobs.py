@@ -225,7 +225,7 @@ class Job:
 ETA_AFTER = 1.0
 
 _STAGES = ("documents", "queries", "ranking", "scoring", "saving", "tokenizing", "indexing",
-           "retrieving", "searching")
+           "retrieving", "searching", "rerank")
 
 
 class JobManager:

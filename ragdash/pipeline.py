@@ -304,11 +304,15 @@ def run_pipeline(dataset: Dataset, first: list[Retriever], *, fusion: dict | Non
         return run
 
     def stage_progress(label: str) -> ProgressFn | None:
+        """The stage's own events (their "stage" kept: the job panel names it), with the
+        pipeline step they belong to (``"step": "2/4 text-embedding-3-small"``)."""
         if progress is None:
             return None
-        return lambda event: progress({**event, "stage": f"{label}: {event.get('stage', '')}"})
+        step = f"{len(made) + 1}/{n_steps} {label}"
+        return lambda event: progress({**event, "step": step})
 
     estimates = list(estimates or [])
+    n_steps = len(first) + bool(fusion) + (reranker is not None)
     inputs = []
     for i, retriever in enumerate(first):
         run = run_evaluation(dataset, retriever, kmax=kmax, limit_queries=limit_queries,

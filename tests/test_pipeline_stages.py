@@ -68,7 +68,8 @@ def test_bm25_plus_dense_rrf_then_rerank_is_one_run_per_stage(sample, tmp_path):
     assert final.cost["estimated_usd"] == pytest.approx(0.5 + final.cost["stages"][2].get(
         "estimated_usd", 0.0))
     assert final.cost["stages"][0]["actual_usd"] == 0.0
-    assert any(str(e["stage"]).startswith("rerank:") for e in events)
+    assert {e["step"] for e in events} >= {"1/4 bm25", "4/4 rerank"}
+    assert any(e["stage"] == "rerank" and e["step"] == "4/4 rerank" for e in events)
     # the ranking of the fusion is fuse() of the inputs; the rerank changed the top 20 only
     want = fuse([bm25.ranking, emb_run.ranking], "rrf")
     assert list(fused.ranking.doc_ids) == list(want.doc_ids)

@@ -4,6 +4,8 @@ its figure). Merged into :data:`ragdash.i18n.CATALOG` with the others."""
 from __future__ import annotations
 
 MESSAGES: dict[str, dict[str, str]] = {
+    # the job panel while a pipeline reranks
+    "job.stage.rerank": {"en": "Reranking", "ja": "リランク中"},
     # the drill-down of a chunked run
     "col.chunk": {"en": "Chunk matched", "ja": "一致したチャンク"},
     # the weight-sweep figure
