@@ -244,3 +244,19 @@ def test_relevance_level_and_deciding_test(files, capsys):
     assert [p["p_holm"] for p in obj["pairs"]] == pytest.approx(
         list(holm([p["p_ttest"] for p in obj["pairs"]])))
     assert obj["settings"]["holm_on"] == "ttest"
+
+
+def test_japanese_table_and_labels_not_only_the_verdicts(files, capsys):
+    """#14: `compare --lang ja` translated the verdict only."""
+    _, _, qrels_path, paths = files
+    assert main(["compare", str(qrels_path), str(paths["weak"]), str(paths["strong"]),
+                 "--resamples", "1000", "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    for label in ("ブートストラップ区間", "ランダム化検定", "平均", "ペア(B 対 A)", "A の平均",
+                  "B の勝ち/引き分け/負け", "strong 対 weak"):
+        assert label in out, label
+    for english in ("mean A", "bootstrap intervals", "pair (B vs A)", "wins/ties/losses"):
+        assert english not in out, english
+    assert main(["compare", str(qrels_path), str(paths["weak"]), str(paths["strong"]),
+                 "--resamples", "1000"]) == 0
+    assert "pair (B vs A)" in capsys.readouterr().out  # English unless asked

@@ -71,7 +71,8 @@ def register(subparsers) -> None:
                    help="score every qrels query; a query absent from a run scores 0 "
                         "(trec_eval -c) instead of being left out")
     p.add_argument("--lang", choices=("en", "ja"), default="en",
-                   help="language of the verdict sentences in the table (default en)")
+                   help="language of the table's labels and the verdict sentences "
+                        "(default en)")
     p.set_defaults(func=run)
 
 
@@ -204,22 +205,27 @@ def _sample(ids: list[str]) -> str:
 
 # -- table output --------------------------------------------------------------------
 def format_report(cmp: Comparison, *, lang: str = "en") -> str:
-    """The human-readable report: runs, pairs, verdicts, and what was left out."""
+    """The human-readable report: runs, pairs, verdicts, and what was left out, its labels
+    in ``lang`` (``--lang ja``: the table too, not only the verdicts)."""
+    from ..i18n import t
+
+    def say(key: str, **fmt: object) -> str:
+        return t(f"cli.cmp.{key}", lang, **fmt)
+
     conf = f"{cmp.confidence * 100:g}%"
     n_pairs = len(cmp.pairs)
-    test = {"randomization": "randomization test", "ttest": "t-test",
-            "wilcoxon": "Wilcoxon test"}[cmp.test]
-    out = [f"{cmp.metric_label} on {format_count(cmp.n_queries)} queries "
-           f"({conf} bootstrap intervals, {cmp.n_resamples:,} resamples; p Holm = "
-           f"{test} p corrected over {n_pairs} pair{'s' if n_pairs != 1 else ''})", ""]
+    test = say(f"test_{cmp.test}")
+    out = [say("header" if n_pairs == 1 else "header_pairs", metric=cmp.metric_label,
+               n=format_count(cmp.n_queries), conf=conf, resamples=f"{cmp.n_resamples:,}",
+               test=test, pairs=n_pairs), ""]
     out.append(format_table(
-        ["run", "mean", f"{conf} CI"],
+        [say("run"), say("mean"), say("ci", conf=conf)],
         [[r.name, format_value(r.mean), format_range(r.ci_low, r.ci_high)] for r in cmp.runs]))
     out.append("")
     out.append(format_table(
-        ["pair (B vs A)", "mean A", "mean B", "B − A", f"{conf} CI", "p t-test", "p Wilcoxon",
-         "p random.", "p Holm", "B wins/ties/losses"],
-        [[f"{p.b} vs {p.a}", format_value(p.mean_a), format_value(p.mean_b),
+        [say("pair"), say("mean_a"), say("mean_b"), "B − A", say("ci", conf=conf),
+         say("p_ttest"), say("p_wilcoxon"), say("p_random"), say("p_holm"), say("wtl")],
+        [[say("pair_value", a=p.a, b=p.b), format_value(p.mean_a), format_value(p.mean_b),
           format_signed(p.diff), format_range(p.ci_low, p.ci_high, signed=True),
           _p(p.p_ttest), _p(p.p_wilcoxon), _p(p.p_randomization), _p(p.p_holm),
           f"{p.wins}/{p.ties}/{p.losses}"] for p in cmp.pairs]))
@@ -228,15 +234,15 @@ def format_report(cmp: Comparison, *, lang: str = "en") -> str:
     if cmp.alignment is not None and cmp.alignment.dropped:
         out.append("")
         dropped = len(cmp.alignment.dropped)
-        out.append(f"Left out: {dropped} {'query' if dropped == 1 else 'queries'} "
-                   "missing from the qrels or from some run.")
+        out.append(say("left_out_one" if dropped == 1 else "left_out", n=dropped))
         for source, ids in cmp.alignment.missing.items():
             if ids:
-                more = f", … ({len(ids)} in all)" if len(ids) > _SHOW_IDS else ""
-                out.append(f"  missing from {source}: {', '.join(ids[:_SHOW_IDS])}{more}")
+                more = say("more", n=len(ids)) if len(ids) > _SHOW_IDS else ""
+                out.append("  " + say("missing_from", source=source,
+                                      ids=", ".join(ids[:_SHOW_IDS]), more=more))
     if cmp.notes:
         out.append("")
-        out += [f"Note: {n}." for n in cmp.notes]
+        out += [say("note", note=n) for n in cmp.notes]
     return "\n".join(out)
 
 

@@ -7,6 +7,46 @@ picker instead). ``cli.`` keys label the command line's reports (``compare --lan
 """
 
 MESSAGES: dict[str, dict[str, str]] = {
+    # -- compare's table (ragdash.cli.compare, --lang) ------------------------------------
+    "cli.cmp.header": {
+        "en": "{metric} on {n} queries ({conf} bootstrap intervals, {resamples} resamples; "
+              "p Holm = {test} p corrected over {pairs} pair)",
+        "ja": "{metric}、{n} クエリ({conf} ブートストラップ区間、再標本 {resamples} 回。"
+              "p Holm = {test}の p 値を {pairs} ペアで補正)",
+    },
+    "cli.cmp.header_pairs": {
+        "en": "{metric} on {n} queries ({conf} bootstrap intervals, {resamples} resamples; "
+              "p Holm = {test} p corrected over {pairs} pairs)",
+        "ja": "{metric}、{n} クエリ({conf} ブートストラップ区間、再標本 {resamples} 回。"
+              "p Holm = {test}の p 値を {pairs} ペアで補正)",
+    },
+    "cli.cmp.test_randomization": {"en": "randomization test", "ja": "ランダム化検定"},
+    "cli.cmp.test_ttest": {"en": "t-test", "ja": "t 検定"},
+    "cli.cmp.test_wilcoxon": {"en": "Wilcoxon test", "ja": "Wilcoxon 検定"},
+    "cli.cmp.run": {"en": "run", "ja": "実行"},
+    "cli.cmp.mean": {"en": "mean", "ja": "平均"},
+    "cli.cmp.ci": {"en": "{conf} CI", "ja": "{conf} 区間"},
+    "cli.cmp.pair": {"en": "pair (B vs A)", "ja": "ペア(B 対 A)"},
+    "cli.cmp.pair_value": {"en": "{b} vs {a}", "ja": "{b} 対 {a}"},
+    "cli.cmp.mean_a": {"en": "mean A", "ja": "A の平均"},
+    "cli.cmp.mean_b": {"en": "mean B", "ja": "B の平均"},
+    "cli.cmp.p_ttest": {"en": "p t-test", "ja": "p t 検定"},
+    "cli.cmp.p_wilcoxon": {"en": "p Wilcoxon", "ja": "p Wilcoxon"},
+    "cli.cmp.p_random": {"en": "p random.", "ja": "p ランダム化"},
+    "cli.cmp.p_holm": {"en": "p Holm", "ja": "p Holm"},
+    "cli.cmp.wtl": {"en": "B wins/ties/losses", "ja": "B の勝ち/引き分け/負け"},
+    "cli.cmp.left_out_one": {
+        "en": "Left out: {n} query missing from the qrels or from some run.",
+        "ja": "除外: qrels かいずれかの run にない {n} クエリ。",
+    },
+    "cli.cmp.left_out": {
+        "en": "Left out: {n} queries missing from the qrels or from some run.",
+        "ja": "除外: qrels かいずれかの run にない {n} クエリ。",
+    },
+    "cli.cmp.missing_from": {"en": "missing from {source}: {ids}{more}",
+                             "ja": "{source} にないもの: {ids}{more}"},
+    "cli.cmp.more": {"en": ", … ({n} in all)", "ja": "、…(全 {n} 件)"},
+    "cli.cmp.note": {"en": "Note: {note}.", "ja": "注: {note}。"},
     # -- where in a file ------------------------------------------------------------------
     "msg.where.line": {"en": "line {line}", "ja": "{line} 行目"},
     "msg.where.record": {"en": "record {record}", "ja": "レコード {record}"},
