@@ -190,3 +190,21 @@ def test_the_apps_run_import_refuses_hostile_json_in_one_sentence(tmp_path, case
         import_json(RunStore(tmp_path / "home"), HOSTILE_JSON[case].encode(),
                     filename="upload.json")
     assert exc.value.file == "upload.json"
+
+
+def test_cost_prints_and_returns_the_validation_warnings(flawed):
+    proc = ragdash("cost", flawed, "--model", "text-embedding-3-small", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert "validation: 3 findings in flawed" in proc.stderr
+    assert {w["code"] for w in json.loads(proc.stdout)["warnings"]} == {
+        "qrels_unknown_docs", "qrels_unknown_queries", "negative_grades"}
+
+
+def test_rerank_prints_and_returns_the_validation_warnings(flawed, tmp_path):
+    run = tmp_path / "first.run"
+    assert ragdash("evaluate", flawed, "--k", "1", "--save-run", run).returncode == 0
+    proc = ragdash("rerank", flawed, run, "--model", "rerank-v3.5", "--base-url",
+                   "http://127.0.0.1:9", "--protocol", "tei", "--estimate", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: 1 judgement names a document not in the corpus" in proc.stderr
+    assert len(json.loads(proc.stdout)["warnings"]) == 3

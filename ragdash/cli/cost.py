@@ -24,6 +24,7 @@ from ..cost import (
     load_catalog,
     load_settings,
 )
+from ._checks import report_warnings
 from ._output import add_format_option, emit, format_table, to_json
 
 
@@ -67,6 +68,7 @@ def run(args) -> int:
     from ..loaders import load_dataset
 
     dataset = load_dataset(args.dataset, split=args.split)
+    warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
     settings = (CostSettings(check_rate(args.jpy_per_usd)) if args.jpy_per_usd is not None
                 else load_settings())
     est = estimate_evaluation(dataset, model=args.model, provider=args.provider,
@@ -76,6 +78,7 @@ def run(args) -> int:
         obj = est.to_json_obj()
         obj["dataset"] = {"name": dataset.name, "source": dataset.source,
                           "fingerprint": dataset.fingerprint()}
+        obj["warnings"] = warnings
         emit(to_json(obj))
         return 0
     emit(_table(est, dataset))

@@ -23,6 +23,7 @@ import os
 from pathlib import Path
 
 from ..errors import AuthenticationError, DatasetError, RetrievalError
+from ._checks import report_warnings
 from ._output import (
     DEFAULT_K_TEXT,
     add_format_option,
@@ -157,6 +158,7 @@ def run(args) -> int:
     from ..metrics import metric_names
 
     dataset = load_dataset(args.dataset, split=args.split)
+    warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
     first = _first_stage(args, dataset, ks, store)
     query_ids = first.query_ids
     reranker = Reranker(scorer, depth=depth, cache=RerankCache())
@@ -164,7 +166,8 @@ def run(args) -> int:
     estimate = estimate_cost(plan, scorer)
     if args.estimate:
         if args.format == "json":
-            emit(to_json({"queries": len(query_ids), "depth": depth, "estimate": estimate}))
+            emit(to_json({"queries": len(query_ids), "depth": depth, "estimate": estimate,
+                          "warnings": warnings}))
         else:
             emit(_estimate_line(estimate, depth, len(query_ids)))
         return 0
@@ -200,6 +203,7 @@ def run(args) -> int:
             "run_file": args.save_run,
             "run_id": run_id,
             "dataset": result.dataset_info(),
+            "warnings": warnings,
         }))
         return 0
     lines = [f"{args.run} reranked by {scorer.label} (top {depth}) on {dataset.name}: "
