@@ -205,3 +205,15 @@ def test_a_slow_upload_is_read_in_the_background(monkeypatch):
     at.run()
     assert at.session_state[keys.DATASET].sizes()["documents"] == 3
     assert keys.LOAD_JOB not in at.session_state
+
+
+def test_the_loaders_warnings_are_in_the_pages_language():
+    at = new_app().run()
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    repeated = CORPUS + "d1,東京は日本の首都です,首都\n"  # the same document twice
+    at = _upload(open_page(at, "data"),
+                 [("corpus.csv", repeated), ("queries.csv", QUERIES), ("qrels.csv", QRELS)])
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert any("重複した文書(同じ ID・同じテキスト)1 件を除きました" in w for w in warnings), \
+        warnings
+    assert not any("were dropped" in w for w in warnings)

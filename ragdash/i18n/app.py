@@ -368,6 +368,30 @@ MESSAGES: dict[str, dict[str, str]] = {
     "data.preview_note": {"en": "The first {n} of each.", "ja": "それぞれ先頭の {n} 件。"},
     "data.next": {"en": "Next: choose a retriever and run", "ja": "次へ: 検索器を選んで実行"},
     # validation issues in Japanese (English comes from ragdash.validation itself)
+    # what the loader reported as warnings (their codes: ragdash.loaders)
+    "valid.repeated_documents": {
+        "en": "{count} repeated documents were dropped",
+        "ja": "重複した文書(同じ ID・同じテキスト){count} 件を除きました。最初の 1 件を残して"
+              "います",
+    },
+    "valid.repeated_queries": {
+        "en": "{count} repeated queries were dropped",
+        "ja": "重複したクエリ(同じ ID・同じテキスト){count} 件を除きました。最初の 1 件を残して"
+              "います",
+    },
+    "valid.repeated_judgements": {
+        "en": "{count} repeated judgements were dropped",
+        "ja": "重複した判定(同じクエリ・文書・関連度){count} 件を除きました",
+    },
+    "valid.scored_not_listed": {
+        "en": "{count} documents have a score but are not in relevant_docs",
+        "ja": "関連度のスコアがあるのに relevant_docs にない文書が {count} 件あります。"
+              "そのスコアで判定済みとして扱います(0 より大きければ関連あり)",
+    },
+    "valid.listed_with_zero_score": {
+        "en": "{count} listed documents have a score of 0 or less",
+        "ja": "relevant_docs にあってもスコアが 0 以下の文書 {count} 件は関連なしとして数えます",
+    },
     "valid.ids_not_strings": {
         "en": "{count} ids are not strings",
         "ja": "文字列でない ID が {count} 件あります。ID はすべて文字列にしてください",
