@@ -199,3 +199,14 @@ def test_a_chunked_run_is_priced_on_its_chunk_tokens_and_sized_by_its_chunks(sam
     op = operating(run, catalog=catalog)
     assert op.index_cost_usd == pytest.approx(chunks["tokens"] * 0.02 / 1e6)
     assert chunks["tokens"] > count_tokens(sample.doc_texts()).tokens  # overlaps paid twice
+
+
+def test_a_dataset_of_ids_only_is_not_priced_at_zero():
+    ids_only = Dataset([Document(f"d{i}", "") for i in range(N + 5)],
+                       [Query(f"q{i}", "") for i in range(N)],
+                       {f"q{i}": {f"d{i}": 1.0} for i in range(N)}, name="ids")
+    run = ranked(ids_only, [1] * N, retriever="openai:emb-big", model="emb-big",
+                 config={"retriever": "openai", "model": "emb-big"})
+    op = operating(run, catalog=CATALOG)
+    assert op.index_cost_usd is None and op.query_cost_per_1000_usd is None
+    assert any("ids only" in n for n in op.notes)

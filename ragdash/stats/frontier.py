@@ -157,25 +157,7 @@ def operating(run: Run, *, catalog: Catalog | None = None,
               project_to: int | None = None) -> Operating:
     """What ``run`` costs to operate (see the module docstring)."""
     notes: list[str] = []
-    index_usd = query_usd = paid = None
-    price: str | None = None
-    kind = _kind(run)
-    if kind in _FREE or not run.model:
-        index_usd = query_usd = paid = 0.0
-        price = "free"
-    else:
-        try:
-            row = (catalog if catalog is not None else load_catalog()).find(
-                run.model, run.config.get("provider"))
-        except CostError:
-            notes.append(f"no price for {run.model} in the catalog: add it on the Cost page "
-                         f"to see its costs")
-        else:
-            doc_tokens, per_query = _corpus_tokens(run)
-            index_usd = price_tokens(doc_tokens, row, settings).usd
-            query_usd = price_tokens(round(per_query * 1000), row, settings).usd
-            paid = price_tokens(int(run.usage.get("prompt_tokens") or 0), row, settings).usd
-            price = row.label
+    index_usd, query_usd, paid, price = _embedding_costs(run, catalog, settings, notes)
     rerank_usd = _rerank_per_1000(run, notes)
     if rerank_usd is not None and query_usd is not None:
         query_usd += rerank_usd
@@ -230,6 +212,30 @@ def _rerank_per_1000(run: Run, notes: list[str]) -> float | None:
             units = round(1000 * (per_query + depth * mean_doc))
         total += price.usd(units)
     return total
+
+
+def _embedding_costs(run: Run, catalog: Catalog | None, settings: CostSettings | None,
+                     notes: list[str]) -> tuple[float | None, float | None, float | None,
+                                                str | None]:
+    """(index USD, query USD per 1,000, paid USD, price label) of the run's embeddings;
+    None where unknown (no price, or a dataset of ids without texts), with a note."""
+    if _kind(run) in _FREE or not run.model:
+        return 0.0, 0.0, 0.0, "free"
+    try:
+        row = (catalog if catalog is not None else load_catalog()).find(
+            run.model, run.config.get("provider"))
+    except CostError:
+        notes.append(f"no price for {run.model} in the catalog: add it on the Cost page to "
+                     f"see its costs")
+        return None, None, None, None
+    paid = price_tokens(int(run.usage.get("prompt_tokens") or 0), row, settings).usd
+    doc_tokens, per_query = _corpus_tokens(run)
+    if doc_tokens == 0 and run.dataset.documents:
+        notes.append(f"{run.dataset.name} has no texts here (ids only): load the dataset "
+                     f"itself to price its indexing and queries")
+        return None, None, paid, row.label
+    return (price_tokens(doc_tokens, row, settings).usd,
+            price_tokens(round(per_query * 1000), row, settings).usd, paid, row.label)
 
 
 def _latency(run: Run) -> tuple[float | None, str | None]:
