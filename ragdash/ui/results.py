@@ -165,15 +165,23 @@ def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int, *,
 
 
 #: characters of a document text kept in a narrow drill-down (the table wraps them)
-NARROW_TEXT = 160
+NARROW_TEXT = 100
 
 
 def _shorten(frame: pd.DataFrame, narrow: bool) -> pd.DataFrame:
+    """For a half-width column: the title joins the text (one wide column rather than two
+    narrow ones) and the text is cut to :data:`NARROW_TEXT` characters."""
     if not narrow or "snippet" not in frame:
         return frame
     out = frame.copy()
-    out["snippet"] = [s if len(s := " ".join(str(v or "").split())) <= NARROW_TEXT
-                      else s[:NARROW_TEXT - 1] + "…" for v in out["snippet"]]
+    titles = out.pop("title") if "title" in out else [""] * len(out)
+    texts = []
+    for title, value in zip(titles, out["snippet"]):
+        body = " ".join(str(value or "").split())
+        body = body if len(body) <= NARROW_TEXT else body[:NARROW_TEXT - 1] + "…"
+        title = " ".join(str(title or "").split())
+        texts.append(f"{title} — {body}" if title else body)
+    out["snippet"] = texts
     return out
 
 
