@@ -282,19 +282,13 @@ def run_pipeline(dataset: Dataset, first: list[Retriever], *, fusion: dict | Non
                  relevance_level: float | None = None, gain: str = "linear") -> list[Run]:
     """Build and run a pipeline: every first stage (:func:`run_evaluation`), then the fusion
     (``fusion``: ``{"method", "norm", "weights", "alpha", "rrf_k"}``; needed with two or
-    more first stages), then the rerank (``reranker``, a
+    more first stages; a first stage may also be a :class:`Run` made before — a saved run, an
+    uploaded TREC file — used as it is), then the rerank (``reranker``, a
     :class:`ragdash.retrieval.rerank.Reranker`). Returns every run made, inputs first, the
     whole pipeline last; with ``store`` each is saved as soon as it is made (so a later
     stage names its parents by id, and a failed rerank keeps what was paid for).
     ``estimates``: the cost shown before the run, one per first stage."""
-    if not first:
-        raise RetrievalError("a pipeline needs at least one first-stage retriever")
-    if len(first) > 1 and not fusion:
-        raise RetrievalError(f"{len(first)} first stages need a fusion method to become one "
-                             f"ranking (e.g. RRF)")
-    if len(first) == 1 and fusion:
-        raise RetrievalError("fusion combines two or more first stages; add another "
-                             "retriever or drop the fusion")
+    _check_composition(dataset, first, fusion)
     made: list[Run] = []
 
     def keep(run: Run) -> Run:
@@ -303,20 +297,25 @@ def run_pipeline(dataset: Dataset, first: list[Retriever], *, fusion: dict | Non
         made.append(run)
         return run
 
-    def stage_progress(label: str) -> ProgressFn | None:
+    def stage_progress(number: int, label: str) -> ProgressFn | None:
         """The stage's own events (their "stage" kept: the job panel names it), with the
         pipeline step they belong to (``"step": "2/4 text-embedding-3-small"``)."""
         if progress is None:
             return None
-        step = f"{len(made) + 1}/{n_steps} {label}"
+        step = f"{number}/{n_steps} {label}"
         return lambda event: progress({**event, "step": step})
 
     estimates = list(estimates or [])
     n_steps = len(first) + bool(fusion) + (reranker is not None)
     inputs = []
     for i, retriever in enumerate(first):
+        if isinstance(retriever, Run):  # a run made before (saved, or an imported file)
+            if retriever.id is None:
+                keep(retriever)  # saved now, so that the pipeline names it as a parent
+            inputs.append(retriever)
+            continue
         run = run_evaluation(dataset, retriever, kmax=kmax, limit_queries=limit_queries,
-                             progress=stage_progress(retriever.name), cancel=cancel,
+                             progress=stage_progress(i + 1, retriever.name), cancel=cancel,
                              relevance_level=relevance_level, gain=gain)
         run.name = run.name or stage_label(run)
         est = estimates[i] if i < len(estimates) else None
@@ -331,12 +330,32 @@ def run_pipeline(dataset: Dataset, first: list[Retriever], *, fusion: dict | Non
                             name=None if reranker is not None else name)
         keep(current)
     if reranker is not None:
-        current = rerank_pipeline(current, reranker, progress=stage_progress("rerank"),
+        current = rerank_pipeline(current, reranker,
+                                  progress=stage_progress(n_steps, "rerank"),
                                   cancel=cancel, estimate=rerank_estimate, name=name)
         keep(current)
     elif name and not fusion:
         current.name = name
     return made
+
+
+def _check_composition(dataset: Dataset, first: list, fusion: dict | None) -> None:
+    """One sentence for a pipeline that cannot be run: no first stage, several without a
+    fusion, a fusion of one, a run made before on another dataset."""
+    if not first:
+        raise RetrievalError("a pipeline needs at least one first-stage retriever")
+    if len(first) > 1 and not fusion:
+        raise RetrievalError(f"{len(first)} first stages need a fusion method to become one "
+                             f"ranking (e.g. RRF)")
+    if len(first) == 1 and fusion:
+        raise RetrievalError("fusion combines two or more first stages; add another "
+                             "retriever or drop the fusion")
+    fingerprint = dataset.fingerprint()
+    for run in first:
+        if isinstance(run, Run) and run.dataset_fingerprint != fingerprint:
+            raise RetrievalError(
+                f"the run {stage_label(run)!r} was made on the dataset {run.dataset.name!r}, "
+                f"not on {dataset.name!r}; a pipeline's stages must rank one dataset")
 
 
 def pipeline_task(dataset: Dataset, make_first, *, fusion: dict | None = None,

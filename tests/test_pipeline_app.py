@@ -252,3 +252,23 @@ def test_the_builder_speaks_japanese(sample):
     assert "評価用" in shown and "よく見えすぎます" in shown  # the sweep's sentence
     # the cost table's header is in Japanese
     assert any(d.value.index.name == t("pipe.cost_stage", "ja") for d in at.table)
+
+
+def test_saved_runs_can_be_first_stages_of_a_pipeline(sample):
+    a = save_bm25_run(sample, name="engine A")
+    b = save_bm25_run(sample, name="engine B", k1=0.5, b=0.2)
+    at = _load_sample(new_app())
+    open_page(at, "run")
+    at.checkbox(key="w:rd_pipe_bm25").uncheck()
+    at.multiselect(key="w:rd_pipe_saved").set_value([a, b]).run()
+    rows = _cost_rows(at)
+    assert rows["engine A"]["What is paid for"] == "nothing (saved run)"
+    assert "engine A + engine B (RRF)" in texts(at)
+    at.button(key="pipe_start").click().run()
+    (job,) = wait_for_jobs(at)
+    assert job.state == "done", job.error
+    at.run()
+    final = get_store().load(job.result.id)
+    assert final.name == "engine A + engine B (RRF)" and final.parents == [a, b]
+    assert len(get_store().list()) == 3  # nothing retrieved again
+    assert at.session_state[keys.COMPARE_IDS] == [a, b, final.id]

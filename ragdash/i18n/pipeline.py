@@ -41,6 +41,15 @@ MESSAGES: dict[str, dict[str, str]] = {
                                 "stage.",
                         "ja": "密ベクトルの段を加えるには、上で埋め込みモデル（API またはローカル）"
                               "を選んでください。"},
+    "pipe.saved_first": {"en": "Saved runs as first stages", "ja": "第1段に使う保存済みの実行"},
+    "pipe.saved_first_help": {
+        "en": "Runs of this dataset made before, or TREC runs from another engine uploaded on "
+              "Compare: used as they are (no retrieval, nothing paid again). Chunk settings "
+              "do not apply to them.",
+        "ja": "このデータセットで以前に作った実行、または比較ページでアップロードした"
+              "他のエンジンの TREC ファイル。そのまま使います（検索も再課金もしません）。"
+              "チャンク設定は適用されません。"},
+    "pipe.cost_saved": {"en": "nothing (saved run)", "ja": "なし（保存済みの実行）"},
     "pipe.chunk_size": {"en": "Chunk size (tokens, 0 = whole documents)",
                         "ja": "チャンクサイズ（トークン、0 = 文書全体）"},
     "pipe.chunk_overlap": {"en": "Chunk overlap (tokens)", "ja": "チャンクの重なり（トークン）"},

@@ -45,6 +45,7 @@ RERANK_KEY = "rd_pipe_rerank_key"  # session only, like the embeddings key
 RERANK_KIND = "rd_pipe_rerank_kind"
 RERANK_LOCAL_MODEL = "rd_pipe_rerank_local_model"
 DEPTH = "rd_pipe_depth"
+SAVED = "rd_pipe_saved"  # saved runs used as first stages
 JOBS = "rd_pipe_jobs"  # job id -> handled (Compare set up) or not
 
 _FUSION_LABEL = {"rrf": "RRF", "combsum": "CombSUM", "combmnz": "CombMNZ", "alpha": "α",
@@ -155,8 +156,29 @@ def _first_stages(ctx, ds, settings, plan: Plan, limit) -> None:
         plan.costs.append(_dense_cost(ctx, chunk_ds, settings, limit, settings.model + suffix))
         if settings.blocker:
             plan.blocker = plan.blocker or settings.blocker
+    _saved_first_stages(ctx, ds, plan)
     if not plan.first:
         plan.blocker = plan.blocker or t("pipe.need_first")
+
+
+def _saved_first_stages(ctx, ds: Dataset, plan: Plan) -> None:
+    """Saved runs of this dataset (made here, or TREC files uploaded on Compare) as first
+    stages, used as they are: nothing is retrieved or paid for again."""
+    from .widgets import bind_multi
+
+    t = ctx.t
+    summaries = ctx.store.list(dataset_fingerprint=ds.fingerprint())
+    if not summaries:
+        return
+    names = {s.id: s.name or s.retriever for s in summaries}
+    ids = list(names)
+    picked = st.multiselect(t("pipe.saved_first"), ids, format_func=names.get,
+                            help=t("pipe.saved_first_help"), **bind_multi(SAVED, ids, []))
+    for run_id in picked:
+        plan.first.append(("saved", {"id": run_id}))
+        plan.labels.append(names[run_id])
+        plan.costs.append({"stage": names[run_id], "what": t("pipe.cost_saved"),
+                           "usd": 0.0, "jpy": 0.0})
 
 
 def _chunks(ds: Dataset, size: int, overlap: int, aggregate: str):
@@ -210,7 +232,7 @@ def _fusion(ctx, plan: Plan) -> None:
                                                **bind(ALPHA, 0.5)))
     plan.fusion = fusion
     plan.costs.append({"stage": _FUSION_LABEL[method], "what": t("pipe.cost_free"),
-                       "usd": 0.0, "jpy": 0.0})
+                       "usd": 0.0, "jpy": 0.0, "fusion": True})
 
 
 def _rerank(ctx, ds: Dataset, plan: Plan, limit) -> None:
@@ -311,9 +333,14 @@ def _start(ctx, ds: Dataset, settings, plan: Plan, *, kmax: int, limit, name, la
     chunking = plan.chunking
     first = list(plan.first)
 
+    store = ctx.store
+
     def make_first():
         out = []
         for kind, options in first:
+            if kind == "saved":
+                out.append(store.load(options["id"]))
+                continue
             opts = dict(options)
             if kind == "openai" and api_key:
                 opts["api_key"] = api_key
@@ -339,7 +366,8 @@ def _start(ctx, ds: Dataset, settings, plan: Plan, *, kmax: int, limit, name, la
                                      protocol=rr["protocol"], api_key=rr["api_key"] or None)
             return Reranker(scorer, depth=rr["depth"], cache=RerankCache())
 
-    estimates = [c.get("estimate") for c in plan.costs if not c.get("rerank")][:len(first)]
+    estimates = [c.get("estimate") for c in plan.costs if not c.get("rerank")
+                 and not c.get("fusion")][:len(first)]
     rerank_estimate = next((c.get("estimate") for c in plan.costs if c.get("rerank")), None)
     task = pipeline_task(ds, make_first, fusion=plan.fusion, make_reranker=make_reranker,
                          kmax=kmax, limit_queries=limit, store=ctx.store, secrets=secrets,
