@@ -140,3 +140,32 @@ def test_without_a_dataset_the_price_table_still_works():
     assert set(editor.value.columns) <= {k for k, v in labels.items() if v}
     assert labels["provider"] == "プロバイダー" and labels["as_of"] == "価格の時点"
     assert labels["notes"] == "備考"
+
+
+def test_no_table_on_the_cost_page_shows_none(sample, home):
+    """#14: unset figures (a batch price, a row's own rate) showed as a literal "None"."""
+    at = _cost_page(save_bm25_run(sample, name="bm25"))
+    providers = frame_with(at, "provider", "batch_usd")
+    assert set(providers["batch_usd"]) >= {"—"} and providers["batch_usd"].notna().all()
+    prices = frame_with(at, "provider", "batch_usd_per_1m", "jpy_per_usd")
+    assert not prices.isna().any().any()
+    assert "" in set(prices["batch_usd_per_1m"]) and "" in set(prices["jpy_per_usd"])
+    # blank stays unset, a number is saved, a word is refused in a sentence
+    at.session_state["cost_prices"] = {
+        "edited_rows": {}, "deleted_rows": [],
+        "added_rows": [{"provider": "Relay", "model": "m-1", "usd_per_1m": 0.02,
+                        "batch_usd_per_1m": "", "jpy_per_usd": "1"}]}
+    at.run()
+    at.button(key="cost_prices_save").click().run()
+    assert not at.error, [e.value for e in at.error]
+    relay = load_catalog().find("m-1", "Relay")
+    assert relay.jpy_per_usd == 1.0 and relay.batch_usd_per_1m is None
+    at = _cost_page(save_bm25_run(sample, name="bm25 again"))
+    at.session_state["cost_prices"] = {
+        "edited_rows": {}, "deleted_rows": [],
+        "added_rows": [{"provider": "Relay", "model": "m-2", "usd_per_1m": 0.02,
+                        "jpy_per_usd": "cheap"}]}
+    at.run()
+    at.button(key="cost_prices_save").click().run()
+    assert at.error, [s.value for s in at.success]
+    assert "is not a number" in at.error[0].value.replace("\\", "")

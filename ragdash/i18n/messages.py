@@ -260,6 +260,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "このマシンで動かすモデルは無料です。ローカルモデル、Ollama、vLLM、"
               "text-embeddings-inference を選んでください。",
     },
+    "msg.cost.not_a_number": {
+        "en": '"{value}" in the column {column} is not a number: write a number, or leave it '
+              "blank",
+        "ja": "列 {column} の「{value}」は数値ではありません。数値を書くか、空欄にしてください",
+    },
     "msg.cost.add_row": {
         "en": "To price another model, add a row (provider, model, usd_per_1m) to {path}.",
         "ja": "別のモデルの価格を出すには、{path} に行(provider, model, usd_per_1m)を追加して"

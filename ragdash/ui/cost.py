@@ -22,7 +22,8 @@ from ..cost import (
     set_jpy_per_usd,
 )
 from ..cost.catalog import load_default_rows
-from ..errors import RagdashError
+from ..errors import CostError, RagdashError
+from ..i18n import error
 from ..present.charts import PLOTLY_CONFIG, cost_bar_figure, cost_quality_figure
 from . import keys, state
 from .page import PageContext
@@ -52,9 +53,12 @@ def providers_view(ctx: PageContext, tokens: int) -> None:
     frame = pd.DataFrame([{
         "provider": r.provider, "model": r.model, "cost": r.usd, "cost_jpy": r.jpy,
         "batch_usd": r.batch_usd, "usd_per_1m": r.usd_per_1m, "jpy_per_usd": r.jpy_per_usd,
-        "as_of": r.as_of or "", "source": r.source_url or None} for r in rows])
-    for column in ("cost", "cost_jpy", "batch_usd", "usd_per_1m", "jpy_per_usd"):
-        frame[column] = pd.to_numeric(frame[column], errors="coerce")  # blank, not "None"
+        "as_of": r.as_of or "", "source": r.source_url or ""} for r in rows])
+    for column in ("cost", "cost_jpy", "usd_per_1m", "jpy_per_usd"):
+        frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    # a grid writes a missing number as a literal "None": the optional batch price is text
+    frame["batch_usd"] = [format_money(None if pd.isna(v) else float(v), "USD")
+                          for v in pd.to_numeric(frame["batch_usd"], errors="coerce")]
     currency = st.radio(t("cost.currency"), CURRENCIES, horizontal=True,
                         **bind_choice(keys.CURRENCY, CURRENCIES,
                                       "JPY" if ctx.lang == "ja" else "USD"))
@@ -66,7 +70,7 @@ def providers_view(ctx: PageContext, tokens: int) -> None:
         "model": st.column_config.Column(t("tbl.model")),
         "cost": st.column_config.NumberColumn(t("tbl.usd"), format="$%.5f"),
         "cost_jpy": st.column_config.NumberColumn(t("tbl.jpy"), format="¥%.2f"),
-        "batch_usd": st.column_config.NumberColumn(t("cost.col_batch"), format="$%.5f"),
+        "batch_usd": st.column_config.TextColumn(t("cost.col_batch")),
         "usd_per_1m": st.column_config.NumberColumn(t("tbl.usd_per_1m"), format="%.3f"),
         "jpy_per_usd": st.column_config.NumberColumn(t("tbl.jpy_per_usd"), format="%.0f"),
         "as_of": st.column_config.Column(t("tbl.as_of")),
@@ -111,10 +115,19 @@ def _cell(value):
     return value
 
 
+#: price table columns that may be left blank (edited as text: blank is "not set")
+OPTIONAL_NUMBERS = ("batch_usd_per_1m", "jpy_per_usd")
+
+
 def _to_row(record: dict) -> PriceRow:
     def num(name):
         v = _cell(record.get(name))
-        return None if v is None else float(v)
+        if v is None:
+            return None
+        try:
+            return float(str(v).strip().lstrip("$¥").replace(",", ""))
+        except ValueError:
+            raise error(CostError, "cost.not_a_number", value=str(v), column=name) from None
 
     usd = num("usd_per_1m")
     return PriceRow(provider=str(_cell(record.get("provider")) or "").strip(),
@@ -130,7 +143,12 @@ def price_editor(ctx: PageContext) -> None:
     """The merged price table, editable; saving keeps only rows that differ from the
     shipped defaults (the package file is never written)."""
     t = ctx.t
-    frame = load_catalog().to_frame()[EDIT_COLUMNS]
+    frame = load_catalog().to_frame()[EDIT_COLUMNS].copy()
+    # optional figures as text, blank when unset (a grid shows a missing number as "None")
+    for column in OPTIONAL_NUMBERS:
+        frame[column] = [f"{float(v):g}" if _cell(v) is not None else "" for v in frame[column]]
+    for column in ("as_of", "source_url", "notes"):
+        frame[column] = [str(v) if _cell(v) is not None else "" for v in frame[column]]
     edited = st.data_editor(frame, num_rows="dynamic", hide_index=True, key="cost_prices",
                             column_config={
                                 "provider": st.column_config.TextColumn(t("tbl.provider")),
@@ -139,10 +157,10 @@ def price_editor(ctx: PageContext) -> None:
                                 "notes": st.column_config.TextColumn(t("cost.col_notes")),
                                 "usd_per_1m": st.column_config.NumberColumn(
                                     t("cost.col_usd_per_1m"), min_value=0.0, format="%.4f"),
-                                "batch_usd_per_1m": st.column_config.NumberColumn(
-                                    t("cost.col_batch"), min_value=0.0, format="%.4f"),
-                                "jpy_per_usd": st.column_config.NumberColumn(
-                                    t("cost.col_row_rate"), min_value=0.0),
+                                "batch_usd_per_1m": st.column_config.TextColumn(
+                                    t("cost.col_batch")),
+                                "jpy_per_usd": st.column_config.TextColumn(
+                                    t("cost.col_row_rate")),
                                 "source_url": st.column_config.LinkColumn(t("cost.col_source")),
                             })
     cols = st.columns([1, 2, 2])
