@@ -90,7 +90,7 @@ def builder(ctx: PageContext, ds: Dataset, settings, *, kmax: int, limit: int | 
                             depth=(plan.rerank or {}).get("depth"))
     st.markdown(t("pipe.name", name=md(name.strip() or default)))
     if plan.blocker:
-        st.warning(plan.blocker)
+        st.warning(md(plan.blocker))
     if st.button(t("pipe.start"), type="primary", key="pipe_start", icon=":material/route:",
                  disabled=job is not None or plan.blocker is not None):
         _start(ctx, ds, settings, plan, kmax=kmax, limit=limit, name=name.strip() or None,
@@ -147,9 +147,12 @@ def _first_stages(ctx, ds, settings, plan: Plan, limit) -> None:
         options = ({k: v for k, v in settings.options.items()} if settings.retriever == "bm25"
                    else {})
         plan.first.append(("bm25", options))
-        plan.labels.append("BM25" + suffix)
-        plan.costs.append({"stage": "BM25" + suffix, "what": t("pipe.cost_free"),
-                           "usd": 0.0, "jpy": 0.0})
+        tuned = [f"{k}={options[k]:g}" for k, default in (("k1", 1.2), ("b", 0.75))
+                 if isinstance(options.get(k), (int, float)) and options[k] != default]
+        label = "BM25" + (f" ({', '.join(tuned)})" if tuned else "") + suffix
+        plan.labels.append(label)
+        plan.costs.append({"stage": label, "what": t("pipe.cost_free"), "usd": 0.0,
+                           "jpy": 0.0})
     if use_dense:
         plan.first.append((settings.retriever, dict(settings.options)))
         plan.labels.append(settings.model + suffix)
