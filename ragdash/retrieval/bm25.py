@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from itertools import chain
+from itertools import chain, count
 
 import numpy as np
 
@@ -101,12 +101,17 @@ def code_tokens(doc_tokens: Sequence[Sequence[str]]) -> tuple[list[str], np.ndar
                                                                np.ndarray]:
     """Token lists as (distinct tokens in first-seen order, int32 codes into them, lengths)."""
     lengths = np.fromiter(map(len, doc_tokens), dtype=np.int64, count=len(doc_tokens))
-    local = dict.fromkeys(chain.from_iterable(doc_tokens))  # first-seen order, at C speed
-    distinct = list(local)
-    local.update(zip(distinct, range(len(distinct))))
-    codes = np.fromiter(map(local.__getitem__, chain.from_iterable(doc_tokens)),
-                        dtype=np.int32, count=int(lengths.sum()))
-    return distinct, codes, lengths
+    total = int(lengths.sum())
+    # One pass at C speed: each token's first position in the flat list (setdefault keeps
+    # the first), the dict's keys in first-seen order; positions become codes by a lookup.
+    first: dict[str, int] = {}
+    pos = np.fromiter(map(first.setdefault, chain.from_iterable(doc_tokens), count()),
+                      dtype=np.int64, count=total)
+    distinct = list(first)
+    lut = np.empty(total, dtype=np.int32)
+    lut[np.fromiter(first.values(), dtype=np.int64, count=len(first))] = np.arange(
+        len(distinct), dtype=np.int32)
+    return distinct, lut[pos], lengths
 
 
 #: documents per chunk handed to a tokenizing worker
