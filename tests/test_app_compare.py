@@ -164,7 +164,7 @@ def test_the_half_width_drilldowns_wrap_instead_of_cutting(sample, two_runs):
     from ragdash.ui.results import NARROW_TEXT
 
     text_cols = [c for c in top.columns if top[c].astype(str).str.len().max() > 40]
-    assert text_cols and all(len(str(v).split(" — ")[-1]) <= NARROW_TEXT
+    assert text_cols and all(len(plain(v).split(" — ")[-1]) <= NARROW_TEXT
                              for v in top[text_cols[-1]])
     assert "Title" not in top.columns  # the title leads its text: one wide column
     # the query text is body text, not a grey blockquote

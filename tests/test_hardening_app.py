@@ -97,7 +97,7 @@ MARKDOWN_FIELDS = {"body", "label", "help", "title", "captions"}
 
 def _markdown_strings(at) -> list[str]:
     """Every string the page hands to Streamlit's Markdown renderer: element bodies, labels
-    (widgets, page links, expanders, tabs), tooltips, radio options."""
+    (widgets, page links, expanders, tabs), tooltips, radio options, st.table cells."""
     out: list[str] = []
 
     def proto_strings(msg):
@@ -116,6 +116,10 @@ def _markdown_strings(at) -> list[str]:
         proto = getattr(node, "proto", None)
         if proto is not None:
             proto_strings(proto)
+        if type(node).__name__ == "Table":  # st.table renders its cells as Markdown
+            frame = node.value
+            out.extend(str(v) for v in frame.to_numpy().ravel().tolist())
+            out.extend(str(c) for c in frame.columns)
         children = getattr(node, "children", None)
         if isinstance(children, dict):
             for child in children.values():
@@ -163,8 +167,12 @@ def test_hostile_ids_titles_texts_and_names_render_as_text_on_every_page(monkeyp
                          ("run", ["inj-name.png", "inj-run.png"]),
                          ("compare", ["inj-name.png"]),
                          ("cost", []),
+                         ("frontier", ["inj-name.png"]),
                          ("results", ["inj-q.png"])):
-        open_page(at, page)
+        if page == "frontier":  # the lead's page (not in app_support.PAGES)
+            at.switch_page("pages/6_Frontier.py").run()
+        else:
+            open_page(at, page)
         assert not at.exception, [e.value for e in at.exception]
         _check_page(at, page, expect=expect)
     home = new_app()

@@ -170,18 +170,24 @@ NARROW_TEXT = 100
 
 def _shorten(frame: pd.DataFrame, narrow: bool) -> pd.DataFrame:
     """For a half-width column: the title joins the text (one wide column rather than two
-    narrow ones) and the text is cut to :data:`NARROW_TEXT` characters."""
-    if not narrow or "snippet" not in frame:
+    narrow ones) and the text is cut to :data:`NARROW_TEXT` characters. Every text cell is
+    escaped: ``st.table`` renders its cells as Markdown, so a document title or an id could
+    otherwise show a remote image or a link (issue #13)."""
+    if not narrow:
         return frame
     out = frame.copy()
-    titles = out.pop("title") if "title" in out else [""] * len(out)
-    texts = []
-    for title, value in zip(titles, out["snippet"]):
-        body = " ".join(str(value or "").split())
-        body = body if len(body) <= NARROW_TEXT else body[:NARROW_TEXT - 1] + "…"
-        title = " ".join(str(title or "").split())
-        texts.append(f"{title} — {body}" if title else body)
-    out["snippet"] = texts
+    if "snippet" in out:
+        titles = out.pop("title") if "title" in out else [""] * len(out)
+        texts = []
+        for title, value in zip(titles, out["snippet"]):
+            body = " ".join(str(value or "").split())
+            body = body if len(body) <= NARROW_TEXT else body[:NARROW_TEXT - 1] + "…"
+            title = " ".join(str(title or "").split())
+            texts.append(f"{title} — {body}" if title else body)
+        out["snippet"] = texts
+    for col in out.columns:  # object or string dtype alike (pandas 3 infers "str")
+        if not pd.api.types.is_numeric_dtype(out[col]):
+            out[col] = [md(v) if isinstance(v, str) else v for v in out[col]]
     return out
 
 

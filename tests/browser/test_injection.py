@@ -110,7 +110,8 @@ def test_hostile_strings_make_no_request_link_or_image_on_any_page(browser, app_
     body = page.inner_text("body")
     assert "inj-qt.png" in body and "inj-name.png" in body  # the texts are on screen
     pages = {"results": _attacks_in_dom(page)}
-    for label in ("nav.data", "nav.run", "nav.compare", "nav.cost", "nav.home"):
+    for label in ("nav.data", "nav.run", "nav.compare", "nav.cost", "nav.frontier",
+                  "nav.home"):
         nav(page, t(label, "en"))
         page.wait_for_timeout(500)  # let images (if any) be asked for
         pages[label] = _attacks_in_dom(page)
