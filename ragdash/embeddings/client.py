@@ -72,7 +72,7 @@ from ..http import (
     plain_http_warning,
     reply_limit,
 )
-from ..i18n import error, text
+from ..i18n import Text, error, text
 from ..retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
 from ..secrets import scrub_secrets
 from .batching import (
@@ -529,19 +529,18 @@ class EmbeddingClient:
 
     def _check_dimension(self, d: int) -> None:
         if self.dimensions and d != self.dimensions:
-            raise _Failure("invalid", status=200, detail=(
-                f"Asked {self.endpoint.url} for {self.dimensions} dimensions but it returned "
-                f"{d}: this model or server does not support --dimensions; leave it out."))
+            raise _Failure("invalid", status=200, detail=text(
+                "embed.dimensions_unsupported", url=self.endpoint.url, asked=self.dimensions,
+                got=d))
         with self._lock:
             if self.dimension is None:
                 self.dimension = d
                 return
             if d == self.dimension:
                 return
-        raise _Failure("invalid", status=200, detail=(
-            f"{self.endpoint.url} returned {d}-dimensional vectors after {self.dimension}-"
-            f"dimensional ones from {self.dimension_source}: the model behind this name "
-            f"changed; run `python -m ragdash cache clear --model {self.model}` and run again."))
+        raise _Failure("invalid", status=200, detail=text(
+            "embed.dimension_changed", url=self.endpoint.url, got=d, before=self.dimension,
+            source=self.dimension_source, model=self.model))
 
     # -- messages ------------------------------------------------------------------------
     def _scrub(self, text: str) -> str:
@@ -558,6 +557,8 @@ class EmbeddingClient:
         tried = (text("embed.tried_one", attempts=attempts) if attempts == 1
                  else text("embed.tried_many", attempts=attempts))
         if f.kind == "invalid":
+            if isinstance(f.detail, Text):  # a sentence with a message id: keep the id
+                return error(EmbeddingError, f.detail.msg_id, **f.detail.params)
             return EmbeddingError(self._scrub(f.detail))
         if f.kind != "http":
             return self._transport_error(f, url, tried)

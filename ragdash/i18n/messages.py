@@ -275,6 +275,33 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "別のモデルの価格を出すには、コストのページの価格表に行を追加してください。",
     },
     # -- the embeddings API ---------------------------------------------------------------
+    "msg.embed.dimensions_unsupported": {
+        "en": "Asked {url} for {asked} dimensions but it returned {got}: this model or server "
+              "does not support --dimensions; leave it out.",
+        "ja": "{url} に {asked} 次元を求めましたが {got} 次元が返りました。このモデルかサーバーは"
+              " --dimensions に対応していません。指定しないでください。",
+    },
+    "msg.embed.dimensions_unsupported.app": {
+        "en": "Asked {url} for {asked} dimensions but it returned {got}: this model or server "
+              "does not support choosing the dimensions; set Dimensions to 0.",
+        "ja": "{url} に {asked} 次元を求めましたが {got} 次元が返りました。このモデルかサーバーは"
+              "次元数の指定に対応していません。「次元数」を 0 にしてください。",
+    },
+    "msg.embed.dimension_changed": {
+        "en": "{url} returned {got}-dimensional vectors after {before}-dimensional ones from "
+              "{source}: the model behind this name changed; run `python -m ragdash cache "
+              "clear --model {model}` and run again.",
+        "ja": "{url} は {source} の {before} 次元に続いて {got} 次元のベクトルを返しました。"
+              "この名前のモデルが変わっています。`python -m ragdash cache clear --model "
+              "{model}` を実行してから、もう一度実行してください。",
+    },
+    "msg.embed.sizes_differ": {
+        "en": "Vectors of {n} different sizes ({sizes}) for {model} between the cache and the "
+              "model: run `python -m ragdash cache clear --model {name}` and run again.",
+        "ja": "キャッシュとモデルで {model} のベクトルの大きさが {n} 通り({sizes})あります。"
+              "`python -m ragdash cache clear --model {name}` を実行してから、もう一度実行して"
+              "ください。",
+    },
     "msg.embed.tried_one": {"en": "after {attempts} attempt", "ja": "{attempts} 回試行して"},
     "msg.embed.tried_many": {"en": "after {attempts} attempts", "ja": "{attempts} 回試行して"},
     "msg.embed.timeout": {

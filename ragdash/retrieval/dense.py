@@ -43,6 +43,7 @@ from ..embeddings.batching import DEFAULT_MAX_BATCH_TOKENS
 from ..embeddings.cache import VECTOR_DTYPES, EmbeddingCache, Namespace, VectorFile, text_hashes
 from ..embeddings.client import EmbeddingClient
 from ..errors import Cancelled, EmbeddingError, RetrievalError
+from ..i18n import error
 from ..ranking import Ranking
 from ..retry import MAX_RETRIES
 
@@ -120,10 +121,9 @@ class DenseRetriever:
 
     def _sizes_error(self, dims: set[int]) -> EmbeddingError:
         model = self.embedder.model
-        return EmbeddingError(
-            f"Vectors of {len(dims)} different sizes ({', '.join(map(str, sorted(dims)))}) "
-            f"for {model!r} between the cache and the model: run `python -m ragdash cache "
-            f"clear --model {model}` and run again.")
+        return error(EmbeddingError, "embed.sizes_differ", n=len(dims),
+                     sizes=", ".join(map(str, sorted(dims))), model=repr(model),
+                     name=model)
 
     def embed_groups(self, groups: Sequence[tuple[str, str, Sequence[str]]], *,
                      progress: ProgressFn | None = None,
