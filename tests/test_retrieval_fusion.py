@@ -243,3 +243,22 @@ def test_split_queries_is_seeded_disjoint_and_refuses_what_cannot_be_split():
         split_queries(["q"])
     with pytest.raises(RetrievalError, match="strictly between 0 and 1"):
         split_queries(ids, tune_fraction=1.0)
+
+
+@pytest.mark.parametrize("method, norm", [("rrf", None), ("combsum", "zscore"), ("dbsf", None)])
+def test_weight_sweep_of_any_method_is_its_weighted_fusion_scored(bm25_runs, method, norm):
+    from ragdash.metrics import evaluate
+    from ragdash.retrieval.fusion import weight_sweep
+
+    a, b = bm25_runs
+    rng = np.random.default_rng(1)
+    qrels = {q: {str(d): 1 for d in rng.choice(list(a.get(q)[0]) or ["x"], 1)}
+             for q in a.query_ids}
+    sweep = weight_sweep(a, b, qrels, metric="mrr@10", method=method, norm=norm, seed=3)
+    assert sweep.values.shape == (len(qrels), 11)
+    for j, alpha in enumerate(sweep.alphas):
+        fused = fuse([a, b], method, norm=norm, weights=[alpha, 1 - alpha])
+        want = evaluate(fused, qrels, kmax=40, queries=list(sweep.query_ids)).value("mrr@10")
+        np.testing.assert_allclose(sweep.values[:, j], want, atol=1e-12)
+    assert sweep.tune.sum() == 100 and sweep.chosen_alpha in sweep.alphas
+    assert sweep.test_value == pytest.approx(sweep.values[~sweep.tune, sweep.chosen].mean())
