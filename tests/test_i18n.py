@@ -102,6 +102,10 @@ def test_japanese_wording_is_consistent():
     assert not re.search(r"プロバイダ(?!ー)", ja)
     assert "未検索" not in ja
     assert CATALOG["views.not_retrieved"]["ja"] == "検索結果になし"
+    from ragdash.i18n import app, messages, shared
+
+    for module in (app, messages, shared):  # the app's own words: フォルダー, as プロバイダー
+        assert not [k for k, e in module.MESSAGES.items() if re.search(r"フォルダ(?!ー)", e["ja"])]
 
 
 # -- core messages with ids (#14 item 4) ----------------------------------------------------

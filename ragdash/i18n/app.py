@@ -269,7 +269,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "queries, qrels — as CSV / TSV / JSONL (column names are matched leniently, "
               "Japanese headers too), and TREC qrels (`qid iter docno rel`). Upload one file, "
               "several at once, or one .zip.",
-        "ja": "対応形式: 記事の JSON(`corpus` と `queries`)、BEIR 形式フォルダの "
+        "ja": "対応形式: 記事の JSON(`corpus` と `queries`)、BEIR 形式フォルダーの "
               ".zip(`corpus.jsonl`・`queries.jsonl`・`qrels/test.tsv`)、コーパス・クエリ・正解の "
               "3 つの表(CSV / TSV / JSONL。列名は日本語も含め柔軟に照合)、TREC qrels(`qid iter "
               "docno rel`)。1 ファイル、複数ファイル、または 1 つの .zip をアップロードできます。",
@@ -498,7 +498,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "run.local_model": {
         "en": "Model folder or installed package",
-        "ja": "モデルのフォルダまたはインストール済みパッケージ",
+        "ja": "モデルのフォルダーまたはインストール済みパッケージ",
     },
     "run.local_model_help": {
         "en": "A sentence-transformers model already on this machine; nothing is downloaded.",
