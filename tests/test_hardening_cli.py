@@ -208,3 +208,23 @@ def test_rerank_prints_and_returns_the_validation_warnings(flawed, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "warning: 1 judgement names a document not in the corpus" in proc.stderr
     assert len(json.loads(proc.stdout)["warnings"]) == 3
+
+
+def test_an_engine_token_over_plain_http_to_another_machine_warns(monkeypatch, capsys):
+    import argparse
+
+    from ragdash.cli import _engines
+
+    opened = []
+    monkeypatch.setattr("ragdash.retrieval.engines.open_engine",
+                        lambda kind, uri, **kw: opened.append((kind, uri, kw)) or "engine")
+    monkeypatch.setenv("RAGDASH_ENGINE_TOKEN", "tok-123")
+    args = argparse.Namespace(uri="http://10.1.2.3:19530", engine_token_env=None, timeout=None)
+    assert _engines.open_from_args(args, "milvus") == "engine"
+    err = capsys.readouterr().err
+    assert "warning: The engine token goes to 10.1.2.3:19530 over plain http://" in err
+    assert "tok-123" not in err and opened[0][2]["token"] == "tok-123"
+    for uri in ("https://10.1.2.3:19530", "http://localhost:19530", "./local.db"):
+        _engines.open_from_args(argparse.Namespace(uri=uri, engine_token_env=None,
+                                                   timeout=None), "milvus")
+        assert "warning" not in capsys.readouterr().err

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from ..errors import EngineError
+from ._output import note
 
 #: --retriever values served by a vector engine
 ENGINE_RETRIEVERS = ("milvus", "qdrant")
@@ -43,13 +44,18 @@ def engine_token(args) -> str | None:
 
 
 def open_from_args(args, kind: str):
+    from ..http import plain_http_warning
     from ..retrieval.engines import open_engine
 
     if not args.uri:
         raise EngineError(f"--retriever/--engine {kind} needs --uri: a local file or folder "
                           f"(Milvus Lite, Qdrant local mode) or the server's http(s) address")
     timeout = getattr(args, "timeout", None) or 30.0
-    return open_engine(kind, args.uri, token=engine_token(args), timeout=timeout)
+    token = engine_token(args)
+    insecure = plain_http_warning(args.uri, key_set=token is not None)
+    if insecure:  # the engine's token over plain http to another machine (issue #13)
+        note("warning: " + insecure.replace("The API key", "The engine token"))
+    return open_engine(kind, args.uri, token=token, timeout=timeout)
 
 
 def make_engine_retriever(args, make_dense):
