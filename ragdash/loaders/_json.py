@@ -41,7 +41,8 @@ def loads(text: str, *, file: str, line: int | None = None,
     for the caller's own wording.
     """
     try:
-        obj = json.loads(text, object_pairs_hook=object_pairs_hook)
+        obj = json.loads(text) if object_pairs_hook is None else json.loads(
+            text, object_pairs_hook=object_pairs_hook)
     except json.JSONDecodeError:
         raise
     except ValueError as exc:
@@ -53,8 +54,10 @@ def loads(text: str, *, file: str, line: int | None = None,
                            f"{_INT_DIGITS:,} digits Python reads", file=file,
                            line=_line_of(text, found.start(), line),
                            fix="write ids and numbers that long as strings (in quotes)") from exc
-    if ("\\ud" in text or "\\uD" in text) and _SURROGATE_ESCAPE.search(text) is not None \
-            and _has_surrogate(obj):  # the substring test first: memchr speed, no regex
+    # a one-character test first (memchr: most lines have no backslash at all; the 3-character
+    # tests scan at about 1 ns a character, 1.8 us a 560-byte JSONL line), then the regex
+    if "\\" in text and ("\\ud" in text or "\\uD" in text) \
+            and _SURROGATE_ESCAPE.search(text) is not None and _has_surrogate(obj):
         escape = _first_lone_escape(text) or "\\ud800"
         raise DatasetError(f"a text holds a lone surrogate escape ({escape}): half of a "
                            "UTF-16 pair, not a character", file=file,
