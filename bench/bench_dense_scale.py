@@ -125,12 +125,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--in-ram", action="store_true",
                     help="also rank with the matrix read into RAM, for comparison")
     ap.add_argument("--home", type=Path, default=Path("/tmp/bench-dense-home"))
+    ap.add_argument("--port", type=int, default=18731,
+                    help="the fake server's port: the vector file is keyed by its base URL, so "
+                         "a fixed port lets the next run reuse it (default 18731)")
     args = ap.parse_args(argv)
     env = dict(os.environ, RAGDASH_HOME=str(args.home), PYTHONPATH=str(ROOT),
                OPENAI_API_KEY=KEY)
     server = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_openai.py"),
-                               "--dim", str(args.dim)], stdout=subprocess.PIPE,
-                              stdin=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+                               "--dim", str(args.dim), "--port", str(args.port)],
+                              stdout=subprocess.PIPE, stdin=subprocess.PIPE, text=True, cwd=ROOT,
+                              env=env)
     try:
         url = server.stdout.readline().strip()
         if not args.build:
