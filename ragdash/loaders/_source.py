@@ -87,14 +87,6 @@ def max_unzipped_bytes() -> int:
     return int(_limit_mb(MAX_UNZIPPED_ENV, DEFAULT_MAX_UNZIPPED_MB) * MB)
 
 
-def limits_text() -> str:
-    """The limits in one line, for the Data page and messages."""
-    line = _limit_mb(MAX_LINE_ENV, DEFAULT_MAX_LINE_MB)
-    unzipped = _limit_mb(MAX_UNZIPPED_ENV, DEFAULT_MAX_UNZIPPED_MB)
-    return (f"one line at most {line:,g} MB ({MAX_LINE_ENV}), a .zip or .gz unzipped at most "
-            f"{unzipped:,g} MB ({MAX_UNZIPPED_ENV})")
-
-
 def _mb(n: float) -> str:
     return f"{n / MB:,.0f}" if n >= 10 * MB else f"{n / MB:,.1f}"
 
@@ -141,6 +133,8 @@ class _CappedStream:
         return data
 
     def read(self, n: int = -1) -> bytes:
+        if n == 0:
+            return b""
         if n is None or n < 0:
             chunks = []
             while True:
