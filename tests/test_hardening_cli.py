@@ -228,3 +228,27 @@ def test_an_engine_token_over_plain_http_to_another_machine_warns(monkeypatch, c
         _engines.open_from_args(argparse.Namespace(uri=uri, engine_token_env=None,
                                                    timeout=None), "milvus")
         assert "warning" not in capsys.readouterr().err
+
+
+def test_sweep_prints_and_returns_the_validation_warnings(flawed):
+    with FakeOpenAI() as server:
+        proc = ragdash("sweep", flawed, "--retriever", "openai", "--model", "emb-1",
+                       "--base-url", server.url, "--dims", "4,8", "--k", "1",
+                       "--format", "json", env={"OPENAI_API_KEY": "sk-test"})
+    assert proc.returncode == 0, proc.stderr[-800:]
+    assert "validation: 3 findings in flawed" in proc.stderr
+    assert len(json.loads(proc.stdout)["warnings"]) == 3
+
+
+def test_index_prints_and_returns_the_validation_warnings(flawed, tmp_path):
+    pytest.importorskip("pymilvus")
+    with FakeOpenAI() as server:
+        proc = ragdash("index", flawed, "--engine", "milvus", "--uri", tmp_path / "m.db",
+                       "--index", "flat", "--collection", "cand",
+                       "--embedder", "openai", "--model", "emb-1",
+                       "--base-url", server.url, "--recall-k", "1", "--metric", "ndcg@1",
+                       "--kmax", "2",
+                       "--format", "json", env={"OPENAI_API_KEY": "sk-test"})
+    assert proc.returncode == 0, proc.stderr[-800:]
+    assert "validation: 3 findings in flawed" in proc.stderr
+    assert len(json.loads(proc.stdout)["warnings"]) == 3

@@ -22,6 +22,7 @@ import argparse
 import sys
 
 from ..errors import RetrievalError
+from ._checks import report_warnings
 from ._engines import ENGINE_RETRIEVERS, add_engine_options, open_from_args
 from ._output import add_format_option, add_judging_options, emit, format_metrics, note, to_json
 
@@ -96,6 +97,7 @@ def run(args) -> int:
                                                           "retriever": args.embedder,
                                                           "k1": None, "b": None}))
     dataset = load_dataset(args.dataset, split=args.split)
+    warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
     engine = open_from_args(args, args.engine)
     try:
         report = ann_experiment(dataset, dense, engine, index, collection=args.collection,
@@ -117,7 +119,7 @@ def run(args) -> int:
         report.ann.name = f"{report.ann.retriever} on {dataset.name}"
         obj["run_ids"] = {"exact": exact_id, "ann": store.save(report.ann)}
     if args.format == "json":
-        emit(to_json(obj))
+        emit(to_json({**obj, "warnings": warnings}))
         return 0
     lat = obj["latency_ms"]
     lines = [

@@ -22,6 +22,7 @@ import sys
 
 from ..cost import format_bytes
 from ..errors import CostError, RetrievalError
+from ._checks import report_warnings
 from ._output import (
     DEFAULT_K_TEXT,
     add_format_option,
@@ -117,6 +118,7 @@ def run(args) -> int:
     from ..loaders import load_dataset
 
     dataset = load_dataset(args.dataset, split=args.split)
+    warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
     bar = ProgressBar(args.retriever) if sys.stderr.isatty() else None
     try:
         result = sweep(dataset, retriever, dims=dims, precisions=precisions, kmax=kmax,
@@ -137,7 +139,7 @@ def run(args) -> int:
             store.save(point_run, secrets=secrets)
     report = _report(result, runs, ks, retriever)
     if args.format == "json":
-        emit(to_json(report))
+        emit(to_json({**report, "warnings": warnings}))
     else:
         emit(_text(report, ks))
     for warning in result.warnings:
