@@ -194,3 +194,15 @@ def test_a_sigkill_loses_at_most_batch_times_concurrency_texts(tmp_path):
     lost = paid - kept
     assert kept <= paid and len(kept) < n + 1
     assert len(lost) <= batch * concurrency, (len(lost), batch * concurrency)
+
+
+def test_cache_info_still_reads_a_read_only_home(tmp_path):
+    home = tmp_path / "home"
+    with FakeOpenAI() as server:
+        assert ragdash(*evaluate_args(server), home=home).returncode == 0
+    with read_only(home) as ro:
+        proc = ragdash("cache", "info", home=ro)
+        assert proc.returncode == 0, proc.stderr
+        assert "emb-1" in proc.stdout and "vectors" in proc.stdout
+        clear = ragdash("cache", "clear", home=ro)
+        assert clear.returncode == 2 and "Traceback" not in clear.stderr

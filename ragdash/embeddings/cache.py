@@ -120,6 +120,8 @@ class CacheFile:
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
         self._writable = False
+        #: opened read-only (an existing cache in a folder that cannot be written)
+        self.read_only = False
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self.path)!r})"
@@ -140,15 +142,33 @@ class CacheFile:
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None,
                                    check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
-            raise self._error(exc) from exc
+            return self._open_read_only(exc)
         try:
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
             _initialize(conn, self.SCHEMA)
             conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: survives a killed process
         except sqlite3.Error as exc:
             conn.close()
-            raise self._error(exc) from exc
+            return self._open_read_only(exc)
         return conn
+
+    def _open_read_only(self, exc: BaseException) -> sqlite3.Connection:
+        """An existing cache in a folder ragdash cannot write (a read-only mount): opened
+        read-only, so ``python -m ragdash cache info`` can still read it. A run still refuses
+        before paying (:meth:`check_writable`); anything else raises ``exc``'s sentence."""
+        if not self.path.is_file():
+            raise self._error(exc) from exc
+        for mode in ("ro", "ro&immutable=1"):  # immutable: no -shm file can be made there
+            try:
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode={mode}", uri=True,
+                                       timeout=BUSY_TIMEOUT, isolation_level=None,
+                                       check_same_thread=False)
+                conn.execute(f"SELECT count(*) FROM {self.TABLE}").fetchone()
+            except sqlite3.Error:
+                continue
+            self.read_only = True
+            return conn
+        raise self._error(exc) from exc
 
     def check_writable(self) -> None:
         """Raise a CacheError unless new rows can be written: called before the first paid
@@ -160,6 +180,8 @@ class CacheFile:
             return
         try:
             with self._connect() as conn:
+                if self.read_only:
+                    raise CacheError("the folder is read-only")
                 conn.execute("BEGIN IMMEDIATE")
                 conn.execute("ROLLBACK")
         except CacheError as exc:
