@@ -151,15 +151,20 @@ def _check_page(at, page: str, *, expect: list[str]) -> None:
         assert marker in shown, f"{page}: {marker} not shown"
 
 
-def test_hostile_ids_titles_texts_and_names_render_as_text_on_every_page(monkeypatch):
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_hostile_ids_titles_texts_and_names_render_as_text_on_every_page(lang):
     from app_support import save_bm25_run
 
     ids = [save_bm25_run(HOSTILE, name=name, kmax=10) for name in RUN_NAMES]
     at = new_app(run=ids[0])
     at.run()
+    at.session_state[keys.LANG] = lang
     at.session_state[keys.DRILL_QUERY] = QID
     open_page(at, "results")
     _check_page(at, "results", expect=["inj-q.png", "inj-qt.png", "inj-run.png", "inj-name.png"])
+    from ragdash.i18n import t as translate
+
+    assert translate("res.title", lang) in texts(at)  # the page is in that language
     (trec,) = [b for b in at.get("download_button") if b.proto.id.endswith("dl_trec")
                or "dl_trec" in b.proto.id]
     assert trec.proto.disabled and "inj-q.png" in trec.proto.help  # shown, escaped
@@ -176,6 +181,8 @@ def test_hostile_ids_titles_texts_and_names_render_as_text_on_every_page(monkeyp
         assert not at.exception, [e.value for e in at.exception]
         _check_page(at, page, expect=expect)
     home = new_app()
+    home.run()
+    home.session_state[keys.LANG] = lang
     home.run()
     _check_page(home, "home", expect=["inj-run.png", "inj-run2.png"])
 
