@@ -285,3 +285,37 @@ def test_the_cli_refuses_a_zip_bomb_in_one_sentence_and_little_memory(tmp_path):
     assert "corpus.jsonl, line 1: this line is longer than 16 MB" in proc.stderr
     peak_kb = int(proc.stdout)
     assert peak_kb < 400_000, f"peak RSS of a child {peak_kb} KB"
+
+
+def test_a_json_gz_bomb_is_read_only_up_to_the_json_limit(tmp_path, monkeypatch):
+    """A whole-file JSON is parsed in memory: a small .json.gz that expands far stops at
+    RAGDASH_MAX_JSON_MB, having read only that much."""
+    import gzip
+
+    monkeypatch.setenv("RAGDASH_MAX_JSON_MB", "2")
+    path = tmp_path / "a.json.gz"
+    with gzip.open(path, "wb") as f:
+        f.write(b'{"corpus": ["' + b"a" * (8 << 20) + b'"], "queries": []}')
+    assert path.stat().st_size < 100_000
+    with pytest.raises(DatasetError) as exc:
+        load_dataset(path)
+    assert exc.value.file == str(path) and "larger than 2.0 MB" in message(exc)
+    assert "RAGDASH_MAX_JSON_MB=4" in message(exc) and "JSONL" in message(exc)
+    monkeypatch.setenv("RAGDASH_MAX_JSON_MB", "16")
+    with pytest.raises(DatasetError, match="queries"):  # read in full now: the next check
+        load_dataset(path)
+
+
+def test_an_article_json_in_a_zip_and_in_an_upload_obeys_the_json_limit(tmp_path, monkeypatch):
+    import zipfile
+
+    monkeypatch.setenv("RAGDASH_MAX_JSON_MB", "1")
+    big = article_text('"' + "b" * (2 << 20) + '"').encode()
+    with pytest.raises(DatasetError, match=r"larger than 1\.0 MB"):
+        load_uploads([("big.json", big)])
+    path = tmp_path / "a.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("a.json", big)
+    with pytest.raises(DatasetError) as exc:
+        load_dataset(path)
+    assert exc.value.file == f"{path}:a.json"

@@ -283,13 +283,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     "data.limit": {
         "en": "Up to {mb} MB per file (Streamlit's default upload limit; raise it with `streamlit "
               "run app.py --server.maxUploadSize 1000`). One line may hold up to {line_mb} MB, "
-              "and a .zip or .gz may unzip to {zip_mb} MB in all (set `RAGDASH_MAX_LINE_MB` / "
-              "`RAGDASH_MAX_UNZIPPED_MB` before starting the app to change them). Big files are "
+              "a .zip or .gz may unzip to {zip_mb} MB in all, and a JSON file (read whole) may "
+              "hold {json_mb} MB (set `RAGDASH_MAX_LINE_MB` / `RAGDASH_MAX_UNZIPPED_MB` / "
+              "`RAGDASH_MAX_JSON_MB` before starting the app to change them). Big files are "
               "read in the background; the page stays usable.",
         "ja": "1 ファイル {mb} MB まで(Streamlit の既定の上限。`streamlit run app.py "
               "--server.maxUploadSize 1000` で引き上げ可能)。1 行は {line_mb} MB まで、"
-              ".zip / .gz の展開後の合計は {zip_mb} MB まで(アプリ起動前に "
-              "`RAGDASH_MAX_LINE_MB` / `RAGDASH_MAX_UNZIPPED_MB` で変更可能)。"
+              ".zip / .gz の展開後の合計は {zip_mb} MB まで、JSON ファイル(一度に読み込み)は "
+              "{json_mb} MB まで(アプリ起動前に `RAGDASH_MAX_LINE_MB` / "
+              "`RAGDASH_MAX_UNZIPPED_MB` / `RAGDASH_MAX_JSON_MB` で変更可能)。"
               "大きなファイルはバックグラウンドで読み込み、その間もページを使えます。",
     },
     "data.split": {"en": "BEIR split", "ja": "BEIR の分割"},

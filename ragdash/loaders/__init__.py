@@ -27,8 +27,9 @@ record, and the fix.
 
 Limits (:func:`read_limits`; see :mod:`._source`): one line at most ``RAGDASH_MAX_LINE_MB``
 (16) MB in any text file; a .zip's members together, and a .gz file, unzip to at most
-``RAGDASH_MAX_UNZIPPED_MB`` (2,048) MB. Past either, one sentence names the file (the member)
-and how to raise the limit.
+``RAGDASH_MAX_UNZIPPED_MB`` (2,048) MB; a JSON document (read whole) at most
+``RAGDASH_MAX_JSON_MB`` (512) MB. Past any, one sentence names the file (the member) and how to
+raise the limit.
 """
 
 from __future__ import annotations
@@ -40,7 +41,16 @@ from typing import Any
 from ..dataset import Dataset
 from . import tables as _tables
 from ._json import parse_json_text
-from ._source import MAX_LINE_ENV, MAX_UNZIPPED_ENV, MB, Source, max_line_bytes, max_unzipped_bytes
+from ._source import (
+    MAX_JSON_ENV,
+    MAX_LINE_ENV,
+    MAX_UNZIPPED_ENV,
+    MB,
+    Source,
+    max_json_bytes,
+    max_line_bytes,
+    max_unzipped_bytes,
+)
 from .detect import load_path, load_table_files, load_upload_files
 from .notes import LoadNote
 from .tables import ALIASES, TableMapping
@@ -49,16 +59,17 @@ from .writers import write_beir
 
 ColumnOverrides = Mapping[str, Mapping[str, "str | None"]]
 
-__all__ = ["ALIASES", "MAX_LINE_ENV", "MAX_UNZIPPED_ENV", "LoadNote", "Source", "TableMapping",
-           "column_mappings", "inspect_tables", "load_dataset", "load_qrels", "load_tables",
-           "load_uploads", "parse_json_text", "read_limits", "write_beir"]
+__all__ = ["ALIASES", "MAX_JSON_ENV", "MAX_LINE_ENV", "MAX_UNZIPPED_ENV", "LoadNote", "Source",
+           "TableMapping", "column_mappings", "inspect_tables", "load_dataset", "load_qrels",
+           "load_tables", "load_uploads", "parse_json_text", "read_limits", "write_beir"]
 
 
 def read_limits() -> dict[str, float]:
-    """The reading limits in force, in MB: ``{"line_mb", "unzipped_mb"}`` (from
-    ``RAGDASH_MAX_LINE_MB`` and ``RAGDASH_MAX_UNZIPPED_MB``; a DatasetError when one is set to
-    something that is not a positive number)."""
-    return {"line_mb": max_line_bytes() / MB, "unzipped_mb": max_unzipped_bytes() / MB}
+    """The reading limits in force, in MB: ``{"line_mb", "unzipped_mb", "json_mb"}`` (from
+    ``RAGDASH_MAX_LINE_MB``, ``RAGDASH_MAX_UNZIPPED_MB`` and ``RAGDASH_MAX_JSON_MB``; a
+    DatasetError when one is set to something that is not a positive number)."""
+    return {"line_mb": max_line_bytes() / MB, "unzipped_mb": max_unzipped_bytes() / MB,
+            "json_mb": max_json_bytes() / MB}
 
 
 def load_dataset(path: str | os.PathLike, *, split: str = "test",

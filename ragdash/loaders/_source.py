@@ -25,7 +25,10 @@ environment, read when a file is opened):
 - a .zip: its members together unzip to at most ``RAGDASH_MAX_UNZIPPED_MB`` (default 2,048) MB,
   counted from each member's declared size before it is opened (Python's zipfile never
   returns more than the declared size), and a ``.gz`` file is cut off at the same figure. The
-  member that passes the limit is named.
+  member that passes the limit is named;
+- a JSON document (the article's format), which is parsed whole: at most
+  ``RAGDASH_MAX_JSON_MB`` (default 512) MB, wherever it comes from (a 2 MB ``.json.gz`` must
+  not become gigabytes of string).
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ _KANA = re.compile(r"[\u3041-\u309f\u30a0-\u30ff]")
 
 MAX_LINE_ENV = "RAGDASH_MAX_LINE_MB"
 MAX_UNZIPPED_ENV = "RAGDASH_MAX_UNZIPPED_MB"
+MAX_JSON_ENV = "RAGDASH_MAX_JSON_MB"
+DEFAULT_MAX_JSON_MB = 512
 DEFAULT_MAX_LINE_MB = 16
 DEFAULT_MAX_UNZIPPED_MB = 2048
 MB = 1024 * 1024
@@ -79,6 +84,11 @@ def _limit_mb(env: str, default: int) -> float:
 def max_line_bytes() -> int:
     """The longest line a text file may have (``RAGDASH_MAX_LINE_MB``, default 16 MB)."""
     return int(_limit_mb(MAX_LINE_ENV, DEFAULT_MAX_LINE_MB) * MB)
+
+
+def max_json_bytes() -> int:
+    """The largest JSON document read whole (``RAGDASH_MAX_JSON_MB``, default 512 MB)."""
+    return int(_limit_mb(MAX_JSON_ENV, DEFAULT_MAX_JSON_MB) * MB)
 
 
 def max_unzipped_bytes() -> int:
@@ -407,8 +417,17 @@ class TextLines:
 
 
 def decode_all(source: Source) -> tuple[str, str]:
-    """The whole file as one string (for JSON documents) and the encoding used."""
-    data = source.read_bytes()
+    """The whole file as one string (for JSON documents) and the encoding used. A JSON
+    document is parsed whole (three to four times its size in memory), so it may hold at most
+    ``RAGDASH_MAX_JSON_MB`` (512) MB; only that much is read of a longer one."""
+    longest = max_json_bytes()
+    data = source.read_bytes(longest + 1)
+    if len(data) > longest:
+        raise DatasetError(f"this JSON file is larger than {_mb(longest)} MB, the limit on one "
+                           "JSON document (it is read whole)", file=source.name,
+                           fix=f"if it really is this large, raise the limit, e.g. "
+                               f"{MAX_JSON_ENV}={int(longest / MB * 2)} (megabytes), or give the "
+                               f"data as JSONL or a BEIR folder, which are read line by line")
     encoding = detect_encoding(data[:SNIFF_BYTES], source, complete=len(data) <= SNIFF_BYTES)
     try:
         text = data.decode(encoding)

@@ -58,7 +58,7 @@ def limits_caption(ctx: PageContext) -> None:
         st.error(say(exc, ctx.lang))
         return
     st.caption(ctx.t("data.limit", mb=UPLOAD_LIMIT_MB, line_mb=f"{limits['line_mb']:,g}",
-                     zip_mb=f"{limits['unzipped_mb']:,g}"))
+                     zip_mb=f"{limits['unzipped_mb']:,g}", json_mb=f"{limits['json_mb']:,g}"))
 
 
 def load_sample(ctx: PageContext, name: str) -> None:
