@@ -216,6 +216,9 @@ def test_the_shipped_config_watches_no_files_and_the_panel_refreshes_at_a_bounde
     assert server["fileWatcherType"] == "none"
     assert server["runOnSave"] is False
     assert {".venv", ".venv*", ".ragdash"} <= set(server["folderWatchBlacklist"])
+    # Streamlit's gc.collect(2) after every (fragment) run held the GIL 0.3-0.6 s with a
+    # local model loaded: the run got a third of its CPU while its progress was on screen
+    assert config["runner"]["postScriptGC"] is False
     assert job_panel.POLL_SECONDS >= 0.5
 
 
