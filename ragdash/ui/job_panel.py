@@ -48,7 +48,8 @@ def start_evaluation(ctx: PageContext, dataset: Dataset, retriever_name: str,
     # the run's name, in the page's language when none was typed: the progress panel, the
     # finished banner and the saved run all say the same
     name = (run_name or "").strip() or default_run_name(ctx.lang, retriever_name,
-                                                         options.get("model"), dataset.name)
+                                                         options.get("model"), dataset.name,
+                                                         options)
     task = evaluation_task(dataset, make, store=ctx.store, run_name=name, secrets=secrets,
                            cost=estimate, kmax=kmax, limit_queries=limit_queries)
     job = ctx.jobs.submit(ctx.owner, task, kind="evaluation", label=name, secrets=secrets)
@@ -59,10 +60,18 @@ def start_evaluation(ctx: PageContext, dataset: Dataset, retriever_name: str,
     return job
 
 
-def default_run_name(lang: str, retriever: str, model: object, dataset_name: str) -> str:
+def default_run_name(lang: str, retriever: str, model: object, dataset_name: str,
+                     options: dict | None = None) -> str:
     """``"bm25 on jsquad-mini"`` / ``"jsquad-mini の bm25"``: the model names a run better
-    than "openai" does (a BM25 run has no model)."""
+    than "openai" does (a BM25 run has no model). A search in an engine says which
+    (``"m (milvus hnsw)"``, ``"m (qdrant docs)"``), so it never shares its exact twin's name."""
     who = str(model or "").strip() or retriever
+    options = options or {}
+    if retriever == "ann":
+        who = f"{who} ({options.get('engine', '')} {options.get('index') or 'default'})"
+    elif retriever == "engine":
+        who = f"{who} ({options.get('engine', '')} {options.get('collection') or ''})".replace(
+            " )", ")")
     return t_("runs.untitled", lang, retriever=who, dataset=dataset_name)
 
 
