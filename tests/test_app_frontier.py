@@ -153,3 +153,17 @@ def test_a_sweep_that_would_pay_says_so_and_waits_for_consent(runs, server):
     at.button(key="fr_sweep_start").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert len(server.requests) > before  # paid, as the page said
+
+
+def test_the_chosen_axis_survives_a_page_switch_and_a_language_switch(runs):
+    from ragdash.ui.frontier import AXIS
+
+    at = open_frontier(runs[0])
+    at.radio(key="w:" + AXIS).set_value("index-cost").run()
+    assert chart(at, "fr_chart")["layout"]["xaxis"]["title"]["text"] == "Indexing cost (USD)"
+    at.switch_page("pages/3_Results.py").run()
+    at.session_state[keys.LANG] = "ja"
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert at.radio(key="w:" + AXIS).value == "index-cost"
+    assert chart(at, "fr_chart")["layout"]["xaxis"]["title"]["text"] == "索引作成の費用（USD）"

@@ -18,8 +18,10 @@ from ..stats.verdict import format_p
 from . import keys, state
 from .page import PAGE_PATHS, PageContext
 from .pipeline_form import RERANK_KEY
-from .widgets import md
+from .widgets import bind, bind_choice, md
 
+#: session keys of the page's controls (see widgets.bind)
+FAMILY, K, AXIS, PROJECT = "rd_fr_family", "rd_fr_k", "rd_fr_axis", "rd_fr_project"
 #: dimension choices of the sweep form (those above the model's size are skipped)
 SWEEP_DIMS = (64, 128, 256, 512, 768, 1024, 1536, 2048, 3072)
 _DENSE = ("openai", "local")
@@ -36,17 +38,19 @@ def controls(ctx: PageContext, runs: list[Run]) -> tuple[str, str, int | None]:
     t = ctx.t
     cols = st.columns([2, 1, 3, 2])
     families = list(FAMILY_NAMES)
-    fam = cols[0].selectbox(t("fr.metric"), families, index=families.index("ndcg"),
-                            format_func=lambda f: FAMILIES[f].label, key="fr_family")
+    fam = cols[0].selectbox(t("fr.metric"), families,
+                            format_func=lambda f: FAMILIES[f].label,
+                            **bind_choice(FAMILY, families, "ndcg"))
     kmax = min(r.kmax for r in runs)
     ks = [k for k in DEFAULT_KS if k <= kmax] or [kmax]
-    k = cols[1].selectbox("K", ks, index=ks.index(10) if 10 in ks else len(ks) - 1,
-                          key="fr_k")
+    k = cols[1].selectbox("K", ks, **bind_choice(K, ks, 10 if 10 in ks else ks[-1]))
     axes = list(X_AXES)
+    # bound to session state (not a bare widget key): the choice survives a page switch and
+    # a language switch, whose new labels would otherwise make a new widget
     x = cols[2].radio(t("fr.x"), axes, format_func=lambda a: t(NOUN_KEYS[a]),
-                      horizontal=True, key="fr_x", index=axes.index("memory"))
-    project = cols[3].number_input(t("fr.project"), min_value=0, value=0, step=1_000_000,
-                                   key="fr_project", disabled=x != "memory")
+                      horizontal=True, **bind_choice(AXIS, axes, "memory"))
+    project = cols[3].number_input(t("fr.project"), min_value=0, step=1_000_000,
+                                   disabled=x != "memory", **bind(PROJECT, 0))
     return f"{fam}@{k}", x, (int(project) if x == "memory" and project else None)
 
 
