@@ -298,3 +298,28 @@ def test_a_truncated_store_is_one_sentence_with_its_path_on_every_page(sample, h
     errors = [plain(e.value) for e in at.error]
     assert any(str(home / "runs.sqlite") in e and "move it aside" in e for e in errors), errors
     assert "Traceback" not in texts(at)
+
+
+def test_the_frontier_latency_probe_warns_before_sending_a_key_over_plain_http(sample):
+    """The probe sends this session's key to the base URL a saved run names."""
+    import copy
+
+    from app_support import save_bm25_run
+
+    from ragdash.runs import get_store
+
+    run_id = save_bm25_run(sample, name="dense over http")
+    store = get_store()
+    run = copy.copy(store.load(run_id))  # the store caches what it loads: do not touch it
+    run.config = {**run.config, "retriever": "openai", "model": "emb-1",
+                  "base_url": "http://10.1.2.3:8000/v1"}
+    run.id, run.name = None, "dense copy"
+    dense_id = store.save(run)
+    at = new_app(run=dense_id)
+    at.run()
+    at.session_state[keys.API_KEY] = "sk-probe"
+    at.switch_page("pages/6_Frontier.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.selectbox(key="fr_probe_run").set_value(dense_id).run()
+    (banner,) = _plain_http_banners(at)
+    assert "10.1.2.3:8000" in banner

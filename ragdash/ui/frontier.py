@@ -18,7 +18,7 @@ from ..stats.verdict import format_p
 from . import keys, state
 from .page import PAGE_PATHS, PageContext
 from .pipeline_form import RERANK_KEY
-from .widgets import bind, bind_choice, md
+from .widgets import bind, bind_choice, md, plain_http_banner
 
 #: session keys of the page's controls (see widgets.bind)
 FAMILY, K, AXIS, PROJECT = "rd_fr_family", "rd_fr_k", "rd_fr_axis", "rd_fr_project"
@@ -233,6 +233,7 @@ def probe_form(ctx: PageContext, runs: list[Run]) -> None:
     st.caption(md(t("fr.probe_intro", n=PROBE_REQUESTS, url=run.config.get("base_url") or "",
                     seconds=round(PROBE_REQUESTS * PROBE_SPACING), tokens=f"{tokens:,}",
                     cost=cost)))
+    plain_http_banner(t, run.config.get("base_url") or "", st.session_state.get(keys.API_KEY))
     if not st.button(t("fr.probe_start", n=PROBE_REQUESTS), key="fr_probe_start"):
         return
     _run_probe(ctx, run, texts)
@@ -266,6 +267,7 @@ def rerank_probe_form(ctx: PageContext, runs: list[Run]) -> None:
                     url=transform.get("base_url") or "",
                     seconds=round(PROBE_REQUESTS * PROBE_SPACING),
                     units=f"{estimate['units']:,} {estimate['unit']}", cost=cost)))
+    plain_http_banner(t, transform.get("base_url") or "", st.session_state.get(RERANK_KEY))
     if not st.button(t("fr.probe_start", n=PROBE_REQUESTS), key="fr_rprobe_start"):
         return
     key = st.session_state.get(RERANK_KEY)  # the pipeline form's field: session only

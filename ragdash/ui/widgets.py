@@ -109,7 +109,7 @@ def secret_input(label: str, state_key: str, *, help: str | None = None) -> str:
         return st.text_input(label, type="password", help=help, **bind(state_key, ""))
 
 
-def plain_http_banner(t: Callable[..., str], base_url: str, api_key: str) -> None:
+def plain_http_banner(t: Callable[..., str], base_url: str, api_key: str | None) -> None:
     """A warning when a key would cross the network in clear text (``http://`` to another
     machine; :func:`ragdash.http.plain_http_host`); ``RAGDASH_ALLOW_PLAIN_HTTP=1`` silences
     it, as on the command line. ``t`` is the page's translation function."""
