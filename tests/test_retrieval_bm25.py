@@ -316,22 +316,6 @@ def test_vectorized_index_equals_bm25s_on_random_corpora(monkeypatch, block):
             np.testing.assert_array_equal(ours.indptr, theirs.indptr)
 
 
-def test_workers_are_the_free_cores(monkeypatch):
-    import os
-
-    from ragdash.retrieval import bm25
-
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    big = bm25.PARALLEL_MIN_DOCS
-    for load, expected in ((0.1, 2), (0.7, 1), (1.4, 1), (6.0, 1)):
-        monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
-        assert bm25.default_workers(big) == expected, load
-    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
-    assert bm25.default_workers(big - 1) == 1
-    monkeypatch.setattr(os, "cpu_count", lambda: 16)
-    assert bm25.default_workers(big) == 4
-
-
 def test_parallel_tokenization_gives_the_same_index_as_one_process(jsquad_slice, monkeypatch):
     from ragdash.retrieval import bm25
 

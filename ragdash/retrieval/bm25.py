@@ -121,31 +121,15 @@ CHUNK_DOCS = 10_000
 PARALLEL_MIN_DOCS = 40_000
 
 
-def default_workers(total: int) -> int:
-    """Tokenizing processes for ``total`` documents: one per core that nobody else is using
-    (cores minus the 1-minute load average, at most 4), one process below
-    ``PARALLEL_MIN_DOCS``. On a machine whose cores are busy, starting workers and sending
-    them the texts costs more than it saves (100k documents, load 4.7 on 2 cores: 2.01 s in
-    one process, 2.63 s in two)."""
-    if total < PARALLEL_MIN_DOCS:
-        return 1
-    cores = os.cpu_count() or 1
-    try:
-        busy = os.getloadavg()[0]
-    except (AttributeError, OSError):  # no load average on this system
-        busy = 0.0
-    return max(1, min(cores, 4, int(cores - busy + 0.5)))
-
-
 def tokenize_corpus(texts: Sequence[str], *, workers: int | None = None,
                     chunk: int = CHUNK_DOCS, progress: ProgressFn | None = None,
                     cancel: threading.Event | None = None) -> TokenIds:
-    """The texts as :class:`TokenIds`, tokenized by ``workers`` processes (default:
-    :func:`default_workers`). The result does not depend on ``workers``:
+    """The texts as :class:`TokenIds`, tokenized by ``workers`` processes (default: one per
+    core for large corpora, else this process). The result does not depend on ``workers``:
     chunks are merged in corpus order."""
     total = len(texts)
     if workers is None:
-        workers = default_workers(total)
+        workers = min(os.cpu_count() or 1, 4) if total >= PARALLEL_MIN_DOCS else 1
     ids = TokenIds()
     _report(progress, "tokenizing", 0, total)
     starts = range(0, total, chunk)
