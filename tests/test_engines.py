@@ -385,3 +385,51 @@ def test_the_apps_engine_modes_through_make_retriever(server, tmp_path):
     assert again.usage["requests"] == 0 and again.usage["unmapped_ids"] == 0
     with pytest.raises(EngineError, match="unknown index 'annoy'"):
         make_retriever("ann", **common, index="annoy")
+
+
+def test_the_run_page_evaluates_an_existing_index(server, home):
+    """AppTest: the Run page's "an existing index" with a Milvus Lite collection deployed
+    beforehand; the engine's token stays in the session (never in the run or a file)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from app_support import new_app, open_page, texts, wait_for_jobs
+
+    from ragdash.runs import get_store
+    from ragdash.samples import load_sample
+
+    ds = load_sample("jsquad-mini")
+    dense = make_dense_retriever("openai", model="fake-embed", base_url=server.url,
+                                 cache_dir=home)
+    deployed = open_engine("milvus", str(home / "deployed.db"))
+    _index_dataset(deployed, "docs", ds, dense)
+    deployed.close()
+
+    at = new_app()
+    open_page(at, "data")
+    at.selectbox(key="data_sample").set_value("jsquad-mini")
+    at.button(key="data_load_sample").click().run()
+    open_page(at, "run")
+    at.radio(key="w:rd_retriever").set_value("openai").run()
+    at.selectbox(key="w:rd_preset").set_value("custom").run()
+    at.text_input(key="w:rd_base_url").set_value(server.url)
+    at.text_input(key="w:rd_model").set_value("fake-embed")
+    at.text_input(key="w:rd_api_key").set_value("sk-app-engine-0000").run()
+    at.radio(key="w:rd_engine_mode").set_value("engine").run()
+    assert at.button(key="run_start").disabled  # no collection named yet
+    assert "Name the collection to evaluate." in texts(at)
+    at.text_input(key="w:rd_engine_uri").set_value(str(home / "deployed.db"))
+    at.text_input(key="w:rd_engine_collection").set_value("docs")
+    at.text_input(key="w:rd_engine_token").set_value("tok-engine-SECRET-42").run()
+    assert not at.exception and not at.button(key="run_start").disabled
+    at.button(key="run_start").click().run()
+    (job,) = wait_for_jobs(at)
+    assert job.state == "done", job.error
+    (summary,) = get_store().list()
+    run = get_store().load(summary.id)
+    assert run.retriever == "milvus:docs" and run.usage["unmapped_ids"] == 0
+    assert run.config["collection"] == "docs" and run.config["id_field"] == "doc_id"
+    exact = run_evaluation(ds, dense, kmax=run.kmax)
+    assert run.table().mean("ndcg@10") == pytest.approx(exact.table().mean("ndcg@10"))
+    assert "tok-engine-SECRET-42" not in json.dumps(run.config)
+    for path in home.rglob("*"):
+        if path.is_file() and path.suffix != ".db":
+            assert b"tok-engine-SECRET-42" not in path.read_bytes(), path

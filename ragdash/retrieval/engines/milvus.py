@@ -11,8 +11,10 @@ dataset's document id) and a FLOAT_VECTOR field, inner-product metric on normali
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -38,6 +40,10 @@ class MilvusEngine(VectorEngine):
         super().__init__(uri, token=token, timeout=timeout)
         pymilvus = _import()
         self._DataType = pymilvus.DataType
+        if not self.uri.startswith(("http://", "https://", "tcp://", "unix:")):
+            # Milvus Lite opens a file but will not make its folder (a fresh RAGDASH_HOME)
+            with contextlib.suppress(OSError):
+                Path(self.uri).expanduser().parent.mkdir(parents=True, exist_ok=True)
         kwargs = {"uri": self.uri, "timeout": self.timeout}
         if self._token:
             kwargs["token"] = self._token
