@@ -4,6 +4,8 @@ are checked with a CommonMark parser (markdown-it-py) on hostile and random stri
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -95,3 +97,35 @@ def test_md_shows_backtick_free_text_as_written(text):
     # as the app uses it: after other words ("Run: {name}"), so leading spaces are not an
     # indented code block
     assert plain_text("Run: " + md(text)).split() == ("Run: " + text).split()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_html_report_keeps_hostile_strings_as_text(lang):
+    """The report (Jinja2, autoescaped; plotly names escaped) with the app tests' hostile
+    dataset and run names: no tag of the attacker's reaches the HTML."""
+    import re
+
+    from test_hardening_app import HOSTILE, RUN_NAMES
+
+    from ragdash.pipeline import run_evaluation
+    from ragdash.present.report import build_report
+    from ragdash.retrieval import make_retriever
+
+    runs = []
+    for name in RUN_NAMES:
+        run = run_evaluation(HOSTILE, make_retriever("bm25"), kmax=10)
+        run.name = name
+        runs.append(run)
+    html = build_report(runs, lang=lang)
+    html = html if isinstance(html, str) else html.decode("utf-8")
+    assert "inj-t.png" in html and "inj-run2.png" in html  # the strings are in the report
+    assert not re.findall(r"<(?:img|a|script|iframe|link)\b[^>]*example\.org", html)
+
+    found: list[str] = []
+
+    class Attributes(HTMLParser):  # every attribute of every real tag in the page
+        def handle_starttag(self, tag, attrs):
+            found.extend(f"{tag} {k}={v}" for k, v in attrs if "example.org" in (v or ""))
+
+    Attributes().feed(html)
+    assert found == []
