@@ -167,5 +167,8 @@ def test_the_half_width_drilldowns_wrap_instead_of_cutting(sample, two_runs):
     assert text_cols and all(len(plain(v).split(" — ")[-1]) <= NARROW_TEXT
                              for v in top[text_cols[-1]])
     assert "Title" not in top.columns  # the title leads its text: one wide column
+    assert "Relevant" not in top.columns  # ✓ beside the rank instead
+    if any("✓" in str(v) for f in frames[1::2] for v in f.iloc[:, 0]):
+        assert all(str(v).split(" ")[0].isdigit() for v in top.iloc[:, 0])
     # the query text is body text, not a grey blockquote
     assert not [m.value for m in at.markdown if m.value.startswith("> ")]

@@ -153,8 +153,13 @@ def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int, *,
     top["relevant"] = top["relevant"].map({True: "✓", False: ""})
     top = top[_text_last(top.columns, first=("rank", "relevant", "grade", "score"))]
     top["grade"] = top["grade"].map(_grade)  # blank for a document nobody judged
-    if narrow:
+    if narrow:  # few, short columns, so the text gets the width: ✓ beside the rank
         top["score"] = [f"{v:.4f}" for v in top["score"]]
+        top["rank"] = [f"{r} ✓" if hit else str(r) for r, hit in zip(top["rank"],
+                                                                      d.top["relevant"])]
+        top = top.drop(columns=["relevant"])
+        if not any(top["grade"]):
+            top = top.drop(columns=["grade"])
         st.table(_highlight(display_frame(_shorten(top, narrow), ctx.lang), d.top["relevant"],
                             "#dff3e4").hide(axis="index"))
     else:
@@ -165,7 +170,7 @@ def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int, *,
 
 
 #: characters of a document text kept in a narrow drill-down (the table wraps them)
-NARROW_TEXT = 100
+NARROW_TEXT = 80
 
 
 def _shorten(frame: pd.DataFrame, narrow: bool) -> pd.DataFrame:
