@@ -330,3 +330,23 @@ def test_parallel_tokenization_gives_the_same_index_as_one_process(jsquad_slice,
     inverse = {i: t for t, i in two.vocab.items()}
     assert [inverse[i] for i in flat.tolist()] == direct
     assert lengths.tolist() == [len(d) for d in tokenize(texts)]
+
+
+def test_block_scores_are_the_sparse_products_bit_for_bit():
+    """scores() multiplies only the block's term rows, dense queries x sparse postings; the
+    float32 sums must be the sparse x sparse product's, entry by entry (ties depend on it)."""
+    from ragdash.retrieval.bm25 import BM25Index
+
+    rng = np.random.default_rng(7)
+    words = [f"w{i}" for i in range(300)]
+    weights = 1.0 / np.arange(1, 301)
+    weights /= weights.sum()
+    docs = [list(rng.choice(words, rng.integers(1, 40), p=weights)) for _ in range(2000)]
+    queries = [list(rng.choice(words, rng.integers(1, 9), p=weights)) for _ in range(60)]
+    queries += [[], ["unknown"], ["w0", "w0", "w0"]]
+    for method in ("lucene", "robertson", "atire"):
+        index = BM25Index(docs, k1=1.2, b=0.75, method=method)
+        want = (index.query_matrix(queries) @ index.matrix).toarray()
+        got = index.scores(queries)
+        assert got.dtype == np.float32 and got.flags.c_contiguous
+        np.testing.assert_array_equal(got, want.astype(np.float32))
