@@ -217,3 +217,14 @@ def test_the_loaders_warnings_are_in_the_pages_language():
     assert any("重複した文書(同じ ID・同じテキスト)1 件を除きました" in w for w in warnings), \
         warnings
     assert not any("were dropped" in w for w in warnings)
+
+
+def test_a_bad_row_is_explained_in_japanese_with_its_file_and_line():
+    at = new_app().run()
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    broken = "id,text\nd1,東京,余分,さらに余分\n"  # 4 fields under a 2-column header
+    at = _upload(open_page(at, "data"),
+                 [("corpus.csv", broken), ("queries.csv", QUERIES), ("qrels.csv", QRELS)])
+    (error,) = [e.value.replace("\\", "") for e in at.error]
+    assert "corpus.csv、2 行目: この行は 4 列ですが見出しは 2 列です" in error, error
+    assert "二重引用符" in error and "this row has" not in error

@@ -185,6 +185,70 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "give the relevance judgements: qid 0 docno grade",
         "ja": "正解の判定(qid 0 docno grade)を指定してください",
     },
+    "msg.table.row_too_long": {
+        "en": "this row has {fields} fields but the header has {width} (an unquoted delimiter "
+              "or line break inside a text?)",
+        "ja": "この行は {fields} 列ですが見出しは {width} 列です(テキスト中に引用符で囲まれて"
+              "いない区切り文字か改行があるのでは?)",
+    },
+    "msg.table.row_too_short": {
+        "en": "this row has {fields} fields but the header has {width} (a text split over two "
+              "lines?)",
+        "ja": "この行は {fields} 列ですが見出しは {width} 列です(テキストが 2 行に分かれて"
+              "いるのでは?)",
+    },
+    "msg.table.row_one_field": {
+        "en": "this row has 1 field but the header has {width} (a text split over two lines?)",
+        "ja": "この行は 1 列ですが見出しは {width} 列です(テキストが 2 行に分かれているのでは?)",
+    },
+    "msg.table.row_too_long.fix": {
+        "en": "put texts that contain the delimiter or line breaks in double quotes, or save "
+              "as TSV / JSON Lines",
+        "ja": "区切り文字や改行を含むテキストは二重引用符で囲むか、TSV / JSON Lines で保存して"
+              "ください",
+    },
+    "msg.table.row_too_short.fix": {
+        "en": "put texts that contain the delimiter or line breaks in double quotes, or save "
+              "as TSV / JSON Lines",
+        "ja": "区切り文字や改行を含むテキストは二重引用符で囲むか、TSV / JSON Lines で保存して"
+              "ください",
+    },
+    "msg.table.row_one_field.fix": {
+        "en": "put texts that contain the delimiter or line breaks in double quotes, or save "
+              "as TSV / JSON Lines",
+        "ja": "区切り文字や改行を含むテキストは二重引用符で囲むか、TSV / JSON Lines で保存して"
+              "ください",
+    },
+    "msg.table.bad_record": {"en": "cannot parse this record ({reason})",
+                             "ja": "このレコードを解析できません({reason})"},
+    "msg.table.bad_record.fix": {
+        "en": 'a field that contains the delimiter, a quote or a line break must be in double '
+              'quotes, with quotes inside doubled ("")',
+        "ja": '区切り文字・引用符・改行を含む欄は二重引用符で囲み、中の引用符は 2 つ重ねて("")'
+              "ください",
+    },
+    "msg.table.bad_json_line": {
+        "en": "this line is not valid JSON ({reason}, column {column})",
+        "ja": "この行は正しい JSON ではありません({reason}、{column} 文字目)",
+    },
+    "msg.table.bad_json_line.fix": {"en": "write one JSON object per line",
+                                    "ja": "1 行に 1 つの JSON オブジェクトを書いてください"},
+    "msg.table.no_delimiter": {
+        "en": "cannot tell the columns of this {kind} table (no comma, tab or semicolon in the "
+              "header line)",
+        "ja": "この {kind} の表の列を判別できません(見出し行にカンマ・タブ・セミコロンが"
+              "ありません)",
+    },
+    "msg.table.no_delimiter.fix": {
+        "en": "save it as CSV or TSV with a header row, or as JSON Lines",
+        "ja": "見出し行のある CSV か TSV、または JSON Lines で保存してください",
+    },
+    "msg.table.missing_field": {
+        "en": "this {kind} record has no {field} field (the {role})",
+        "ja": "この {kind} のレコードに {field} 欄({role})がありません",
+    },
+    "msg.table.missing_field.fix": {"en": "give every record a {field} field",
+                                    "ja": "すべてのレコードに {field} 欄を入れてください"},
     "msg.role.id": {"en": "id", "ja": "ID"},
     "msg.role.text": {"en": "text", "ja": "テキスト"},
     "msg.role.title": {"en": "title", "ja": "タイトル"},

@@ -203,11 +203,8 @@ class Table:
             except StopIteration:
                 return
             except csv.Error as exc:
-                raise DatasetError(f"cannot parse this record ({exc})", file=self.file,
-                                   line=start,
-                                   fix="a field that contains the delimiter, a quote or a "
-                                       "line break must be in double quotes, with quotes "
-                                       "inside doubled (\"\")") from exc
+                raise dataset_error("table.bad_record", file=self.file, line=start,
+                                    reason=str(exc)) from exc
             line = start
             start = reader.line_num + 1
             if row and any(cell.strip() for cell in row):
@@ -245,9 +242,8 @@ def _json_line(text: str, file: str, line: int) -> dict:
     try:
         obj = _json.loads(text, file=file, line=line)
     except json.JSONDecodeError as exc:
-        raise DatasetError(f"this line is not valid JSON ({exc.msg}, column {exc.colno})",
-                           file=file, line=line,
-                           fix="write one JSON object per line") from exc
+        raise dataset_error("table.bad_json_line", file=file, line=line, reason=exc.msg,
+                            column=exc.colno) from exc
     except RecursionError as exc:
         raise DatasetError("this line's JSON is nested too deeply", file=file, line=line,
                            fix="write one flat JSON object per line") from exc
@@ -345,9 +341,7 @@ def plan_table(kind: str, table: Table, override: Mapping[str, str | None] | Non
             else:
                 columns = ["query_id", "doc_id", "grade"]
     if kind != "qrels" and table.format == "whitespace":
-        raise DatasetError(f"cannot tell the columns of this {kind} table (no comma, tab or "
-                           "semicolon in the header line)", file=table.file,
-                           fix="save it as CSV or TSV with a header row, or as JSON Lines")
+        raise dataset_error("table.no_delimiter", file=table.file, kind=kind)
     if not header:
         positional = dict(zip(("query_id", "doc_id", "grade"),
                               (columns[0], columns[2], columns[3]) if len(columns) == 4
@@ -381,13 +375,12 @@ def _row_getter(table: Table, mapping: TableMapping):
         if len(row) != width:
             extra_blank = len(row) > width and not any(c.strip() for c in row[width:])
             if not extra_blank:
-                more = ("an unquoted delimiter or line break inside a text?"
-                        if len(row) > width else "a text split over two lines?")
-                fields = "1 field" if len(row) == 1 else f"{len(row)} fields"
-                raise DatasetError(f"this row has {fields} but the header has "
-                                   f"{width} ({more})", file=table.file, line=line,
-                                   fix="put texts that contain the delimiter or line breaks in "
-                                       "double quotes, or save as TSV / JSON Lines")
+                where = {"file": table.file, "line": line, "width": width}
+                if len(row) > width:
+                    raise dataset_error("table.row_too_long", fields=len(row), **where)
+                if len(row) == 1:
+                    raise dataset_error("table.row_one_field", **where)
+                raise dataset_error("table.row_too_short", fields=len(row), **where)
         return {r: row[i] for r, i in index.items()}
 
     return get_cells
@@ -398,9 +391,8 @@ MISSING = object()  # a JSON record without the key (null is a value)
 
 def _required(value: Any, role: str, kind: str, col: str | None, file: str, line, record):
     if value is MISSING:
-        raise DatasetError(f"this {kind} record has no {col!r} field (the {ROLE_WORDS[role]})",
-                           file=file, line=line, record=record,
-                           fix=f"give every record a {col!r} field")
+        raise dataset_error("table.missing_field", file=file, line=line, record=record,
+                            kind=kind, field=repr(col), role=text(f"role.{role}"))
     return value
 
 
