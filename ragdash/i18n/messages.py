@@ -468,6 +468,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{url} は API キーを求めています(HTTP {status}{said})。上の「API キー」欄に"
               "入力して、もう一度開始してください。",
     },
+    "msg.rerank.no_key": {
+        "en": "{url} asks for an API key (HTTP {status}{said}): set the variable named by "
+              "--api-key-env and run again.",
+        "ja": "{url} は API キーを求めています(HTTP {status}{said})。--api-key-env で指定した"
+              "環境変数を設定して、もう一度実行してください。",
+    },
+    "msg.rerank.no_key.app": {
+        "en": "{url} asks for an API key (HTTP {status}{said}): type the rerank server's key "
+              "in its API key field and start again.",
+        "ja": "{url} は API キーを求めています(HTTP {status}{said})。リランクサーバーの"
+              "「API キー」欄に入力して、もう一度開始してください。",
+    },
     "msg.embed.bad_key": {
         "en": "{url} rejected the API key (HTTP {status}{said}): check that the key is right "
               "and belongs to this provider, then run again.",

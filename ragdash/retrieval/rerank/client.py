@@ -59,6 +59,7 @@ from ...http import (
     parse_json,
     plain_http_warning,
 )
+from ...i18n import error
 from ...retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
 from ...secrets import scrub_secrets
 from .protocols import (
@@ -515,11 +516,8 @@ class RerankClient:
         status = f.status
         if status in (401, 403):
             if self._api_key is None:
-                return RerankError(f"{url} asks for an API key (HTTP {status}{said}): set the "
-                                   "variable named by --api-key-env and run again.")
-            return RerankError(f"{url} rejected the API key (HTTP {status}{said}): check that "
-                               "the key is right and belongs to this provider, then run "
-                               "again.")
+                return error(RerankError, "rerank.no_key", url=url, status=status, said=said)
+            return error(RerankError, "embed.bad_key", url=url, status=status, said=said)
         if status == 404:
             return RerankError(f"{url} has no rerank endpoint or model {self.model!r} (HTTP "
                                f"404{said}): check the base URL, --protocol ({self.protocol}) "
