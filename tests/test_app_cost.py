@@ -169,3 +169,17 @@ def test_no_table_on_the_cost_page_shows_none(sample, home):
     at.button(key="cost_prices_save").click().run()
     assert at.error, [s.value for s in at.success]
     assert "is not a number" in at.error[0].value.replace("\\", "")
+
+
+def test_a_bad_price_row_is_refused_in_the_pages_language(sample, home):
+    at = new_app(run=save_bm25_run(sample, name="bm25")).run()
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    open_page(at, "cost")
+    at.session_state["cost_prices"] = {
+        "edited_rows": {}, "deleted_rows": [],
+        "added_rows": [{"provider": "Relay", "model": "m-3", "usd_per_1m": -0.5}]}
+    at.run()
+    at.button(key="cost_prices_save").click().run()
+    (error,) = [e.value.replace("\\", "") for e in at.error]
+    assert "Relay / m-3: usd_per_1m が -0.5 です。価格は負にできません" in error, error
+    assert "cannot be negative" not in error

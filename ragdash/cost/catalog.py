@@ -95,25 +95,29 @@ class PriceRow:
 
     def __post_init__(self) -> None:
         problems = validate_values(self)
-        if problems:
-            raise catalog_error(f"{self.label}: {problems[0][0]}", fix=problems[0][1])
+        if problems:  # "<label>: <problem>. <Fix>." with message ids (cost.row_*)
+            problem, fix = problems[0]
+            err = error(CostError, "cost.row_invalid", label=self.label, problem=problem,
+                        fix=fix)
+            err.file, err.line, err.fix = None, None, str(fix)
+            raise err
 
 
 def validate_values(row: PriceRow) -> list[tuple[str, str]]:
     """(problem, fix) pairs for a row's values; empty when the row is fine."""
     out = []
     if not row.provider.strip():
-        out.append(("the provider is empty", "Name the provider, e.g. OpenAI or local"))
+        out.append((text("cost.row_no_provider"), text("cost.row_no_provider_fix")))
     if not row.model.strip():
-        out.append(("the model is empty", "Name the model as the API expects it"))
+        out.append((text("cost.row_no_model"), text("cost.row_no_model_fix")))
     for name in ("usd_per_1m", "batch_usd_per_1m"):
         value = getattr(row, name)
         if value is not None and not (value >= 0 and value != float("inf")):
-            out.append((f"{name} is {value}: a price cannot be negative",
-                        f"Write the {name} as a number of US dollars ≥ 0, e.g. 0.02"))
+            out.append((text("cost.row_negative", column=name, value=value),
+                        text("cost.row_negative_fix", column=name)))
     if row.jpy_per_usd is not None and not (0 < row.jpy_per_usd < float("inf")):
-        out.append((f"jpy_per_usd is {row.jpy_per_usd}: a rate must be positive",
-                    "Write yen per dollar, e.g. 155, or leave it empty for the global rate"))
+        out.append((text("cost.row_bad_rate", value=row.jpy_per_usd),
+                    text("cost.row_bad_rate_fix")))
     return out
 
 

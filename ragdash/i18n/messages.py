@@ -329,6 +329,28 @@ MESSAGES: dict[str, dict[str, str]] = {
               "blank",
         "ja": "列 {column} の「{value}」は数値ではありません。数値を書くか、空欄にしてください",
     },
+    "msg.cost.row_invalid": {"en": "{label}: {problem}. {fix}.",
+                             "ja": "{label}: {problem}。{fix}。"},
+    "msg.cost.row_no_provider": {"en": "the provider is empty", "ja": "プロバイダーが空です"},
+    "msg.cost.row_no_provider_fix": {"en": "Name the provider, e.g. OpenAI or local",
+                                     "ja": "プロバイダー名を書いてください(例: OpenAI、local)"},
+    "msg.cost.row_no_model": {"en": "the model is empty", "ja": "モデルが空です"},
+    "msg.cost.row_no_model_fix": {"en": "Name the model as the API expects it",
+                                  "ja": "API が受け付ける形でモデル名を書いてください"},
+    "msg.cost.row_negative": {"en": "{column} is {value}: a price cannot be negative",
+                              "ja": "{column} が {value} です。価格は負にできません"},
+    "msg.cost.row_negative_fix": {
+        "en": "Write the {column} as a number of US dollars ≥ 0, e.g. 0.02",
+        "ja": "{column} は 0 以上の米ドルの数値で書いてください(例: 0.02)",
+    },
+    "msg.cost.row_bad_rate": {
+        "en": "jpy_per_usd is {value}: a rate must be positive",
+        "ja": "jpy_per_usd が {value} です。為替レートは正の数にしてください",
+    },
+    "msg.cost.row_bad_rate_fix": {
+        "en": "Write yen per dollar, e.g. 155, or leave it empty for the global rate",
+        "ja": "1 ドルあたりの円を書くか(例: 155)、全体のレートを使うなら空欄にしてください",
+    },
     "msg.cost.add_row": {
         "en": "To price another model, add a row (provider, model, usd_per_1m) to {path}.",
         "ja": "別のモデルの価格を出すには、{path} に行(provider, model, usd_per_1m)を追加して"
