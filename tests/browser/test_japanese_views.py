@@ -1,8 +1,9 @@
 """Chromium: the Japanese views of #14 — Compare's scatter title and half-width drill-downs
-shown whole, the Run page's failure in Japanese and the app's words, money axes in money."""
+shown whole, a failed run explained in Japanese and in the app's words, money axes in money."""
 
 from __future__ import annotations
 
+from fake_openai import FakeOpenAI
 from harness import nav, open_app, wait_idle
 
 from ragdash.i18n import t
@@ -81,3 +82,36 @@ def test_cost_axes_in_japanese_are_money(browser, app_url, home):
         assert "None" not in page.inner_text("body")
     finally:
         context.close()
+
+
+def test_a_run_without_its_key_fails_in_japanese_and_the_apps_words(browser, app_url):
+    with FakeOpenAI(api_key="sk-the-right-key-0123") as server:
+        context = browser.new_context(viewport=VIEWPORT)
+        page = context.new_page()
+        try:
+            open_app(page, app_url)
+            _to_japanese(page)
+            nav(page, t("nav.data", "ja"))
+            page.get_by_role("button", name=t("data.load_sample", "ja")).click()
+            wait_idle(page)
+            nav(page, t("nav.run", "ja"))
+            page.get_by_text(t("run.retriever_openai", "ja")).click()
+            wait_idle(page)
+            page.get_by_label(t("run.preset", "ja")).click()
+            page.get_by_role("option", name=t("run.preset_custom", "ja")).click()
+            wait_idle(page)
+            for label, value in ((t("run.base_url", "ja"), server.url),
+                                 (t("run.model", "ja"), "emb-ja-no-key")):
+                page.get_by_label(label, exact=True).fill(value)
+                page.get_by_label(label, exact=True).press("Enter")
+                wait_idle(page)
+            page.get_by_role("button", name=t("run.start", "ja")).click()
+            error = page.locator('[data-testid="stAlertContentError"]').first
+            error.wait_for(timeout=60_000)
+            text = error.inner_text()
+            assert "API キーを求めています(HTTP 401" in text, text
+            assert "「API キー」欄" in text and "--api-key-env" not in text, text
+            assert "asks for an API key" not in text
+        finally:
+            context.close()
+
