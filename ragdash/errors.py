@@ -26,7 +26,38 @@ from __future__ import annotations
 
 
 class RagdashError(Exception):
-    """Base class: every error ragdash raises on purpose."""
+    """Base class: every error ragdash raises on purpose.
+
+    An error may carry a message id and its values (``msg_id``, ``params``): the catalog's
+    ``msg.<msg_id>`` (:mod:`ragdash.i18n`) then says it in another language or in the app's
+    words. :func:`ragdash.i18n.error` sets them; layers below :mod:`ragdash.i18n` (the file
+    formats) set them with :func:`with_id`, keeping their own English text.
+    """
+
+    msg_id: str | None = None
+    params: dict = {}  # noqa: RUF012  (read only; an instance with an id has its own)
+
+
+class Said(str):
+    """A word or phrase with a message id, for a layer that may not import
+    :mod:`ragdash.i18n`: ``str`` is the English given; as a value of an error's ``params``,
+    :func:`ragdash.i18n.message` says it from ``msg.<msg_id>``."""
+
+    msg_id: str
+    params: dict
+
+    def __new__(cls, msg_id: str, english: str, **params: object) -> Said:
+        obj = super().__new__(cls, english)
+        obj.msg_id, obj.params = msg_id, dict(params)
+        return obj
+
+
+def with_id(msg_id: str, exc: RagdashError, /, **params: object) -> RagdashError:
+    """``exc`` carrying ``msg_id`` and ``params`` (its text unchanged); returns it. The English
+    of ``msg.<msg_id>`` (and ``msg.<msg_id>.fix`` for a DatasetError) in the catalog must be
+    the text ``exc`` already says (a test checks this)."""
+    exc.msg_id, exc.params = msg_id, dict(params)
+    return exc
 
 
 class DatasetError(RagdashError):

@@ -123,6 +123,20 @@ def test_a_bad_trec_file_is_one_message(two_runs):
     assert "bad.trec" in plain(error.value) and "line 1" in plain(error.value)
 
 
+def test_a_bad_trec_line_is_explained_in_japanese_with_its_file_and_line(two_runs):
+    a, _ = two_runs
+    at = new_app(run=a).run()
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    at = open_page(at, "compare")
+    at.file_uploader(key="cmp_files").set_value([("bad.trec", b"q1 Q0 d1 1 2 t\nq1 Q0 d2 x\n",
+                                                  "text/plain")]).run()
+    at.button(key="cmp_upload").click().run()
+    (error,) = at.error
+    said = plain(error.value)
+    assert "bad.trec、2 行目: 6 列(qid Q0 docno rank score tag)のはずが 4 列です" in said, said
+    assert "1 行に 1 件ずつ" in said and "expected" not in said
+
+
 def test_two_runs_that_never_disagree_say_so(sample):
     a = save_bm25_run(sample, name="first")
     save_bm25_run(sample, name="again")

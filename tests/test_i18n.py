@@ -109,7 +109,8 @@ def test_japanese_wording_is_consistent():
 
 
 # -- core messages with ids (#14 item 4) ----------------------------------------------------
-MSG_CALL = re.compile(r"""\b(?:error\(\s*\w+,\s*|dataset_error\(\s*|text\(\s*)["']([a-z_.]+)["']""")
+MSG_CALL = re.compile(r"""\b(?:error\(\s*\w+,\s*|dataset_error\(\s*|text\(\s*|with_id\(\s*)"""
+                      r"""["']([a-z_.]+)["']""")
 
 
 def test_every_message_id_raised_in_the_source_exists_in_both_languages():
@@ -160,3 +161,55 @@ def test_a_dataset_error_with_an_id_places_file_and_line_in_each_language():
     assert str(exc).startswith("x.bin: cannot tell what this file is")
     assert message(exc, "ja").startswith("x.bin: ")
 
+
+
+# -- ids set below ragdash.i18n: the file formats (ragdash.errors.with_id) -------------------
+def _formats_errors():
+    import os
+    import tempfile
+
+    from ragdash.errors import DatasetError
+    from ragdash.formats.files import regular_file_error
+    from ragdash.formats.trec_run import parse_columns, unsafe_id_error
+
+    for data in (b"q1 Q0 d1 1\n", b"q1 Q0 d1 1 x t\n", b"q1 Q0 d\0 1 2 t\n", b"",
+                 b"q1 Q0 d1 1 2 t\n\xff\n"):
+        with pytest.raises(DatasetError) as got:
+            parse_columns(data, "run.trec")
+        yield got.value
+    yield unsafe_id_error("query", "a b", file="out.trec")
+    yield unsafe_id_error("document", "")
+    with tempfile.TemporaryDirectory() as d:
+        yield regular_file_error(d)
+        fifo = os.path.join(d, "pipe")
+        os.mkfifo(fifo)
+        yield regular_file_error(fifo)
+
+
+def test_the_formats_errors_carry_ids_whose_english_is_their_text():
+    from ragdash.i18n import message
+
+    errors = list(_formats_errors())
+    assert {e.msg_id for e in errors} == {
+        "trec.columns", "trec.bad_score", "trec.nul", "trec.empty", "trec.not_unicode",
+        "trec.id_whitespace", "trec.id_empty", "file.not_regular"}
+    for exc in errors:
+        assert message(exc, "en") == str(exc)  # the catalog's English is the text, unchanged
+        ja = message(exc, "ja")
+        assert ja != str(exc) and ja.endswith("。"), ja
+        assert not re.search(r"\b(the|is|not|which)\b", ja), ja
+    assert str(errors[0]) == ("run.trec, line 1: expected 6 columns (qid Q0 docno rank score "
+                              "tag), found 4. Write one result per line as: qid Q0 docno rank "
+                              "score tag.")
+    assert message(errors[0], "ja").startswith("run.trec、1 行目: 6 列(qid Q0 docno rank "
+                                               "score tag)のはずが 4 列です。")
+    assert "クエリ ID 'a b' に空白" in message(errors[5], "ja")
+    assert "名前付きパイプ(FIFO)" in message(errors[-1], "ja")
+    assert "フォルダー" in message(errors[-2], "ja")
+
+
+def test_a_callers_own_fix_keeps_the_id_error_english():
+    from ragdash.formats.trec_run import unsafe_id_error
+
+    exc = unsafe_id_error("query", "a b", fix="drop --save-run")
+    assert exc.msg_id is None and str(exc).endswith("Drop --save-run.")

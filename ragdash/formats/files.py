@@ -10,13 +10,14 @@ from __future__ import annotations
 import os
 import stat
 
-from ..errors import DatasetError
+from ..errors import DatasetError, Said, with_id
 
 __all__ = ["regular_file_error", "require_regular_file"]
 
-_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISDIR, "a folder"))
+#: (test, message id, English) of each kind of path that is not a regular file
+_KINDS = ((stat.S_ISFIFO, "fifo", "a named pipe (FIFO)"), (stat.S_ISSOCK, "socket", "a socket"),
+          (stat.S_ISCHR, "chr", "a character device"), (stat.S_ISBLK, "blk", "a block device"),
+          (stat.S_ISDIR, "dir", "a folder"))
 
 
 def regular_file_error(path: str | os.PathLike) -> DatasetError | None:
@@ -28,9 +29,12 @@ def regular_file_error(path: str | os.PathLike) -> DatasetError | None:
         return None
     if stat.S_ISREG(mode):
         return None
-    kind = next((label for test, label in _KINDS if test(mode)), "not a regular file")
-    return DatasetError(f"this is {kind}, not a regular file", file=os.fspath(path),
-                        fix="give a file saved on disk (copy the data into a file first)")
+    key, label = next(((key, label) for test, key, label in _KINDS if test(mode)),
+                      ("other", "not a regular file"))
+    return with_id("file.not_regular", DatasetError(
+        f"this is {label}, not a regular file", file=os.fspath(path),
+        fix="give a file saved on disk (copy the data into a file first)"),
+        kind=Said(f"file.kind.{key}", label))
 
 
 def require_regular_file(path: str | os.PathLike) -> None:

@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from ..errors import DatasetError
+from ..errors import DatasetError, Said, with_id
 from .files import require_regular_file
 from .words import ascii_space, finite_numbers, gather_field, records_on_own_lines, word_bounds
 
@@ -38,13 +38,21 @@ def first_unsafe_id(ids) -> str | None:
 
 def unsafe_id_error(kind: str, id_: str, *, file: str | None = None,
                     fix: str | None = None) -> DatasetError:
-    """The sentence for a ``kind`` ("query" / "document") id a TREC run cannot hold."""
+    """The sentence for a ``kind`` ("query" / "document") id a TREC run cannot hold. With the
+    default fix it carries a message id (``trec.id_empty`` / ``trec.id_whitespace``); a
+    caller's own ``fix`` (the command line's, naming its flags) stays English."""
     what = "is empty" if not id_ else "contains whitespace"
-    return DatasetError(f"the {kind} id {id_!r} {what}, which a TREC run file cannot hold (its "
-                        f"columns are split on whitespace, so the file would not read back)",
-                        file=file, fix=fix or "remove spaces and tabs from the ids in the "
-                                              "dataset, or keep the run in ragdash's JSON "
-                                              "export or run store, which hold any id")
+    exc = DatasetError(f"the {kind} id {id_!r} {what}, which a TREC run file cannot hold (its "
+                       f"columns are split on whitespace, so the file would not read back)",
+                       file=file, fix=fix or "remove spaces and tabs from the ids in the "
+                                             "dataset, or keep the run in ragdash's JSON "
+                                             "export or run store, which hold any id")
+    if fix:
+        return exc
+    params = {"kind": Said(f"trec.kind.{kind}", kind), "id": repr(id_)}
+    if not id_:
+        return with_id("trec.id_empty", exc, **params)
+    return with_id("trec.id_whitespace", exc, **params)
 
 
 def read_columns(path: str | os.PathLike, source: str | None = None):
@@ -111,8 +119,9 @@ def parse_chunks(chunks, source: str):
                 bytes(chunk).decode("utf-8")
             except UnicodeDecodeError as exc:
                 line = lines_before + bytes(chunk[: exc.start]).count(b"\n") + 1
-                raise DatasetError("the run file is not UTF-8 text", file=source, line=line,
-                                   fix="save it as UTF-8") from exc
+                raise with_id("trec.not_unicode", DatasetError(
+                    "the run file is not UTF-8 text", file=source, line=line,
+                    fix="save it as UTF-8")) from exc
         columns = _trec_columns_fast(buf) if len(buf) else None
         if columns is None:
             columns = _trec_columns_by_line(bytes(chunk), source, lines_before)
@@ -120,8 +129,9 @@ def parse_chunks(chunks, source: str):
             parts.append(columns)
         lines_before += int(np.count_nonzero(buf == 0x0A))
     if not parts:
-        raise DatasetError("the run file is empty", file=source,
-                           fix="give a TREC run file: qid Q0 docno rank score tag")
+        raise with_id("trec.empty", DatasetError(
+            "the run file is empty", file=source,
+            fix="give a TREC run file: qid Q0 docno rank score tag"))
     if len(parts) == 1:
         return parts[0]
     return tuple(np.concatenate([p[j] for p in parts]) for j in range(3))
@@ -173,20 +183,23 @@ def _trec_columns_by_line(data: bytes, source: str, lines_before: int = 0):
         if not parts:
             continue
         if len(parts) != 6:
-            raise DatasetError(f"expected 6 columns (qid Q0 docno rank score tag), found "
-                               f"{len(parts)}", file=source, line=n,
-                               fix="write one result per line as: qid Q0 docno rank score tag")
+            raise with_id("trec.columns", DatasetError(
+                f"expected 6 columns (qid Q0 docno rank score tag), found {len(parts)}",
+                file=source, line=n,
+                fix="write one result per line as: qid Q0 docno rank score tag"), n=len(parts))
         if b"\0" in line:
-            raise DatasetError("the line contains a NUL byte", file=source, line=n,
-                               fix="give a text file, not a binary one")
+            raise with_id("trec.nul", DatasetError(
+                "the line contains a NUL byte", file=source, line=n,
+                fix="give a text file, not a binary one"))
         try:
             score = float(parts[4])
         except ValueError:
             score = float("nan")
         if not np.isfinite(score):
-            raise DatasetError(f"score {parts[4].decode('utf-8', 'replace')!r} is not a finite "
-                               f"number", file=source, line=n,
-                               fix="the fifth column must be a number")
+            shown = repr(parts[4].decode("utf-8", "replace"))
+            raise with_id("trec.bad_score", DatasetError(
+                f"score {shown} is not a finite number", file=source, line=n,
+                fix="the fifth column must be a number"), score=shown)
         qcol.append(parts[0])
         dcol.append(parts[2])
         scores.append(score)

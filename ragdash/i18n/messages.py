@@ -277,6 +277,71 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "その run がこのコーパスから検索したものか確かめてください(文書 ID の一致が"
               "必要です)",
     },
+    # -- TREC run files, line by line (ragdash.formats: ids set with errors.with_id) ---------
+    "msg.trec.not_unicode": {"en": "the run file is not UTF-8 text",
+                          "ja": "run ファイルが UTF-8 のテキストではありません"},
+    "msg.trec.not_unicode.fix": {"en": "save it as UTF-8", "ja": "UTF-8 で保存してください"},
+    "msg.trec.empty": {"en": "the run file is empty", "ja": "run ファイルが空です"},
+    "msg.trec.empty.fix": {
+        "en": "give a TREC run file: qid Q0 docno rank score tag",
+        "ja": "TREC の run ファイル(qid Q0 docno rank score tag)を指定してください",
+    },
+    "msg.trec.columns": {
+        "en": "expected 6 columns (qid Q0 docno rank score tag), found {n}",
+        "ja": "6 列(qid Q0 docno rank score tag)のはずが {n} 列です",
+    },
+    "msg.trec.columns.fix": {
+        "en": "write one result per line as: qid Q0 docno rank score tag",
+        "ja": "1 行に 1 件ずつ qid Q0 docno rank score tag の形で書いてください",
+    },
+    "msg.trec.nul": {"en": "the line contains a NUL byte",
+                     "ja": "この行に NUL バイトが含まれています"},
+    "msg.trec.nul.fix": {"en": "give a text file, not a binary one",
+                         "ja": "バイナリではなくテキストのファイルを指定してください"},
+    "msg.trec.bad_score": {"en": "score {score} is not a finite number",
+                           "ja": "スコア {score} が有限の数値ではありません"},
+    "msg.trec.bad_score.fix": {"en": "the fifth column must be a number",
+                               "ja": "5 列目は数値にしてください"},
+    "msg.trec.id_empty": {
+        "en": "the {kind} id {id} is empty, which a TREC run file cannot hold (its columns are "
+              "split on whitespace, so the file would not read back)",
+        "ja": "{kind} ID {id} が空です。TREC の run ファイルには書けません(列は空白で"
+              "区切られるため、読み戻せなくなります)",
+    },
+    "msg.trec.id_empty.fix": {
+        "en": "remove spaces and tabs from the ids in the dataset, or keep the run in "
+              "ragdash's JSON export or run store, which hold any id",
+        "ja": "データセットの ID から空白とタブを除くか、どんな ID も保持できる ragdash の "
+              "JSON 書き出しか run ストアに run を残してください",
+    },
+    "msg.trec.id_whitespace": {
+        "en": "the {kind} id {id} contains whitespace, which a TREC run file cannot hold (its "
+              "columns are split on whitespace, so the file would not read back)",
+        "ja": "{kind} ID {id} に空白が含まれています。TREC の run ファイルには書けません(列は"
+              "空白で区切られるため、読み戻せなくなります)",
+    },
+    "msg.trec.id_whitespace.fix": {
+        "en": "remove spaces and tabs from the ids in the dataset, or keep the run in "
+              "ragdash's JSON export or run store, which hold any id",
+        "ja": "データセットの ID から空白とタブを除くか、どんな ID も保持できる ragdash の "
+              "JSON 書き出しか run ストアに run を残してください",
+    },
+    "msg.trec.kind.query": {"en": "query", "ja": "クエリ"},
+    "msg.trec.kind.document": {"en": "document", "ja": "文書"},
+    # -- paths that are not regular files (ragdash.formats.files) -------------------------
+    "msg.file.not_regular": {"en": "this is {kind}, not a regular file",
+                             "ja": "これは{kind}で、通常のファイルではありません"},
+    "msg.file.not_regular.fix": {
+        "en": "give a file saved on disk (copy the data into a file first)",
+        "ja": "ディスクに保存したファイルを指定してください(先にデータをファイルにコピーして"
+              "ください)",
+    },
+    "msg.file.kind.fifo": {"en": "a named pipe (FIFO)", "ja": "名前付きパイプ(FIFO)"},
+    "msg.file.kind.socket": {"en": "a socket", "ja": "ソケット"},
+    "msg.file.kind.chr": {"en": "a character device", "ja": "キャラクターデバイス"},
+    "msg.file.kind.blk": {"en": "a block device", "ja": "ブロックデバイス"},
+    "msg.file.kind.dir": {"en": "a folder", "ja": "フォルダー"},
+    "msg.file.kind.other": {"en": "not a regular file", "ja": "通常のファイル以外のもの"},
     # -- cost ---------------------------------------------------------------------------
     "msg.cost.tokens_estimated": {
         "en": "token counts are estimated (cl100k_base not available offline: {detail})",
