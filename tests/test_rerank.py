@@ -314,3 +314,28 @@ def test_too_many_documents_messages(status, message, limit):
         assert not many
     else:
         assert many and got == limit
+
+
+def test_a_failed_rerank_is_said_in_japanese_and_in_the_apps_words():
+    from ragdash.i18n import message
+
+    ds = make_dataset()
+    with FakeRerank("cohere", models={"rerank-v3.5"}) as server, \
+            pytest.raises(RerankError) as info:
+        reranker(server).rerank_run(make_run(ds))
+    exc = info.value
+    assert str(exc) == message(exc, "en")  # the command line's English, unchanged
+    assert "--protocol (cohere)" in str(exc)
+    app = message(exc, "en", app=True)
+    assert "the API shape (cohere)" in app and "--protocol" not in app
+    ja = message(exc, "ja", app=True)
+    assert "リランクのエンドポイントかモデル 'rerank-test' がありません(HTTP 404" in ja, ja
+    assert "「API の形式」(cohere)" in ja and "--" not in ja
+    with FakeRerank("cohere") as server:
+        server.fault("status", status=503, times=100)
+        client = RerankClient(server.url, "m", max_retries=1, seed=0)
+        with pytest.raises(RerankError) as info:
+            Reranker(client, depth=5).rerank_run(make_run(ds))
+    ja = message(info.value, "ja")
+    assert "HTTP 503" in ja and "2 回試行して" in ja and "スコア済みの分はキャッシュ" in ja, ja
+    assert "after 2 attempts" in str(info.value)

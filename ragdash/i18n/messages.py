@@ -555,6 +555,117 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{url} は API キーを求めています(HTTP {status}{said})。上の「API キー」欄に"
               "入力して、もう一度開始してください。",
     },
+    # -- rerank servers that failed for good (ragdash.retrieval.rerank.client) -------------
+    "msg.rerank.invalid": {
+        "en": "{detail}; what was already scored is cached.",
+        "ja": "{detail}。スコア済みの分はキャッシュにあります。",
+    },
+    "msg.rerank.timeout": {
+        "en": "No reply from {url} within {timeout} s, {tried}: check that the server is up, or "
+              "raise --timeout or lower --max-documents; what was already scored is cached.",
+        "ja": "{url} から {timeout} 秒以内に応答がありませんでした({tried})。サーバーが動いて"
+              "いるか確かめるか、--timeout を延ばすか --max-documents を小さくしてください。"
+              "スコア済みの分はキャッシュにあります。",
+    },
+    "msg.rerank.timeout.app": {
+        "en": "No reply from {url} within {timeout} s, {tried}: check that the server is up, or "
+              "rerank fewer top documents; what was already scored is cached.",
+        "ja": "{url} から {timeout} 秒以内に応答がありませんでした({tried})。サーバーが動いて"
+              "いるか確かめるか、リランクする上位件数を減らしてください。スコア済みの分は"
+              "キャッシュにあります。",
+    },
+    "msg.rerank.too_large": {
+        "en": "{url} sent a reply larger than a rerank answer can be ({detail}); ragdash "
+              "stopped reading it: check the base URL and --protocol; what was already scored "
+              "is cached.",
+        "ja": "{url} の応答がリランクの答えとしてありえない大きさだったため({detail})、"
+              "読み込みを止めました。ベース URL と --protocol を確かめてください。スコア済みの分は"
+              "キャッシュにあります。",
+    },
+    "msg.rerank.too_large.app": {
+        "en": "{url} sent a reply larger than a rerank answer can be ({detail}); ragdash "
+              "stopped reading it: check the base URL and the API shape; what was already "
+              "scored is cached.",
+        "ja": "{url} の応答がリランクの答えとしてありえない大きさだったため({detail})、"
+              "読み込みを止めました。ベース URL と「API の形式」を確かめてください。スコア済みの"
+              "分はキャッシュにあります。",
+    },
+    "msg.rerank.encoding": {
+        "en": "{url} sent a reply that cannot be read ({detail}): check the server or a proxy "
+              "in between; what was already scored is cached.",
+        "ja": "{url} の応答を読めませんでした({detail})。サーバーか途中のプロキシを確かめて"
+              "ください。スコア済みの分はキャッシュにあります。",
+    },
+    "msg.rerank.unreachable": {
+        "en": "Could not reach {url} ({detail}), {tried}: check the base URL and that the "
+              "server is running; what was already scored is cached.",
+        "ja": "{url} に接続できませんでした({detail}、{tried})。ベース URL と、サーバーが"
+              "動いているかを確かめてください。スコア済みの分はキャッシュにあります。",
+    },
+    "msg.rerank.malformed": {
+        "en": "{url} did not answer with rerank JSON ({detail}), {tried}: check the base URL "
+              "and --protocol; what was already scored is cached.",
+        "ja": "{url} はリランクの JSON を返しませんでした({detail}、{tried})。ベース URL と "
+              "--protocol を確かめてください。スコア済みの分はキャッシュにあります。",
+    },
+    "msg.rerank.malformed.app": {
+        "en": "{url} did not answer with rerank JSON ({detail}), {tried}: check the base URL "
+              "and the API shape; what was already scored is cached.",
+        "ja": "{url} はリランクの JSON を返しませんでした({detail}、{tried})。ベース URL と"
+              "「API の形式」を確かめてください。スコア済みの分はキャッシュにあります。",
+    },
+    "msg.rerank.no_model": {
+        "en": "{url} has no rerank endpoint or model {model} (HTTP 404{said}): check the base "
+              "URL, --protocol ({protocol}) and the model name.",
+        "ja": "{url} にリランクのエンドポイントかモデル {model} がありません(HTTP 404{said})。"
+              "ベース URL、--protocol({protocol})、モデル名を確かめてください。",
+    },
+    "msg.rerank.no_model.app": {
+        "en": "{url} has no rerank endpoint or model {model} (HTTP 404{said}): check the base "
+              "URL, the API shape ({protocol}) and the rerank model.",
+        "ja": "{url} にリランクのエンドポイントかモデル {model} がありません(HTTP 404{said})。"
+              "ベース URL、「API の形式」({protocol})、リランクモデルを確かめてください。",
+    },
+    "msg.rerank.quota": {
+        "en": "The account behind this key has no quota or credit left (HTTP 429 {code}{said}): "
+              "add credit or use another key, then run again; what was already scored is "
+              "cached.",
+        "ja": "このキーのアカウントは利用枠かクレジットを使い切っています(HTTP 429 {code}{said})。"
+              "クレジットを追加するか別のキーを使って、もう一度実行してください。スコア済みの分は"
+              "キャッシュにあります。",
+    },
+    "msg.rerank.rate_limited": {
+        "en": "{url} kept answering HTTP 429 (rate limited) {tried}: lower --concurrency, or "
+              "wait a minute and run again; what was already scored is cached.",
+        "ja": "{url} が HTTP 429(レート制限)を返し続けました({tried})。--concurrency を"
+              "下げるか、1 分待ってもう一度実行してください。スコア済みの分はキャッシュに"
+              "あります。",
+    },
+    "msg.rerank.rate_limited.app": {
+        "en": "{url} kept answering HTTP 429 (rate limited) {tried}: wait a minute and start "
+              "again; what was already scored is cached.",
+        "ja": "{url} が HTTP 429(レート制限)を返し続けました({tried})。1 分待ってもう一度"
+              "開始してください。スコア済みの分はキャッシュにあります。",
+    },
+    "msg.rerank.server_error": {
+        "en": "{url} kept failing with HTTP {status}{said} {tried}: try again later; what was "
+              "already scored is cached.",
+        "ja": "{url} が HTTP {status}{said} で失敗し続けました({tried})。時間をおいてもう一度"
+              "試してください。スコア済みの分はキャッシュにあります。",
+    },
+    "msg.rerank.refused": {
+        "en": "{url} refused the request (HTTP {status}{said}): check the model name and "
+              "--protocol ({protocol}); what was already scored is cached.",
+        "ja": "{url} がリクエストを拒否しました(HTTP {status}{said})。モデル名と --protocol"
+              "({protocol})を確かめてください。スコア済みの分はキャッシュにあります。",
+    },
+    "msg.rerank.refused.app": {
+        "en": "{url} refused the request (HTTP {status}{said}): check the rerank model and "
+              "the API shape ({protocol}); what was already scored is cached.",
+        "ja": "{url} がリクエストを拒否しました(HTTP {status}{said})。リランクモデルと"
+              "「API の形式」({protocol})を確かめてください。スコア済みの分はキャッシュに"
+              "あります。",
+    },
     "msg.rerank.no_key": {
         "en": "{url} asks for an API key (HTTP {status}{said}): set the variable named by "
               "--api-key-env and run again.",

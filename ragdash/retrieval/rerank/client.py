@@ -59,7 +59,7 @@ from ...http import (
     parse_json,
     plain_http_warning,
 )
-from ...i18n import error
+from ...i18n import error, text
 from ...retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
 from ...secrets import scrub_secrets
 from .protocols import (
@@ -484,56 +484,46 @@ class RerankClient:
         return scrub_secrets(text, [key] if key else [])
 
     def _final_error(self, f: _Failure, code: str | None, attempts: int) -> RerankError:
+        """The sentence for a request that failed for good, with a message id
+        (``rerank.*``): the app says it in its language and words (its fields, not flags)."""
         url = self.endpoint.url
         said = self._scrub(f.info.message)
         said = f": {said}" if said else ""
-        tried = f"after {attempts} attempt{'s' if attempts != 1 else ''}"
-        kept = "what was already scored is cached"
+        tried = (text("embed.tried_one", attempts=attempts) if attempts == 1
+                 else text("embed.tried_many", attempts=attempts))
         if f.kind == "invalid":
-            return RerankError(f"{self._scrub(f.detail).rstrip('.')}; {kept}.")
+            return error(RerankError, "rerank.invalid", detail=self._scrub(f.detail).rstrip("."))
         if f.kind == "timeout":
-            return RerankError(f"No reply from {url} within {self.timeout:g} s, {tried}: check "
-                               "that the server is up, or raise --timeout or lower "
-                               f"--max-documents; {kept}.")
+            return error(RerankError, "rerank.timeout", url=url, timeout=f"{self.timeout:g}",
+                         tried=tried)
         if f.kind == "redirect":
-            return RerankError(
-                f"{self._scrub(f.detail)}: ragdash does not follow it, so neither the API key "
-                "nor the texts left for another host; if that host is the right server, give "
-                "its URL as the base URL.")
+            return error(RerankError, "embed.redirect", detail=self._scrub(f.detail))
         if f.kind == "too_large":
-            return RerankError(f"{url} sent a reply larger than a rerank answer can be "
-                               f"({f.detail}); ragdash stopped reading it: check the base URL "
-                               f"and --protocol; {kept}.")
+            return error(RerankError, "rerank.too_large", url=url, detail=f.detail)
         if f.kind == "encoding":
-            return RerankError(f"{url} sent a reply that cannot be read ({f.detail}): check "
-                               f"the server or a proxy in between; {kept}.")
+            return error(RerankError, "rerank.encoding", url=url, detail=f.detail)
         if f.kind in ("connection", "unreachable", "tls"):
-            return RerankError(f"Could not reach {url} ({self._scrub(f.detail)}), {tried}: "
-                               f"check the base URL and that the server is running; {kept}.")
+            return error(RerankError, "rerank.unreachable", url=url,
+                         detail=self._scrub(f.detail), tried=tried)
         if f.kind == "malformed":
-            return RerankError(f"{url} did not answer with rerank JSON ({f.detail}), {tried}: "
-                               f"check the base URL and --protocol; {kept}.")
+            return error(RerankError, "rerank.malformed", url=url, detail=f.detail, tried=tried)
         status = f.status
         if status in (401, 403):
             if self._api_key is None:
                 return error(RerankError, "rerank.no_key", url=url, status=status, said=said)
             return error(RerankError, "embed.bad_key", url=url, status=status, said=said)
         if status == 404:
-            return RerankError(f"{url} has no rerank endpoint or model {self.model!r} (HTTP "
-                               f"404{said}): check the base URL, --protocol ({self.protocol}) "
-                               "and the model name.")
+            return error(RerankError, "rerank.no_model", url=url, model=repr(self.model),
+                         said=said, protocol=self.protocol)
         if status == 429 and is_quota_code(code):
-            return RerankError(f"The account behind this key has no quota or credit left "
-                               f"(HTTP 429 {code}{said}): add credit or use another key, then "
-                               f"run again; {kept}.")
+            return error(RerankError, "rerank.quota", code=code, said=said)
         if status == 429:
-            return RerankError(f"{url} kept answering HTTP 429 (rate limited) {tried}: lower "
-                               f"--concurrency, or wait a minute and run again; {kept}.")
+            return error(RerankError, "rerank.rate_limited", url=url, tried=tried)
         if (status is not None and status >= 500) or status in (408, 409):
-            return RerankError(f"{url} kept failing with HTTP {status}{said} {tried}: try "
-                               f"again later; {kept}.")
-        return RerankError(f"{url} refused the request (HTTP {status}{said}): check the model "
-                           f"name and --protocol ({self.protocol}); {kept}.")
+            return error(RerankError, "rerank.server_error", url=url, status=status, said=said,
+                         tried=tried)
+        return error(RerankError, "rerank.refused", url=url, status=status, said=said,
+                     protocol=self.protocol)
 
 
 def pair_tokens(query: str, documents: Sequence[str]) -> int:
