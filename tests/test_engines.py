@@ -433,3 +433,23 @@ def test_the_run_page_evaluates_an_existing_index(server, home):
     for path in home.rglob("*"):
         if path.is_file() and path.suffix != ".db":
             assert b"tok-engine-SECRET-42" not in path.read_bytes(), path
+
+
+def test_engine_errors_are_said_in_japanese_and_the_apps_words_not_flags(engine, tmp_path):
+    from ragdash.i18n import message
+
+    engine.create("present", 4, IndexSpec("flat"))
+    with pytest.raises(EngineError) as info:
+        engine.describe("absent")
+    exc = info.value
+    assert message(exc, "en") == str(exc) and "check --collection" in str(exc)
+    assert message(exc, "en", app=True).endswith("check the collection name")
+    ja = message(exc, "ja", app=True)
+    assert "コレクション 'absent' がありません(あるもの: present)" in ja, ja
+    assert "「コレクション」欄" in ja and "--" not in ja
+    assert "--collection" in message(exc, "ja")  # the command line keeps its flag
+    with pytest.raises(EngineError) as info:
+        open_engine("qdrant", ":memory:").create("x", 4, IndexSpec("ivf"))
+    assert message(info.value, "en") == str(info.value)
+    assert "--" not in message(info.value, "ja", app=True)
+    assert "IVF インデックスがありません" in message(info.value, "ja", app=True)

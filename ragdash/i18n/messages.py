@@ -555,6 +555,149 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{url} は API キーを求めています(HTTP {status}{said})。上の「API キー」欄に"
               "入力して、もう一度開始してください。",
     },
+    # -- vector engines (ragdash.retrieval.engines): the app has fields, not flags ----------
+    "msg.engine.no_uri": {
+        "en": "the {engine} engine needs a URI (--uri): a local file or folder, or the "
+              "server's http(s) address",
+        "ja": "{engine} エンジンには URI(--uri)が必要です。ローカルのファイルかフォルダー、"
+              "またはサーバーの http(s) アドレスです",
+    },
+    "msg.engine.no_uri.app": {
+        "en": "the {engine} engine needs a URI (the URI field): a local file or folder, or the "
+              "server's http(s) address",
+        "ja": "{engine} エンジンには URI(「URI」欄)が必要です。ローカルのファイルかフォルダー、"
+              "またはサーバーの http(s) アドレスです",
+    },
+    "msg.engine.no_collection": {
+        "en": "{engine} at {where} has no collection {collection} (it has: {shown}); check "
+              "--collection",
+        "ja": "{where} の {engine} にコレクション {collection} がありません(あるもの: {shown})。"
+              "--collection を確かめてください",
+    },
+    "msg.engine.no_collection.app": {
+        "en": "{engine} at {where} has no collection {collection} (it has: {shown}); check "
+              "the collection name",
+        "ja": "{where} の {engine} にコレクション {collection} がありません(あるもの: {shown})。"
+              "「コレクション」欄の名前を確かめてください",
+    },
+    "msg.engine.vector_fields": {
+        "en": "collection {collection} has {n} float vector fields ({names}); name one with "
+              "--vector-field",
+        "ja": "コレクション {collection} には float ベクトルのフィールドが {n} 個あります"
+              "({names})。--vector-field で 1 つ指定してください",
+    },
+    "msg.engine.vector_fields.app": {
+        "en": "collection {collection} has {n} float vector fields ({names}); name one in the "
+              "vector field box",
+        "ja": "コレクション {collection} には float ベクトルのフィールドが {n} 個あります"
+              "({names})。「ベクトルフィールド」欄で 1 つ指定してください",
+    },
+    "msg.engine.no_vector_field": {
+        "en": "collection {collection} has no float vector field {field} (vector fields: "
+              "{names})",
+        "ja": "コレクション {collection} に float ベクトルのフィールド {field} がありません"
+              "(ベクトルフィールド: {names})",
+    },
+    "msg.engine.named_vectors": {
+        "en": "collection {collection} has named vectors {names}; name one with --vector-field",
+        "ja": "コレクション {collection} には名前付きベクトル {names} があります。"
+              "--vector-field で 1 つ指定してください",
+    },
+    "msg.engine.named_vectors.app": {
+        "en": "collection {collection} has named vectors {names}; name one in the vector "
+              "field box",
+        "ja": "コレクション {collection} には名前付きベクトル {names} があります。"
+              "「ベクトルフィールド」欄で 1 つ指定してください",
+    },
+    "msg.engine.no_named_vector": {
+        "en": "collection {collection} has no vector named {field} (it has: {names})",
+        "ja": "コレクション {collection} に {field} という名前のベクトルがありません"
+              "(あるもの: {names})",
+    },
+    "msg.engine.unnamed_vector": {
+        "en": "collection {collection} has one unnamed vector, not {field}; leave "
+              "--vector-field out",
+        "ja": "コレクション {collection} のベクトルは名前のない 1 つだけで、{field} では"
+              "ありません。--vector-field は指定しないでください",
+    },
+    "msg.engine.unnamed_vector.app": {
+        "en": "collection {collection} has one unnamed vector, not {field}; leave the vector "
+              "field box empty",
+        "ja": "コレクション {collection} のベクトルは名前のない 1 つだけで、{field} では"
+              "ありません。「ベクトルフィールド」欄は空にしてください",
+    },
+    "msg.engine.qdrant_no_ivf": {
+        "en": "qdrant has no IVF index; use --index hnsw (or flat) with qdrant, or --engine "
+              "milvus for IVF",
+        "ja": "qdrant には IVF インデックスがありません。qdrant では --index hnsw(または flat)"
+              "を、IVF には --engine milvus を使ってください",
+    },
+    "msg.engine.qdrant_no_ivf.app": {
+        "en": "qdrant has no IVF index; pick the HNSW (or flat) index with qdrant, or the "
+              "milvus engine for IVF",
+        "ja": "qdrant には IVF インデックスがありません。qdrant では HNSW(または flat)の"
+              "インデックスを、IVF には milvus エンジンを選んでください",
+    },
+    "msg.engine.bad_filter": {
+        "en": "qdrant filter {filter} is not field=value[,field=value]; e.g. --filter lang=ja",
+        "ja": "qdrant のフィルタ {filter} が field=value[,field=value] の形ではありません"
+              "(例: --filter lang=ja)",
+    },
+    "msg.engine.bad_filter.app": {
+        "en": "qdrant filter {filter} is not field=value[,field=value]; e.g. lang=ja",
+        "ja": "qdrant のフィルタ {filter} が field=value[,field=value] の形ではありません"
+              "(例: lang=ja)",
+    },
+    "msg.engine.filter_no_field": {
+        "en": "qdrant filter {filter} names no field before '='",
+        "ja": "qdrant のフィルタ {filter} の '=' の前にフィールド名がありません",
+    },
+    "msg.engine.need_id_field": {
+        "en": "name the payload field that holds the dataset's document id (--id-field)",
+        "ja": "データセットの文書 ID を持つペイロードのフィールドを指定してください(--id-field)",
+    },
+    "msg.engine.need_id_field.app": {
+        "en": "name the payload field that holds the dataset's document id (the document id "
+              "field)",
+        "ja": "データセットの文書 ID を持つペイロードのフィールドを指定してください"
+              "(「文書 ID のフィールド」欄)",
+    },
+    "msg.engine.no_id_field": {
+        "en": "collection {collection} has no field {field} (fields: {fields}); check "
+              "--id-field, the field that holds the dataset's document id",
+        "ja": "コレクション {collection} にフィールド {field} がありません(フィールド: {fields})。"
+              "データセットの文書 ID を持つフィールド(--id-field)を確かめてください",
+    },
+    "msg.engine.no_id_field.app": {
+        "en": "collection {collection} has no field {field} (fields: {fields}); check the "
+              "document id field, the field that holds the dataset's document id",
+        "ja": "コレクション {collection} にフィールド {field} がありません(フィールド: {fields})。"
+              "「文書 ID のフィールド」欄を確かめてください",
+    },
+    "msg.engine.dim_mismatch": {
+        "en": "collection {collection} holds {dim}-dimension vectors but {model} gives {got}; "
+              "use the embedding model (and --dimensions) the collection was built with",
+        "ja": "コレクション {collection} のベクトルは {dim} 次元ですが、{model} は {got} 次元です。"
+              "コレクションを作ったときの埋め込みモデル(と --dimensions)を使ってください",
+    },
+    "msg.engine.dim_mismatch.app": {
+        "en": "collection {collection} holds {dim}-dimension vectors but {model} gives {got}; "
+              "use the embedding model (and Dimensions) the collection was built with",
+        "ja": "コレクション {collection} のベクトルは {dim} 次元ですが、{model} は {got} 次元です。"
+              "コレクションを作ったときの埋め込みモデル(と次元数)を使ってください",
+    },
+    "msg.engine.hits_no_id_field": {
+        "en": "no hit of collection {collection} has a field {field}; check --id-field, the "
+              "payload field that holds the dataset's document id",
+        "ja": "コレクション {collection} の検索結果のどれにもフィールド {field} がありません。"
+              "データセットの文書 ID を持つペイロードのフィールド(--id-field)を確かめてください",
+    },
+    "msg.engine.hits_no_id_field.app": {
+        "en": "no hit of collection {collection} has a field {field}; check the document id "
+              "field, the payload field that holds the dataset's document id",
+        "ja": "コレクション {collection} の検索結果のどれにもフィールド {field} がありません。"
+              "「文書 ID のフィールド」欄を確かめてください",
+    },
     # -- rerank servers that failed for good (ragdash.retrieval.rerank.client) -------------
     "msg.rerank.invalid": {
         "en": "{detail}; what was already scored is cached.",

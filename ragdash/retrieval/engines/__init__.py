@@ -15,6 +15,7 @@ opened.
 from __future__ import annotations
 
 from ...errors import EngineError
+from ...i18n import error
 from .base import ENGINES, INDEX_KINDS, CollectionInfo, IndexSpec, SearchResult, VectorEngine
 from .experiment import AnnReport, AnnRetriever, ann_experiment
 from .retriever import EngineRetriever
@@ -35,8 +36,7 @@ def open_engine(kind: str, uri: str, *, token: str | None = None,
     """A connection to the engine ``kind`` ("milvus" or "qdrant") at ``uri``."""
     key = str(kind).strip().lower()
     if not str(uri or "").strip():
-        raise EngineError(f"the {key} engine needs a URI (--uri): a local file or folder, or "
-                          f"the server's http(s) address")
+        raise error(EngineError, "engine.no_uri", engine=key)
     if key == "milvus":
         from .milvus import MilvusEngine
 

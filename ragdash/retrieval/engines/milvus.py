@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import EngineError
+from ...i18n import error
 from .base import CollectionInfo, IndexSpec, SearchResult, VectorEngine
 
 _VECTOR_TYPES = ("FLOAT_VECTOR", "FLOAT16_VECTOR", "BFLOAT16_VECTOR")
@@ -63,8 +64,8 @@ class MilvusEngine(VectorEngine):
             names = self._call("listing collections", "check the URI",
                                self._client.list_collections)
             shown = ", ".join(sorted(names)[:10]) or "none"
-            raise EngineError(f"milvus at {self.where()} has no collection {collection!r} "
-                              f"(it has: {shown}); check --collection")
+            raise error(EngineError, "engine.no_collection", engine="milvus",
+                        where=self.where(), collection=repr(collection), shown=shown)
         desc = self._call("describing the collection", "check the collection name",
                           self._client.describe_collection, collection)
         fields = desc.get("fields", [])
@@ -73,17 +74,16 @@ class MilvusEngine(VectorEngine):
         names = [f["name"] for f in fields]
         if vector_field is None:
             if len(vectors) != 1:
-                raise EngineError(
-                    f"collection {collection!r} has {len(vectors)} float vector fields "
-                    f"({', '.join(f['name'] for f in vectors) or 'none'}); name one with "
-                    f"--vector-field")
+                raise error(EngineError, "engine.vector_fields", collection=repr(collection),
+                            n=len(vectors),
+                            names=", ".join(f["name"] for f in vectors) or "none")
             chosen = vectors[0]
         else:
             chosen = next((f for f in vectors if f["name"] == vector_field), None)
             if chosen is None:
-                raise EngineError(
-                    f"collection {collection!r} has no float vector field {vector_field!r} "
-                    f"(vector fields: {', '.join(f['name'] for f in vectors) or 'none'})")
+                raise error(EngineError, "engine.no_vector_field",
+                            collection=repr(collection), field=repr(vector_field),
+                            names=", ".join(f["name"] for f in vectors) or "none")
         dim = int(chosen.get("params", {}).get("dim", 0))
         # a collection opened by a new process is released: load it to search (a no-op if
         # it is loaded already)

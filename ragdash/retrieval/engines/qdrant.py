@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...errors import EngineError
+from ...i18n import error
 from .base import CollectionInfo, IndexSpec, SearchResult, VectorEngine
 
 
@@ -60,8 +61,8 @@ class QdrantEngine(VectorEngine):
             names = [c.name for c in self._call("listing collections", "check the URL",
                                                 self._client.get_collections).collections]
             shown = ", ".join(sorted(names)[:10]) or "none"
-            raise EngineError(f"qdrant at {self.where()} has no collection {collection!r} "
-                              f"(it has: {shown}); check --collection")
+            raise error(EngineError, "engine.no_collection", engine="qdrant",
+                        where=self.where(), collection=repr(collection), shown=shown)
         info = self._call("describing the collection", "check the collection name",
                           self._client.get_collection, collection)
         vectors = info.config.params.vectors
@@ -69,17 +70,17 @@ class QdrantEngine(VectorEngine):
             names = sorted(vectors)
             if vector_field is None:
                 if len(names) != 1:
-                    raise EngineError(f"collection {collection!r} has named vectors "
-                                      f"{', '.join(names)}; name one with --vector-field")
+                    raise error(EngineError, "engine.named_vectors",
+                                collection=repr(collection), names=", ".join(names))
                 vector_field = names[0]
             if vector_field not in vectors:
-                raise EngineError(f"collection {collection!r} has no vector named "
-                                  f"{vector_field!r} (it has: {', '.join(names)})")
+                raise error(EngineError, "engine.no_named_vector", collection=repr(collection),
+                            field=repr(vector_field), names=", ".join(names))
             params = vectors[vector_field]
         else:
             if vector_field not in (None, "", "vector"):
-                raise EngineError(f"collection {collection!r} has one unnamed vector, not "
-                                  f"{vector_field!r}; leave --vector-field out")
+                raise error(EngineError, "engine.unnamed_vector", collection=repr(collection),
+                            field=repr(vector_field))
             params, vector_field = vectors, ""
         count = self._call("counting points", "check the collection", self._client.count,
                            collection, exact=True).count
@@ -125,8 +126,7 @@ class QdrantEngine(VectorEngine):
         if index.kind == "hnsw":
             hnsw = m.HnswConfigDiff(m=index.m, ef_construct=index.ef_construction)
         elif index.kind == "ivf":
-            raise EngineError("qdrant has no IVF index; use --index hnsw (or flat) with "
-                              "qdrant, or --engine milvus for IVF")
+            raise error(EngineError, "engine.qdrant_no_ivf")
         self._call("creating the collection", "check that the path or server is writable",
                    self._client.create_collection, collection,
                    vectors_config=m.VectorParams(size=int(dimension),
@@ -170,10 +170,9 @@ def _parse_filter(text: str, m):
     conditions = []
     for part in str(text).split(","):
         if "=" not in part:
-            raise EngineError(f"qdrant filter {text!r} is not field=value[,field=value]; "
-                              f"e.g. --filter lang=ja")
+            raise error(EngineError, "engine.bad_filter", filter=repr(text))
         key, value = (s.strip() for s in part.split("=", 1))
         if not key:
-            raise EngineError(f"qdrant filter {text!r} names no field before '='")
+            raise error(EngineError, "engine.filter_no_field", filter=repr(text))
         conditions.append(m.FieldCondition(key=key, match=m.MatchValue(value=value)))
     return m.Filter(must=conditions)

@@ -20,6 +20,7 @@ import numpy as np
 
 from ...dataset import Dataset, Query
 from ...errors import Cancelled, EngineError
+from ...i18n import error
 from ...ranking import Ranking
 from .base import SearchResult, VectorEngine
 
@@ -40,8 +41,7 @@ class EngineRetriever:
                  filter: str | None = None, id_map: Mapping[str, str] | None = None,
                  batch: int = SEARCH_BATCH) -> None:
         if not str(id_field or "").strip():
-            raise EngineError("name the payload field that holds the dataset's document id "
-                              "(--id-field)")
+            raise error(EngineError, "engine.need_id_field")
         self.engine = engine
         self.collection = collection
         self.id_field = id_field
@@ -95,18 +95,14 @@ class EngineRetriever:
               progress: ProgressFn | None, cancel: threading.Event | None) -> Ranking:
         info = self.engine.describe(self.collection, self.vector_field)
         if info.fields and not info.open_schema and self.id_field not in info.fields:
-            raise EngineError(
-                f"collection {self.collection!r} has no field {self.id_field!r} (fields: "
-                f"{', '.join(info.fields)}); check --id-field, the field that holds the "
-                f"dataset's document id")
+            raise error(EngineError, "engine.no_id_field", collection=repr(self.collection),
+                        field=repr(self.id_field), fields=", ".join(info.fields))
         (qvecs,) = self.dense.embed_groups([("queries", self.dense.query_prefix,
                                              [q.text for q in queries])],
                                            progress=progress, cancel=cancel)
         if qvecs.shape[1] != info.dimension:
-            raise EngineError(
-                f"collection {self.collection!r} holds {info.dimension}-dimension vectors but "
-                f"{self.dense.name} gives {qvecs.shape[1]}; use the embedding model (and "
-                f"--dimensions) the collection was built with")
+            raise error(EngineError, "engine.dim_mismatch", collection=repr(self.collection),
+                        dim=info.dimension, model=self.dense.name, got=qvecs.shape[1])
         if cancel is not None and cancel.is_set():
             raise Cancelled("Cancelled before searching; every query vector is cached.")
         if progress is not None:
@@ -147,9 +143,8 @@ class EngineRetriever:
         """Hits that all lack the id field: the field name is wrong, not the data."""
         hits = [i for row in part.ids for i in row]
         if hits and all(i is None for i in hits):
-            raise EngineError(
-                f"no hit of collection {self.collection!r} has a field {self.id_field!r}; "
-                f"check --id-field, the payload field that holds the dataset's document id")
+            raise error(EngineError, "engine.hits_no_id_field",
+                        collection=repr(self.collection), field=repr(self.id_field))
 
     def _to_ranking(self, dataset: Dataset, queries: Sequence[Query],
                     result: SearchResult) -> Ranking:
