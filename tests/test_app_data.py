@@ -219,6 +219,20 @@ def test_the_loaders_warnings_are_in_the_pages_language():
     assert not any("were dropped" in w for w in warnings)
 
 
+def test_the_loaders_notes_are_in_the_pages_language():
+    at = new_app().run()
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    at = _upload(open_page(at, "data"),
+                 [("corpus.csv", CORPUS.encode("cp932")), ("queries.csv", QUERIES),
+                  ("qrels.csv", "query_id,doc_id\nq1,d1\nq2,d3\n")])  # no grade column
+    notes = [m.value.replace("\\", "") for m in at.markdown if m.value.startswith("- ")]
+    said = "\n".join(notes)
+    assert "qrels.csv: 関連度の列がないため、並んでいる(クエリ, 文書)の組はすべて関連度 1 です" \
+        in said, notes
+    assert "corpus.csv: Shift_JIS (CP932) として読みました" in said, notes
+    assert "no grade column" not in said and "avoids guessing" not in said
+
+
 def test_a_bad_row_is_explained_in_japanese_with_its_file_and_line():
     at = new_app().run()
     at.sidebar.radio(key="w:rd_lang").set_value("ja").run()

@@ -213,3 +213,18 @@ def test_a_callers_own_fix_keeps_the_id_error_english():
 
     exc = unsafe_id_error("query", "a b", fix="drop --save-run")
     assert exc.msg_id is None and str(exc).endswith("Drop --save-run.")
+
+
+def test_a_loader_note_keeps_its_id_through_pickling_and_says_it_in_japanese():
+    import pickle
+
+    from ragdash.i18n import message, text
+    from ragdash.loaders.notes import LoadNote
+
+    note = LoadNote(text("load.qrels_binary", file="q.csv"), code="qrels_binary")
+    again = pickle.loads(pickle.dumps(note))
+    assert str(again) == ("q.csv: no grade column, so every listed (query, document) pair has "
+                          "grade 1")
+    assert again.msg_id == "load.qrels_binary" and again.code == "qrels_binary"
+    assert message(again, "ja").startswith("q.csv: 関連度の列がないため")
+    assert LoadNote("plain", code="x").msg_id is None

@@ -255,6 +255,23 @@ MESSAGES: dict[str, dict[str, str]] = {
     "msg.role.query_id": {"en": "query id", "ja": "クエリ ID"},
     "msg.role.doc_id": {"en": "document id", "ja": "文書 ID"},
     "msg.role.grade": {"en": "relevance grade", "ja": "関連度"},
+    # -- what a loader decided, as notes on the Data page (ragdash.loaders) ---------------
+    "msg.load.qrels_binary": {
+        "en": "{file}: no grade column, so every listed (query, document) pair has grade 1",
+        "ja": "{file}: 関連度の列がないため、並んでいる(クエリ, 文書)の組はすべて関連度 1 です",
+    },
+    "msg.load.read_as": {
+        "en": "{file}: read as {encoding}; saving it as UTF-8 avoids guessing",
+        "ja": "{file}: {encoding} として読みました。UTF-8 で保存すれば推測せずに済みます",
+    },
+    "msg.load.article_format": {
+        "en": "{file}: article JSON; document ids are corpus positions \"0\"..\"{last_doc}\", "
+              "query ids are \"q0\"..\"q{last_query}\"; every query is evaluated; a relevant "
+              "document without a score has grade 1",
+        "ja": "{file}: 記事の JSON 形式です。文書 ID はコーパス内の位置 \"0\"..\"{last_doc}\"、"
+              "クエリ ID は \"q0\"..\"q{last_query}\" です。すべてのクエリを評価します。"
+              "スコアのない関連文書の関連度は 1 です",
+    },
     # -- TREC runs from elsewhere ---------------------------------------------------------
     "msg.trec.no_query_matches": {
         "en": "none of the run's {n} query ids ({sample}, ...) has judgements in the dataset "

@@ -26,6 +26,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import i18n
 from ..dataset import Dataset, Document, Query
 from ..errors import DatasetError
 from . import _json
@@ -56,8 +57,8 @@ def parse_json_document(source: Source, log: LoadLog) -> Any:
     """Decode and parse a whole JSON file; errors name the line and column."""
     text, encoding = decode_all(source)
     if encoding in ("cp932", "utf-16"):
-        log.note(f"{source.name}: read as {ENCODING_LABELS[encoding]}; saving it as UTF-8 "
-                 "avoids guessing", code="encoding")
+        log.note(i18n.text("load.read_as", file=source.name,
+                           encoding=ENCODING_LABELS[encoding]), code="encoding")
     if not text.strip():
         raise DatasetError("the file is empty", file=source.name, fix=FORMAT_FIX)
     try:
@@ -249,9 +250,8 @@ def _add_judgements(qrels: QrelsBuilder, qid: str, listed_ids: list[str],
 
 
 def _log_notes(log: LoadLog, file: str, n_docs: int, n_queries: int, found: _Findings) -> None:
-    log.note(f"{file}: article JSON; document ids are corpus positions \"0\"..\"{n_docs - 1}\", "
-             f"query ids are \"q0\"..\"q{n_queries - 1}\"; every query is evaluated; a "
-             "relevant document without a score has grade 1", code="article_format")
+    log.note(i18n.text("load.article_format", file=file, last_doc=n_docs - 1,
+                       last_query=n_queries - 1), code="article_format")
     if found.extra_count:
         log.warn("scored_not_listed",
                  f"{file}: {found.extra_count} documents have a relevance score but are not in "

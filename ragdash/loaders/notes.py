@@ -20,6 +20,10 @@ class LoadNote(str):
     count: int
     examples: list[str]
     data: dict[str, Any] | None
+    #: the message id and values of a note made from :func:`ragdash.i18n.text` (the app says
+    #: it in its language); None for a note that is English only
+    msg_id: str | None
+    params: dict[str, Any]
 
     def __new__(cls, text: str, *, code: str, level: str = "info", count: int = 0,
                 examples: list[str] | None = None,
@@ -30,11 +34,13 @@ class LoadNote(str):
         self.count = count
         self.examples = list(examples or [])
         self.data = data
+        self.msg_id = getattr(text, "msg_id", None)
+        self.params = dict(getattr(text, "params", None) or {})
         return self
 
     def __reduce__(self):  # pickling keeps the structure
         return (_rebuild, (str(self), self.code, self.level, self.count, self.examples,
-                           self.data))
+                           self.data, self.msg_id, self.params))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "level": self.level, "message": str(self),
@@ -44,8 +50,10 @@ class LoadNote(str):
         return out
 
 
-def _rebuild(text, code, level, count, examples, data) -> LoadNote:
-    return LoadNote(text, code=code, level=level, count=count, examples=examples, data=data)
+def _rebuild(text, code, level, count, examples, data, msg_id=None, params=None) -> LoadNote:
+    note = LoadNote(text, code=code, level=level, count=count, examples=examples, data=data)
+    note.msg_id, note.params = msg_id, dict(params or {})
+    return note
 
 
 class LoadLog:

@@ -473,8 +473,7 @@ def read_qrels_table(source: Source, log: LoadLog, *,
     if not qrels:
         raise dataset_error("table.no_judgements", file=file)
     if mapping.chosen.get("grade") is None:
-        log.note(f"{file}: no grade column, so every listed (query, document) pair has "
-                 "grade 1", code="qrels_binary")
+        log.note(text("load.qrels_binary", file=file), code="qrels_binary")
     _note_mapping(log, mapping)
     return qrels, mapping
 
@@ -497,8 +496,8 @@ def _trec_getter(table: Table, get):
 def _note_mapping(log: LoadLog, mapping: TableMapping) -> None:
     log.note(mapping.describe(), code=f"mapping_{mapping.kind}", data=mapping.to_dict())
     if mapping.encoding in ("cp932", "utf-16"):
-        log.note(f"{mapping.file}: read as {ENCODING_LABELS[mapping.encoding]}; saving it as "
-                 "UTF-8 avoids guessing", code="encoding")
+        log.note(text("load.read_as", file=mapping.file,
+                      encoding=ENCODING_LABELS[mapping.encoding]), code="encoding")
 
 
 def inspect_table(kind: str, source: Source,
