@@ -228,3 +228,16 @@ def test_a_loader_note_keeps_its_id_through_pickling_and_says_it_in_japanese():
     assert again.msg_id == "load.qrels_binary" and again.code == "qrels_binary"
     assert message(again, "ja").startswith("q.csv: 関連度の列がないため")
     assert LoadNote("plain", code="x").msg_id is None
+
+
+def test_the_layout_note_of_a_folder_says_what_was_chosen_in_japanese():
+    from ragdash.i18n import message
+    from ragdash.loaders import load_dataset
+
+    (note,) = [n for n in load_dataset(ROOT / "ragdash/data/samples/jsquad-mini").notes
+               if getattr(n, "code", "") == "layout"]
+    assert str(note).endswith(": BEIR layout; corpus corpus.jsonl, queries queries.jsonl, "
+                              "qrels qrels/test.tsv (split 'test')")
+    assert message(note, "ja").endswith(": BEIR 形式。コーパス corpus.jsonl、クエリ "
+                                        "queries.jsonl、qrels qrels/test.tsv(分割 'test')")
+    assert note.data["layout"] == "BEIR layout"

@@ -272,6 +272,22 @@ MESSAGES: dict[str, dict[str, str]] = {
               "クエリ ID は \"q0\"..\"q{last_query}\" です。すべてのクエリを評価します。"
               "スコアのない関連文書の関連度は 1 です",
     },
+    "msg.load.layout": {
+        "en": "{container}: {layout}; corpus {corpus}, queries {queries}, qrels {qrels} ({how})",
+        "ja": "{container}: {layout}。コーパス {corpus}、クエリ {queries}、qrels {qrels}({how})",
+    },
+    "msg.load.layout_beir": {"en": "BEIR layout", "ja": "BEIR 形式"},
+    "msg.load.layout_tables": {"en": "tables", "ja": "表"},
+    "msg.load.how_name": {"en": "by name", "ja": "名前から"},
+    "msg.load.how_split": {"en": "split {split}", "ja": "分割 {split}"},
+    "msg.load.how_split_among": {"en": "split {split}; available: {splits}",
+                                 "ja": "分割 {split}。あるもの: {splits}"},
+    "msg.load.how_only_qrels": {"en": "the only qrels file; no split chosen",
+                                "ja": "qrels ファイルが 1 つだけのため。分割は選んでいません"},
+    "msg.load.how_columns": {"en": "recognized by its columns", "ja": "列名から判断"},
+    "msg.load.how_longer": {"en": "longer texts", "ja": "長いテキスト"},
+    "msg.load.how_shorter": {"en": "shorter texts", "ja": "短いテキスト"},
+    "msg.load.how_remaining": {"en": "the remaining text table", "ja": "残りのテキストの表"},
     # -- TREC runs from elsewhere ---------------------------------------------------------
     "msg.trec.no_query_matches": {
         "en": "none of the run's {n} query ids ({sample}, ...) has judgements in the dataset "

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..dataset import Dataset
 from ..errors import DatasetError
-from ..i18n import dataset_error
+from ..i18n import dataset_error, text
 from ._source import Source, folder_sources, open_zip, zip_sources
 from ._values import json_kind
 from .article_json import FORMAT_FIX, load_article_json, looks_like_article, parse_json_document
@@ -184,7 +184,7 @@ def resolve(sources: list[Source], *, container: str, name: str, split: str,
                                 names=_names(cands))
         if cands:
             chosen[kind] = cands[0]
-            how[kind] = "by name"
+            how[kind] = text("load.how_name")
 
     qrels_src, qrels_note = _choose_qrels(named["qrels"], root, split, container)
     if qrels_src is not None:
@@ -201,11 +201,13 @@ def resolve(sources: list[Source], *, container: str, name: str, split: str,
                   "qrels": "qrels/test.tsv / qrels.tsv / qrels.csv"}
         raise dataset_error("load.missing_part", file=container, kind=missing[0],
                             looked=looked[missing[0]], names=_names(data))
-    layout = "BEIR layout" if all(chosen[k].ext == ".jsonl" for k in ("corpus", "queries")) \
-        and _parent(chosen["qrels"]).endswith("qrels") else "tables"
-    log.note(f"{container}: {layout}; corpus {chosen['corpus'].path}, queries "
-             f"{chosen['queries'].path}, qrels {chosen['qrels'].path} ({how['qrels']})",
-             code="layout", data={"layout": layout, **{k: chosen[k].path for k in chosen},
+    beir = all(chosen[k].ext == ".jsonl" for k in ("corpus", "queries")) \
+        and _parent(chosen["qrels"]).endswith("qrels")
+    layout = text("load.layout_beir") if beir else text("load.layout_tables")
+    log.note(text("load.layout", container=container, layout=layout,
+                  corpus=chosen["corpus"].path, queries=chosen["queries"].path,
+                  qrels=chosen["qrels"].path, how=how["qrels"]),
+             code="layout", data={"layout": str(layout), **{k: chosen[k].path for k in chosen},
                                   "split": split})
     return build_from_tables(chosen["corpus"], chosen["queries"], chosen["qrels"],
                              mapping=mapping, log=log, name=root.rsplit("/", 1)[-1] or name,
@@ -230,10 +232,12 @@ def _choose_qrels(cands: list[Source], root: str, split: str,
         else:
             by_split[sp] = s
     if split in by_split:
-        return by_split[split], f"split {split!r}" + (
-            f"; available: {', '.join(sorted(by_split))}" if len(by_split) > 1 else "")
+        if len(by_split) > 1:
+            return by_split[split], text("load.how_split_among", split=repr(split),
+                                         splits=", ".join(sorted(by_split)))
+        return by_split[split], text("load.how_split", split=repr(split))
     if len(plain) == 1:
-        return plain[0], "the only qrels file; no split chosen"
+        return plain[0], text("load.how_only_qrels")
     if len(plain) > 1:
         raise dataset_error("load.several_qrels", file=container, names=_names(plain))
     raise dataset_error("load.no_split", file=container, split=repr(split),
@@ -249,21 +253,21 @@ def _classify_by_content(in_root: list[Source], chosen: dict[str, Source],
     if "qrels" in missing:
         q = [s for s, kind, _ in guesses if kind == "qrels"]
         if len(q) == 1:
-            chosen["qrels"], how["qrels"] = q[0], "recognized by its columns"
+            chosen["qrels"], how["qrels"] = q[0], text("load.how_columns")
     texts = [(s, kind, mean) for s, kind, mean in guesses if kind in ("corpus", "queries", "text")]
     for kind in ("corpus", "queries"):
         if kind in missing:
             exact = [s for s, k, _ in texts if k == kind]
             if len(exact) == 1:
-                chosen[kind], how[kind] = exact[0], "recognized by its columns"
+                chosen[kind], how[kind] = exact[0], text("load.how_columns")
     still = [k for k in ("corpus", "queries") if k not in chosen]
     rest = [(s, mean) for s, _k, mean in texts if all(s is not c for c in chosen.values())]
     if still == ["corpus", "queries"] and len(rest) == 2:
         rest.sort(key=lambda t: t[1], reverse=True)
-        chosen["corpus"], how["corpus"] = rest[0][0], "longer texts"
-        chosen["queries"], how["queries"] = rest[1][0], "shorter texts"
+        chosen["corpus"], how["corpus"] = rest[0][0], text("load.how_longer")
+        chosen["queries"], how["queries"] = rest[1][0], text("load.how_shorter")
     elif len(still) == 1 and len(rest) == 1:
-        chosen[still[0]], how[still[0]] = rest[0][0], "the remaining text table"
+        chosen[still[0]], how[still[0]] = rest[0][0], text("load.how_remaining")
 
 
 def build_from_tables(corpus: Source, queries: Source, qrels: Source, *,
