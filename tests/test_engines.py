@@ -7,8 +7,10 @@ ranking ragdash computes is known, and an engine's answers can be checked agains
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -453,3 +455,27 @@ def test_engine_errors_are_said_in_japanese_and_the_apps_words_not_flags(engine,
     assert message(info.value, "en") == str(info.value)
     assert "--" not in message(info.value, "ja", app=True)
     assert "IVF インデックスがありません" in message(info.value, "ja", app=True)
+
+
+def test_an_engine_call_that_failed_names_what_in_japanese():
+    from ragdash.i18n import CATALOG, message
+    from ragdash.retrieval.engines.base import phrase_id
+
+    with pytest.raises(EngineError) as info:
+        e = open_engine("qdrant", "http://127.0.0.1:9", token="key-secret-456", timeout=2)
+        e.describe("x")
+    exc = info.value
+    assert message(exc, "en") == str(exc) and "key-secret-456" not in str(exc)
+    ja = message(exc, "ja")
+    assert "http://127.0.0.1:9 の qdrant: " in ja and "に失敗しました" in ja, ja
+    assert "key-secret-456" not in ja and not re.search(r"\bcheck\b|\bfailed\b", ja), ja
+    # every phrase the engines pass to _call/_fail has its Japanese
+    src = "".join(p.read_text() for p in
+                  (Path(__file__).parents[1] / "ragdash/retrieval/engines").glob("*.py"))
+    quoted = r"((?:\"[^\"]*\"\s*)+)"
+    calls = re.findall(r"(?:_call|_fail)\(\s*" + quoted + r",\s*(?:exc,\s*)?" + quoted, src)
+    assert len(calls) >= 20
+    for what, hint in calls:
+        for said in (what, hint):
+            english = "".join(re.findall(r"\"([^\"]*)\"", said))
+            assert f"msg.{phrase_id(english)}" in CATALOG, english

@@ -6,6 +6,8 @@ wording, where the command line's names a flag: the app has a key field and a pr
 picker instead). ``cli.`` keys label the command line's reports (``compare --lang ja``).
 """
 
+import re as _re
+
 MESSAGES: dict[str, dict[str, str]] = {
     # -- compare's table (ragdash.cli.compare, --lang) ------------------------------------
     "cli.cmp.header": {
@@ -731,6 +733,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "コレクション {collection} の検索結果のどれにもフィールド {field} がありません。"
               "「文書 ID のフィールド」欄を確かめてください",
     },
+    "msg.engine.failed": {
+        "en": "{engine} at {where}: {what} failed ({reason}); {hint}",
+        "ja": "{where} の {engine}: {what}に失敗しました({reason})。{hint}",
+    },
+    "msg.engine.timeout": {
+        "en": "{engine} at {where}: {what} failed ({reason}); the engine did not answer within "
+              "{timeout} s: check that it is up and not overloaded, or allow more time with "
+              "--timeout",
+        "ja": "{where} の {engine}: {what}に失敗しました({reason})。エンジンが {timeout} 秒以内に"
+              "応答しませんでした。動いていて過負荷でないか確かめるか、--timeout で時間を延ばして"
+              "ください",
+    },
+    "msg.engine.timeout.app": {
+        "en": "{engine} at {where}: {what} failed ({reason}); the engine did not answer within "
+              "{timeout} s: check that it is up and not overloaded, then start again",
+        "ja": "{where} の {engine}: {what}に失敗しました({reason})。エンジンが {timeout} 秒以内に"
+              "応答しませんでした。動いていて過負荷でないか確かめて、もう一度開始してください",
+    },
     # -- rerank servers that failed for good (ragdash.retrieval.rerank.client) -------------
     "msg.rerank.invalid": {
         "en": "{detail}; what was already scored is cached.",
@@ -947,3 +967,47 @@ for _kind, (_en, _ja) in _PARTS.items():
                   "含むフォルダー / .zip で)",
         }
 
+# What a vector engine was doing and what to check (ragdash.retrieval.engines.base.phrase):
+# ``msg.engine.phrase.<english as a slug>``; a phrase not listed stays English.
+_ENGINE_PHRASES = {
+    "listing collections": "コレクションの一覧の取得",
+    "describing the collection": "コレクションの情報の取得",
+    "loading the collection": "コレクションの読み込み",
+    "searching": "検索",
+    "inserting vectors": "ベクトルの挿入",
+    "dropping the collection": "コレクションの削除",
+    "creating the collection": "コレクションの作成",
+    "connecting": "接続",
+    "reading collection stats": "コレクションの統計の取得",
+    "flushing": "書き出し(flush)",
+    "counting points": "ポイント数の取得",
+    "check the collection": "コレクションを確かめてください",
+    "check the collection name": "コレクション名を確かめてください",
+    "check the URL": "URL を確かめてください",
+    "check the URI": "URI を確かめてください",
+    "check the URL and the API key": "URL と API キーを確かめてください",
+    "check the URI and the token": "URI とトークンを確かめてください",
+    "check the disk space": "ディスクの空きを確かめてください",
+    "check the disk space and the URL": "ディスクの空きと URL を確かめてください",
+    "check the disk space and the URI": "ディスクの空きと URI を確かめてください",
+    "check that the path or server is writable":
+        "パスかサーバーに書き込めるか確かめてください",
+    "check that the collection has an index":
+        "コレクションにインデックスがあるか確かめてください",
+    "check that the URI is writable": "URI に書き込めるか確かめてください",
+    "check the filter, the id field and the URL":
+        "フィルタ、ID のフィールド、URL を確かめてください",
+    "check the filter expression, the id field and that the collection is loaded":
+        "フィルタ式、ID のフィールド、コレクションが読み込まれているかを確かめてください",
+    "check the URL (or a local folder path / :memory:), that the server is running, and the "
+    "API key": "URL(またはローカルフォルダーのパスか :memory:)、サーバーが動いているか、"
+               "API キーを確かめてください",
+    "check the URI (a .db file path for Milvus Lite, or http://host:19530), that the server "
+    "is running, and the token": "URI(Milvus Lite なら .db ファイルのパス、または "
+                                 "http://host:19530)、サーバーが動いているか、トークンを"
+                                 "確かめてください",
+}
+for _en, _ja in _ENGINE_PHRASES.items():
+    # the same slug as ragdash.retrieval.engines.base.phrase_id
+    _slug = _re.sub(r"[^a-z0-9]+", "_", _en.lower()).strip("_")
+    MESSAGES[f"msg.engine.phrase.{_slug}"] = {"en": _en, "ja": _ja}

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ...errors import EngineError
+from ...errors import EngineError, Said
+from ...i18n import error
 
 __all__ = ["ENGINES", "INDEX_KINDS", "CollectionInfo", "IndexSpec", "SearchResult",
            "VectorEngine", "mask"]
@@ -88,6 +90,17 @@ class SearchResult:
     seconds: list[float] = field(default_factory=list)  # one per request (latency)
 
 
+def phrase_id(english: str) -> str:
+    """The message id of one of the engines' phrases (what failed, what to check)."""
+    return "engine.phrase." + re.sub(r"[^a-z0-9]+", "_", english.lower()).strip("_")
+
+
+def phrase(english: str) -> Said:
+    """``english`` with its message id: said in Japanese where the catalog has it
+    (``msg.engine.phrase.*``), else as it is."""
+    return Said(phrase_id(english), english)
+
+
 def _is_timeout(exc: BaseException) -> bool:
     """Whether a client library's exception (or one it wraps) is a timeout."""
     seen = 0
@@ -132,10 +145,11 @@ class VectorEngine(abc.ABC):
                       type(exc).__name__, [self._token])
         if len(reason) > 300:
             reason = reason[:300] + "…"
+        common = {"engine": self.kind, "where": self.where(), "what": phrase(what),
+                  "reason": reason}
         if _is_timeout(exc):
-            hint = (f"the engine did not answer within {self.timeout:g} s: check that it is "
-                    f"up and not overloaded, or allow more time with --timeout")
-        return EngineError(f"{self.kind} at {self.where()}: {what} failed ({reason}); {hint}")
+            return error(EngineError, "engine.timeout", timeout=f"{self.timeout:g}", **common)
+        return error(EngineError, "engine.failed", hint=phrase(hint), **common)
 
     def _call(self, what: str, hint: str, fn, *args, **kwargs):
         """``fn(*args, **kwargs)``, any failure of the client library becoming one
