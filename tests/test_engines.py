@@ -354,6 +354,13 @@ def test_an_engine_that_stalls_mid_run_is_one_sentence_and_the_vectors_stay_cach
         assert "did not answer within 1 s" in msg and "--timeout" in msg
         assert "at queries 5-8 of 12" in msg and "qd-secret-789" not in msg
         assert "\n" not in msg
+        from ragdash.i18n import message
+
+        assert message(info.value, "en") == msg
+        ja = message(info.value, "ja", app=True)  # the app: Japanese, no --timeout
+        assert ja.startswith(f"{fake.url} の qdrant: 検索に失敗しました("), ja
+        assert "1 秒以内に応答しませんでした" in ja and "全 12 クエリ中 5-8 件目" in ja, ja
+        assert "--timeout" not in ja and "qd-secret-789" not in ja
         # the engine answers again: a second run pays for no query vector
         before = len(server.embedding_requests)
         fake.hang_on_batch = None

@@ -160,8 +160,7 @@ def message(obj: object, lang: str | None = DEFAULT_LANG, *, app: bool = False) 
     if not msg_id or f"msg.{msg_id}" not in CATALOG:
         return str(obj)
     lang = normalize_lang(lang)
-    params = {k: message(v, lang, app=app) if isinstance(v, str) and getattr(v, "msg_id", None)
-              else v
+    params = {k: message(v, lang, app=app) if getattr(v, "msg_id", None) else v
               for k, v in (getattr(obj, "params", {}) or {}).items()}
 
     def say(key: str) -> str | None:

@@ -751,6 +751,23 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{where} の {engine}: {what}に失敗しました({reason})。エンジンが {timeout} 秒以内に"
               "応答しませんでした。動いていて過負荷でないか確かめて、もう一度開始してください",
     },
+    "msg.engine.at_queries": {
+        "en": "{error} (at queries {first}-{last} of {n}; the query vectors are cached, a "
+              "second try pays nothing for them)",
+        "ja": "{error}(全 {n} クエリ中 {first}-{last} 件目。クエリのベクトルはキャッシュに"
+              "あり、再試行で料金はかかりません)",
+    },
+    "msg.engine.needs_milvus": {
+        "en": "the milvus engine needs pymilvus and milvus-lite: pip install -r "
+              "requirements-engines.txt",
+        "ja": "milvus エンジンには pymilvus と milvus-lite が必要です: pip install -r "
+              "requirements-engines.txt",
+    },
+    "msg.engine.needs_qdrant": {
+        "en": "the qdrant engine needs qdrant-client: pip install -r requirements-engines.txt",
+        "ja": "qdrant エンジンには qdrant-client が必要です: pip install -r "
+              "requirements-engines.txt",
+    },
     # -- rerank servers that failed for good (ragdash.retrieval.rerank.client) -------------
     "msg.rerank.invalid": {
         "en": "{detail}; what was already scored is cached.",

@@ -29,8 +29,7 @@ def _import():
     try:
         import pymilvus
     except ImportError:
-        raise EngineError("the milvus engine needs pymilvus and milvus-lite: "
-                          "pip install -r requirements-engines.txt") from None
+        raise error(EngineError, "engine.needs_milvus") from None
     return pymilvus
 
 

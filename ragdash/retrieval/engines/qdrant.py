@@ -26,8 +26,7 @@ def _import():
         import qdrant_client
         from qdrant_client import models
     except ImportError:
-        raise EngineError("the qdrant engine needs qdrant-client: "
-                          "pip install -r requirements-engines.txt") from None
+        raise error(EngineError, "engine.needs_qdrant") from None
     return qdrant_client, models
 
 

@@ -125,9 +125,8 @@ class EngineRetriever:
                                           vector_field=vector_field, id_field=self.id_field,
                                           filter=self.filter, batch=self.batch)
             except EngineError as exc:
-                raise EngineError(f"{exc} (at queries {start + 1:,}-{end:,} of {n:,}; the "
-                                  f"query vectors are cached, a second try pays nothing "
-                                  f"for them)") from None
+                raise error(EngineError, "engine.at_queries", error=exc, first=f"{start + 1:,}",
+                            last=f"{end:,}", n=f"{n:,}") from None
             self.search_seconds.append(time.perf_counter() - t0)
             self._requests += 1
             if start == 0:
