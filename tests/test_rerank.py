@@ -339,3 +339,21 @@ def test_a_failed_rerank_is_said_in_japanese_and_in_the_apps_words():
     ja = message(info.value, "ja")
     assert "HTTP 503" in ja and "2 回試行して" in ja and "スコア済みの分はキャッシュ" in ja, ja
     assert "after 2 attempts" in str(info.value)
+
+
+def test_a_rerank_setup_that_cannot_work_is_said_in_japanese_without_flags_in_the_app():
+    from ragdash.i18n import message
+
+    with pytest.raises(RerankError) as info:
+        resolve_rerank_endpoint("")
+    exc = info.value
+    assert message(exc, "en") == str(exc) and "pass --base-url" in str(exc)
+    ja = message(exc, "ja", app=True)
+    assert "「リランク API のベース URL」欄" in ja and "--" not in ja, ja
+    with pytest.raises(RerankError) as info:
+        resolve_rerank_endpoint("ftp://example.org")
+    assert "http(s) の URL ではありません" in message(info.value, "ja")
+    with pytest.raises(RetrievalError) as info:
+        RerankClient("http://127.0.0.1:9", "")
+    assert "「リランクモデル」欄" in message(info.value, "ja", app=True)
+    assert "pass --model" in str(info.value)

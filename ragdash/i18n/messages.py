@@ -768,6 +768,46 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "qdrant エンジンには qdrant-client が必要です: pip install -r "
               "requirements-engines.txt",
     },
+    "msg.rerank.no_model_given": {
+        "en": "No rerank model was given: pass --model (e.g. rerank-v3.5).",
+        "ja": "リランクモデルが指定されていません。--model で指定してください(例: rerank-v3.5)。",
+    },
+    "msg.rerank.no_model_given.app": {
+        "en": "No rerank model was given: type it in the rerank model field (e.g. rerank-v3.5).",
+        "ja": "リランクモデルが指定されていません。「リランクモデル」欄に入力してください"
+              "(例: rerank-v3.5)。",
+    },
+    "msg.rerank.doc_too_long": {
+        "en": "A document of {chars} characters is longer than {model} accepts, even cut to "
+              "{cut} characters: shorten the longest documents or use a reranker with a longer "
+              "input limit; what was scored is cached.",
+        "ja": "{chars} 文字の文書が、{cut} 文字まで切り詰めても {model} の上限を超えています。"
+              "長い文書を短くするか、入力上限の長いリランカーを使ってください。スコア済みの分は"
+              "キャッシュにあります。",
+    },
+    "msg.rerank.unknown_protocol": {
+        "en": "Unknown rerank protocol {protocol}: use one of {protocols}.",
+        "ja": "リランクのプロトコル {protocol} は不明です。{protocols} のいずれかを使って"
+              "ください。",
+    },
+    "msg.rerank.no_base_url": {
+        "en": "No rerank base URL was given: pass --base-url, e.g. https://api.cohere.com or "
+              "http://localhost:8080 (TEI).",
+        "ja": "リランクのベース URL が指定されていません。--base-url で指定してください"
+              "(例: https://api.cohere.com、http://localhost:8080(TEI))。",
+    },
+    "msg.rerank.no_base_url.app": {
+        "en": "No rerank base URL was given: type it in the rerank API base URL field, e.g. "
+              "https://api.cohere.com or http://localhost:8080 (TEI).",
+        "ja": "リランクのベース URL が指定されていません。「リランク API のベース URL」欄に"
+              "入力してください(例: https://api.cohere.com、http://localhost:8080(TEI))。",
+    },
+    "msg.rerank.not_http": {
+        "en": "The base URL {url} is not an http(s) URL: give one like https://api.cohere.com "
+              "or http://localhost:8080.",
+        "ja": "ベース URL {url} は http(s) の URL ではありません。https://api.cohere.com や "
+              "http://localhost:8080 のような URL を指定してください。",
+    },
     # -- rerank servers that failed for good (ragdash.retrieval.rerank.client) -------------
     "msg.rerank.invalid": {
         "en": "{detail}; what was already scored is cached.",

@@ -138,7 +138,7 @@ class RerankClient:
                  max_documents: int | None = None, max_request_tokens: int | None = None,
                  session: requests.Session | None = None, seed: int | None = None) -> None:
         if not model or not str(model).strip():
-            raise RetrievalError("No rerank model was given: pass --model (e.g. rerank-v3.5).")
+            raise error(RetrievalError, "rerank.no_model_given")
         self.endpoint = resolve_rerank_endpoint(base_url, protocol=protocol)
         self.protocol = self.endpoint.protocol
         self.model = str(model).strip()
@@ -366,11 +366,8 @@ class RerankClient:
                 if len(shorter) >= len(texts[p]):
                     shorter = texts[p][: len(texts[p]) // 2]
                 if cuts[p] > MAX_TRUNCATIONS or not shorter:
-                    raise RerankError(
-                        f"A document of {len(docs[p])} characters is longer than "
-                        f"{self.model!r} accepts, even cut to {len(texts[p])} characters: "
-                        "shorten the longest documents or use a reranker with a longer "
-                        "input limit; what was scored is cached.") from None
+                    raise error(RerankError, "rerank.doc_too_long", chars=len(docs[p]),
+                                model=repr(self.model), cut=len(texts[p])) from None
                 if cuts[p] == 1:
                     with self._lock:
                         self.usage["truncated_documents"] += 1

@@ -45,6 +45,7 @@ from urllib.parse import urlsplit, urlunsplit
 import numpy as np
 
 from ...errors import RerankError
+from ...i18n import error
 
 PROTOCOLS = ("cohere", "jina", "voyage", "tei", "vllm")
 
@@ -89,20 +90,18 @@ def resolve_rerank_endpoint(base_url: str | None, *, protocol: str | None = None
     if protocol is not None:
         protocol = str(protocol).strip().lower()
         if protocol not in PROTOCOLS:
-            raise RerankError(f"Unknown rerank protocol {protocol!r}: use one of "
-                              f"{', '.join(PROTOCOLS)}.")
+            raise error(RerankError, "rerank.unknown_protocol", protocol=repr(protocol),
+                        protocols=", ".join(PROTOCOLS))
     raw = (base_url or "").strip()
     if not raw:
-        raise RerankError("No rerank base URL was given: pass --base-url, e.g. "
-                          "https://api.cohere.com or http://localhost:8080 (TEI).")
+        raise error(RerankError, "rerank.no_base_url")
     try:
         parts = urlsplit(raw)
         port = parts.port
     except ValueError:
         parts, port = None, None
     if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise RerankError(f"The base URL {redact_url(raw)!r} is not an http(s) URL: give one "
-                          "like https://api.cohere.com or http://localhost:8080.")
+        raise error(RerankError, "rerank.not_http", url=repr(redact_url(raw)))
     host = parts.hostname.lower()
     if ":" in host:
         host = f"[{host}]"
