@@ -486,3 +486,16 @@ def test_an_engine_call_that_failed_names_what_in_japanese():
         for said in (what, hint):
             english = "".join(re.findall(r"\"([^\"]*)\"", said))
             assert f"msg.{phrase_id(english)}" in CATALOG, english
+
+
+def test_engine_settings_that_cannot_work_are_said_in_japanese():
+    from ragdash.i18n import message
+
+    for make in (lambda: IndexSpec("lsh"), lambda: IndexSpec("hnsw", m=0),
+                 lambda: open_engine("faiss", "x")):
+        with pytest.raises(EngineError) as info:
+            make()
+        exc = info.value
+        assert exc.msg_id and message(exc, "en") == str(exc)
+        ja = message(exc, "ja")
+        assert ja != str(exc) and not re.search(r"\b(unknown|must|choose)\b", ja), ja

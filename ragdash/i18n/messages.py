@@ -808,6 +808,34 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "ベース URL {url} は http(s) の URL ではありません。https://api.cohere.com や "
               "http://localhost:8080 のような URL を指定してください。",
     },
+    "msg.engine.unknown": {"en": "unknown engine {engine}; choose one of {engines}",
+                           "ja": "エンジン {engine} は不明です。{engines} から選んでください"},
+    "msg.engine.need_model": {
+        "en": "name the embedding model the vectors are (or will be) made with",
+        "ja": "ベクトルを作った(または作る)埋め込みモデルを指定してください",
+    },
+    "msg.engine.unknown_mode": {"en": "unknown engine mode {mode}; use engine or ann",
+                                "ja": "エンジンのモード {mode} は不明です。engine か ann を"
+                                      "使ってください"},
+    "msg.engine.unknown_index": {"en": "unknown index {index}; choose one of {kinds}",
+                                 "ja": "インデックス {index} は不明です。{kinds} から選んで"
+                                       "ください"},
+    "msg.engine.bad_setting": {
+        "en": "index setting {name} must be a whole number >= 1, not {value}",
+        "ja": "インデックスの設定 {name} は 1 以上の整数にしてください({value} ではなく)",
+    },
+    "msg.engine.recall_kmax": {"en": "ANN recall@{k} needs kmax >= {k}",
+                               "ja": "ANN 再現率@{k} には kmax >= {k} が必要です"},
+    "msg.engine.no_evaluated_queries": {
+        "en": "no query has relevance judgements (qrels), so there is nothing to evaluate; "
+              "check that the qrels use the queries' ids",
+        "ja": "関連判定(qrels)のあるクエリがないため、評価するものがありません。qrels が"
+              "クエリの ID を使っているか確かめてください",
+    },
+    "msg.engine.answered_some": {
+        "en": "the engine answered {got} of {n} queries",
+        "ja": "エンジンは {n} クエリ中 {got} クエリにしか答えませんでした",
+    },
     # -- rerank servers that failed for good (ragdash.retrieval.rerank.client) -------------
     "msg.rerank.invalid": {
         "en": "{detail}; what was already scored is cached.",

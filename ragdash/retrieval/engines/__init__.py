@@ -45,7 +45,7 @@ def open_engine(kind: str, uri: str, *, token: str | None = None,
         from .qdrant import QdrantEngine
 
         return QdrantEngine(uri, token=token, timeout=timeout)
-    raise EngineError(f"unknown engine {kind!r}; choose one of {', '.join(ENGINES)}")
+    raise error(EngineError, "engine.unknown", engine=repr(kind), engines=", ".join(ENGINES))
 
 
 def make_engine_retriever(mode: str, **options):
@@ -64,7 +64,7 @@ def make_engine_retriever(mode: str, **options):
     mine = {k: options.pop(k) for k in list(options) if k in own}
     dense_kind = str(mine.get("dense") or "openai")
     if not options.get("model"):
-        raise EngineError("name the embedding model the vectors are (or will be) made with")
+        raise error(EngineError, "engine.need_model")
     dense = make_dense_retriever(dense_kind, **options)
     engine = open_engine(str(mine.get("engine") or "milvus"), str(mine.get("uri") or ""),
                          token=mine.get("engine_token"),
@@ -82,4 +82,4 @@ def make_engine_retriever(mode: str, **options):
                                                       "nprobe") if k in mine})
         return AnnRetriever(dense, engine, spec, collection=mine.get("collection"),
                             k=int(mine.get("recall_k") or 10))
-    raise EngineError(f"unknown engine mode {mode!r}; use engine or ann")
+    raise error(EngineError, "engine.unknown_mode", mode=repr(mode))

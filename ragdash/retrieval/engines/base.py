@@ -49,13 +49,12 @@ class IndexSpec:
 
     def __post_init__(self) -> None:
         if self.kind not in INDEX_KINDS:
-            raise EngineError(f"unknown index {self.kind!r}; choose one of "
-                              f"{', '.join(INDEX_KINDS)}")
+            raise error(EngineError, "engine.unknown_index", index=repr(self.kind),
+                        kinds=", ".join(INDEX_KINDS))
         for name in ("m", "ef_construction", "ef", "nlist", "nprobe"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise EngineError(f"index setting {name} must be a whole number >= 1, "
-                                  f"not {value!r}")
+                raise error(EngineError, "engine.bad_setting", name=name, value=repr(value))
 
     def config(self) -> dict:
         """The settings that matter for this kind (JSON-safe)."""

@@ -28,6 +28,7 @@ import numpy as np
 
 from ...dataset import Dataset
 from ...errors import EngineError, RetrievalError
+from ...i18n import error
 from ...ranking import Ranking
 from ...run import Run
 from ..cosine import top_k_cosine
@@ -172,11 +173,10 @@ def ann_experiment(dataset: Dataset, dense: DenseRetriever, engine: VectorEngine
                    cancel: threading.Event | None = None) -> AnnReport:
     """Exact vs ANN on ``engine`` for ``dense``'s vectors of ``dataset`` (see module doc)."""
     if k > kmax:
-        raise RetrievalError(f"ANN recall@{k} needs kmax >= {k}")
+        raise error(RetrievalError, "engine.recall_kmax", k=k)
     queries = dataset.evaluated_queries(limit_queries)
     if not queries:
-        raise RetrievalError("no query has relevance judgements (qrels), so there is nothing "
-                             "to evaluate; check that the qrels use the queries' ids")
+        raise error(RetrievalError, "engine.no_evaluated_queries")
     got = ann_rankings(dataset, queries, dense, engine, index, collection=collection,
                        kmax=kmax, k=k, keep=keep, progress=progress, cancel=cancel)
     kk = min(int(kmax), len(dataset.documents))
@@ -256,7 +256,7 @@ def _ranking(qids, ids, scores, *, name: str) -> Ranking:
     docs = np.asarray([d for r in ids for d in r], dtype=object)
     vals = np.asarray([s for r in scores for s in r], dtype=np.float64)
     if len(ids) != len(qids):
-        raise EngineError(f"the engine answered {len(ids)} of {len(qids)} queries")
+        raise error(EngineError, "engine.answered_some", got=len(ids), n=len(qids))
     return Ranking(qids, offsets, docs, vals, name=name)
 
 
