@@ -241,3 +241,22 @@ def test_the_layout_note_of_a_folder_says_what_was_chosen_in_japanese():
     assert message(note, "ja").endswith(": BEIR 形式。コーパス corpus.jsonl、クエリ "
                                         "queries.jsonl、qrels qrels/test.tsv(分割 'test')")
     assert note.data["layout"] == "BEIR layout"
+
+
+def test_the_column_mapping_notes_are_the_same_english_and_say_it_in_japanese():
+    from ragdash.i18n import message
+    from ragdash.loaders.tables import TableMapping
+
+    for header in (True, False):
+        m = TableMapping(kind="corpus", file="c.csv", format="csv", columns=["a", "b", "c"],
+                         chosen={"id": "a", "text": "b", "title": None}, overridden=["text"],
+                         header=header)
+        note = m.note()
+        assert str(note) == m.describe()  # the English as before
+        ja = message(note, "ja")
+        assert "id ← 'a'、text ← 'b'(指定)、title ← (なし)" in ja, ja
+        assert ("見出しなし" in ja) is (not header) and "set by you" not in ja
+    import pickle
+
+    again = pickle.loads(pickle.dumps(note))
+    assert str(again) == str(note) and message(again, "ja") == ja

@@ -28,8 +28,9 @@ from collections.abc import Mapping
 
 from . import app, engines, frontier, messages, pipeline, shared
 
-__all__ = ["CATALOG", "DEFAULT_LANG", "LANGUAGES", "Text", "check_catalog", "dataset_error",
-           "error", "has", "message", "normalize_lang", "placeholders", "t", "text"]
+__all__ = ["CATALOG", "DEFAULT_LANG", "LANGUAGES", "Joined", "Text", "check_catalog",
+           "dataset_error", "error", "has", "message", "normalize_lang", "placeholders", "t",
+           "text"]
 
 #: Supported languages, in the order the language switch shows them.
 LANGUAGES: tuple[str, ...] = ("en", "ja")
@@ -124,6 +125,29 @@ class Text(str):
         obj.msg_id, obj.params = msg_id, dict(params)
         return obj
 
+    def __reduce__(self):  # a note holding it is pickled with the dataset
+        return (_remake_text, (self.msg_id, self.params))
+
+
+def _remake_text(msg_id: str, params: dict) -> Text:
+    return Text(msg_id, **params)
+
+
+class Joined(str):
+    """Phrases with ids joined into one value: ``str`` joins the English with ", ";
+    :func:`message` says each phrase in the language and joins them with its comma."""
+
+    items: tuple
+
+    def __new__(cls, items) -> Joined:
+        items = tuple(items)
+        obj = super().__new__(cls, ", ".join(str(i) for i in items))
+        obj.items = items
+        return obj
+
+    def __reduce__(self):
+        return (Joined, (self.items,))
+
 
 def text(msg_id: str, **params: object) -> Text:
     """A note or warning with an id (see :class:`Text`)."""
@@ -160,7 +184,10 @@ def message(obj: object, lang: str | None = DEFAULT_LANG, *, app: bool = False) 
     if not msg_id or f"msg.{msg_id}" not in CATALOG:
         return str(obj)
     lang = normalize_lang(lang)
-    params = {k: message(v, lang, app=app) if getattr(v, "msg_id", None) else v
+    params = {k: ("、" if lang == "ja" else ", ").join(message(i, lang, app=app)
+                                                      for i in v.items)
+              if isinstance(v, Joined) else message(v, lang, app=app)
+              if getattr(v, "msg_id", None) else v
               for k, v in (getattr(obj, "params", {}) or {}).items()}
 
     def say(key: str) -> str | None:

@@ -290,6 +290,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "msg.load.how_longer": {"en": "longer texts", "ja": "長いテキスト"},
     "msg.load.how_shorter": {"en": "shorter texts", "ja": "短いテキスト"},
     "msg.load.how_remaining": {"en": "the remaining text table", "ja": "残りのテキストの表"},
+    "msg.load.mapping": {"en": "{file} ({format}): {parts}",
+                         "ja": "{file}({format}): {parts}"},
+    "msg.load.mapping_no_header": {"en": "{file} ({format}, no header): {parts}",
+                                   "ja": "{file}({format}、見出しなし): {parts}"},
+    "msg.load.map_part": {"en": "{role} ← {column}", "ja": "{role} ← {column}"},
+    "msg.load.map_set": {"en": "{role} ← {column} (set by you)",
+                         "ja": "{role} ← {column}(指定)"},
+    "msg.load.map_none": {"en": "{role} ← (none)", "ja": "{role} ← (なし)"},
     # -- TREC runs from elsewhere ---------------------------------------------------------
     "msg.trec.no_query_matches": {
         "en": "none of the run's {n} query ids ({sample}, ...) has judgements in the dataset "

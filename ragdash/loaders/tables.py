@@ -33,7 +33,7 @@ from typing import Any
 
 from ..dataset import Document, Qrels, Query
 from ..errors import DatasetError
-from ..i18n import dataset_error, text
+from ..i18n import Joined, dataset_error, text
 from . import _json
 from ._source import ENCODING_LABELS, Source, TextLines
 from ._values import (
@@ -105,6 +105,21 @@ class TableMapping:
             parts.append(f"{role} ← {shown}")
         header = "" if self.header else ", no header"
         return f"{self.file} ({self.format}{header}): " + ", ".join(parts)
+
+    def note(self) -> str:
+        """:meth:`describe` with message ids (the Data page says it in its language)."""
+        parts = []
+        for role, col in self.chosen.items():
+            if col is None:
+                parts.append(text("load.map_none", role=role))
+            elif role in self.overridden:
+                parts.append(text("load.map_set", role=role, column=f"'{col}'"))
+            else:
+                parts.append(text("load.map_part", role=role, column=f"'{col}'"))
+        if self.header:
+            return text("load.mapping", file=self.file, format=self.format, parts=Joined(parts))
+        return text("load.mapping_no_header", file=self.file, format=self.format,
+                    parts=Joined(parts))
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "file": self.file, "format": self.format,
@@ -494,7 +509,7 @@ def _trec_getter(table: Table, get):
 
 
 def _note_mapping(log: LoadLog, mapping: TableMapping) -> None:
-    log.note(mapping.describe(), code=f"mapping_{mapping.kind}", data=mapping.to_dict())
+    log.note(mapping.note(), code=f"mapping_{mapping.kind}", data=mapping.to_dict())
     if mapping.encoding in ("cp932", "utf-16"):
         log.note(text("load.read_as", file=mapping.file,
                       encoding=ENCODING_LABELS[mapping.encoding]), code="encoding")
