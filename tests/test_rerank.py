@@ -357,3 +357,14 @@ def test_a_rerank_setup_that_cannot_work_is_said_in_japanese_without_flags_in_th
         RerankClient("http://127.0.0.1:9", "")
     assert "「リランクモデル」欄" in message(info.value, "ja", app=True)
     assert "pass --model" in str(info.value)
+
+
+def test_a_rerank_depth_out_of_range_is_said_in_japanese():
+    from ragdash.i18n import message
+    from ragdash.retrieval.rerank.stage import check_depth
+
+    with pytest.raises(RetrievalError) as info:
+        check_depth(0)
+    assert message(info.value, "en") == str(info.value)
+    assert str(info.value).startswith("The rerank depth must be a whole number from 1 to ")
+    assert "リランクする件数は 1 から" in message(info.value, "ja")

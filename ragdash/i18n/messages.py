@@ -844,6 +844,40 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the engine answered {got} of {n} queries",
         "ja": "エンジンは {n} クエリ中 {got} クエリにしか答えませんでした",
     },
+    "msg.rerank.local_extra": {
+        "en": "Local rerankers need the optional extra sentence-transformers: run `{install}` "
+              "and try again.",
+        "ja": "ローカルのリランカーには追加パッケージ sentence-transformers が必要です。"
+              "`{install}` を実行してから、もう一度試してください。",
+    },
+    "msg.rerank.local_load": {
+        "en": "Cannot load the local cross-encoder at {path} ({detail}): check that the folder "
+              "holds a complete sentence-transformers CrossEncoder.",
+        "ja": "{path} のローカルのクロスエンコーダーを読み込めません({detail})。フォルダーに"
+              "sentence-transformers の CrossEncoder が揃っているか確かめてください。",
+    },
+    "msg.rerank.local_nan": {
+        "en": "The local cross-encoder {model} gave NaN or infinite scores: the model files "
+              "are broken.",
+        "ja": "ローカルのクロスエンコーダー {model} が NaN か無限大のスコアを返しました。"
+              "モデルのファイルが壊れています。",
+    },
+    "msg.rerank.queries_missing": {
+        "en": "{n} queries of the run are not in the dataset (e.g. {example}): the reranker "
+              "needs their texts; rerank a run made on this dataset.",
+        "ja": "run の {n} クエリがデータセットにありません(例: {example})。リランクには"
+              "テキストが必要です。このデータセットで作った run をリランクしてください。",
+    },
+    "msg.rerank.docs_missing": {
+        "en": "The run names {n} documents that the dataset does not have (e.g. {example}): "
+              "the reranker needs their texts; rerank a run made on this dataset.",
+        "ja": "run にはデータセットにない文書が {n} 件あります(例: {example})。リランクには"
+              "テキストが必要です。このデータセットで作った run をリランクしてください。",
+    },
+    "msg.rerank.bad_depth": {
+        "en": "The rerank depth must be a whole number from 1 to {most}, not {value}.",
+        "ja": "リランクする件数は 1 から {most} までの整数にしてください({value} ではなく)。",
+    },
     # -- rerank servers that failed for good (ragdash.retrieval.rerank.client) -------------
     "msg.rerank.invalid": {
         "en": "{detail}; what was already scored is cached.",

@@ -22,6 +22,7 @@ import numpy as np
 
 from ...embeddings.local import INSTALL_COMMAND, require_extra, resolve_local_model
 from ...errors import Cancelled, RetrievalError
+from ...i18n import error
 from .client import ProgressFn, ScoresFn
 
 
@@ -64,17 +65,14 @@ class LocalCrossEncoder:
                 try:
                     from sentence_transformers import CrossEncoder
                 except ImportError as exc:
-                    raise RetrievalError("Local rerankers need the optional extra "
-                                         f"sentence-transformers: run `{INSTALL_COMMAND}` and "
-                                         "try again.") from exc
+                    raise error(RetrievalError, "rerank.local_extra",
+                                install=INSTALL_COMMAND) from exc
                 try:
                     self._model = CrossEncoder(str(self.source.path), device=self.device,
                                                local_files_only=True)
                 except Exception as exc:  # bad files, versions: one sentence
-                    raise RetrievalError(
-                        f"Cannot load the local cross-encoder at {self.source.path} "
-                        f"({type(exc).__name__}: {exc}): check that the folder holds a "
-                        "complete sentence-transformers CrossEncoder.") from exc
+                    raise error(RetrievalError, "rerank.local_load", path=self.source.path,
+                                detail=f"{type(exc).__name__}: {exc}") from exc
         return self._model
 
     def score_groups(self, groups: Sequence[tuple[str, Sequence[str]]], *,
@@ -97,8 +95,7 @@ class LocalCrossEncoder:
                                     convert_to_numpy=True)
                 values = np.asarray(raw, dtype=np.float64).reshape(len(part), -1)[:, 0]
                 if not np.isfinite(values).all():
-                    raise RetrievalError(f"The local cross-encoder {self.label} gave NaN or "
-                                         "infinite scores: the model files are broken.")
+                    raise error(RetrievalError, "rerank.local_nan", model=self.label)
                 scores[lo: lo + len(part)] = values
                 self.usage["requests"] += 1
                 self.usage["pairs_scored"] += len(part)

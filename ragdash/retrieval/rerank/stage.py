@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...errors import RetrievalError
+from ...i18n import error
 from ...ranking import Ranking
 from .cache import RerankCache, text_hash, text_hashes
 
@@ -168,8 +169,7 @@ def actual_cost(usage: dict, scorer, *, provider: str | None = None) -> dict:
 def check_depth(depth) -> int:
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) \
             or not 1 <= depth <= MAX_DEPTH:
-        raise RetrievalError(f"The rerank depth must be a whole number from 1 to {MAX_DEPTH}, "
-                             f"not {depth!r}.")
+        raise error(RetrievalError, "rerank.bad_depth", most=MAX_DEPTH, value=repr(depth))
     return int(depth)
 
 
@@ -225,10 +225,8 @@ class Reranker:
         missing_docs: list[str] = []
         missing_queries = [q for q in qids if q in ranking and dataset.query(q) is None]
         if missing_queries:
-            raise RetrievalError(
-                f"{len(missing_queries)} queries of the run are not in the dataset (e.g. "
-                f"{missing_queries[0]!r}): the reranker needs their texts; rerank a run made "
-                "on this dataset.")
+            raise error(RetrievalError, "rerank.queries_missing", n=len(missing_queries),
+                        example=repr(missing_queries[0]))
         plans: list[QueryPlan] = []
         base, model = self.scorer.cache_base, self.scorer.model
         for qid in qids:
@@ -258,10 +256,8 @@ class Reranker:
                     due.append(p)
             plans.append(QueryPlan(qid, query, qhash, doc_ids, texts, hashes, cached, due))
         if missing_docs:
-            raise RetrievalError(
-                f"The run names {len(set(missing_docs))} documents that the dataset does not "
-                f"have (e.g. {missing_docs[0]!r}): the reranker needs their texts; rerank a "
-                "run made on this dataset.")
+            raise error(RetrievalError, "rerank.docs_missing", n=len(set(missing_docs)),
+                        example=repr(missing_docs[0]))
         return RerankPlan(plans, self.depth)
 
     # -- reranking -----------------------------------------------------------------------
