@@ -368,3 +368,8 @@ def test_a_rerank_depth_out_of_range_is_said_in_japanese():
     assert message(info.value, "en") == str(info.value)
     assert str(info.value).startswith("The rerank depth must be a whole number from 1 to ")
     assert "リランクする件数は 1 から" in message(info.value, "ja")
+    with pytest.raises(RetrievalError) as info:
+        RerankClient("http://127.0.0.1:9", "m", concurrency=0)
+    assert str(info.value) == "The concurrency must be a whole number from 1 to 64, not 0."
+    assert message(info.value, "ja") == ("同時実行数は 1 から 64 までの整数にしてください"
+                                         "(0 ではなく)。")

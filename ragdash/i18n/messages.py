@@ -878,6 +878,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The rerank depth must be a whole number from 1 to {most}, not {value}.",
         "ja": "リランクする件数は 1 から {most} までの整数にしてください({value} ではなく)。",
     },
+    "msg.rerank.bad_timeout": {"en": "The timeout must be a positive number of seconds.",
+                               "ja": "タイムアウトは正の秒数にしてください。"},
+    "msg.rerank.bad_setting": {
+        "en": "The {what} must be a whole number from {lo} to {hi}, not {value}.",
+        "ja": "{what}は {lo} から {hi} までの整数にしてください({value} ではなく)。",
+    },
+    "msg.rerank.setting.concurrency": {"en": "concurrency", "ja": "同時実行数"},
+    "msg.rerank.setting.retries": {"en": "max retries", "ja": "再試行の上限"},
+    "msg.rerank.setting.documents": {"en": "max documents per request",
+                                     "ja": "1 リクエストあたりの文書数の上限"},
+    "msg.rerank.setting.tokens": {"en": "max tokens per request",
+                                  "ja": "1 リクエストあたりのトークン数の上限"},
     # -- rerank servers that failed for good (ragdash.retrieval.rerank.client) -------------
     "msg.rerank.invalid": {
         "en": "{detail}; what was already scored is cached.",

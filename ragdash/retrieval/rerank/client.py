@@ -142,14 +142,14 @@ class RerankClient:
         self.endpoint = resolve_rerank_endpoint(base_url, protocol=protocol)
         self.protocol = self.endpoint.protocol
         self.model = str(model).strip()
-        _check("concurrency", concurrency, 1, 64)
-        _check("max retries", max_retries, 0, 100)
+        _check(text("rerank.setting.concurrency"), concurrency, 1, 64)
+        _check(text("rerank.setting.retries"), max_retries, 0, 100)
         if max_documents is not None:
-            _check("max documents per request", max_documents, 1, MAX_DOCUMENTS_CAP)
+            _check(text("rerank.setting.documents"), max_documents, 1, MAX_DOCUMENTS_CAP)
         if max_request_tokens is not None:
-            _check("max tokens per request", max_request_tokens, 1, 10**9)
+            _check(text("rerank.setting.tokens"), max_request_tokens, 1, 10**9)
         if not timeout or timeout <= 0:
-            raise RetrievalError("The timeout must be a positive number of seconds.")
+            raise error(RetrievalError, "rerank.bad_timeout")
         self.timeout = float(timeout)
         self.max_retries = int(max_retries)
         self.concurrency = int(concurrency)
@@ -535,8 +535,8 @@ def pair_tokens(query: str, documents: Sequence[str]) -> int:
 def _check(what: str, value, lo: int, hi: int) -> None:
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool) \
             or not lo <= value <= hi:
-        raise RetrievalError(f"The {what} must be a whole number from {lo} to {hi}, "
-                             f"not {value!r}.")
+        raise error(RetrievalError, "rerank.bad_setting", what=what, lo=lo, hi=hi,
+                    value=repr(value))
 
 
 __all__ = ["RerankClient", "pair_tokens", "too_many_documents"]
