@@ -167,3 +167,4 @@ def test_the_chosen_axis_survives_a_page_switch_and_a_language_switch(runs):
     assert not at.exception
     assert at.radio(key="w:" + AXIS).value == "index-cost"
     assert chart(at, "fr_chart")["layout"]["xaxis"]["title"]["text"] == "索引作成の費用（USD）"
+

@@ -243,3 +243,23 @@ def test_float16_keeps_ndcg_on_jsquad_with_a_real_model(tmp_path):
     assert full16.resources["index_bytes"] * 2 == full32.resources["index_bytes"] == \
         compress.index_bytes(len(docs), 384, "float32")
     assert SweepPoint(None, "float16").label(384) == "384 dims (full), float16"
+
+
+def test_the_sweeps_warnings_and_the_frontiers_notes_speak_japanese(tmp_path):
+    from ragdash.i18n import message
+    from ragdash.stats import build_frontier
+
+    ds = small_dataset(n_docs=10, n_queries=4)
+    with FakeOpenAI(dim=8) as server:
+        result = sweep(ds, dense(server, tmp_path), dims=[4, 16], precisions=["float32"],
+                       kmax=5)
+    english = [str(w) for w in result.warnings]
+    assert english[0] == "skipped 16 dimensions: fake-embed gives 8"
+    assert english[1].startswith("fake-embed is not marked in the price catalog as trained")
+    japanese = [message(w, "ja") for w in result.warnings]
+    assert japanese[0] == "16 次元は飛ばしました：fake-embed のベクトルは 8 次元です"
+    assert "truncatable 列" in japanese[1] and "price catalog" not in japanese[1]
+    notes = build_frontier(result.runs(), metric="ndcg@5",
+                           x="index-cost").points[0].operating.notes
+    assert str(notes[0]).startswith("no price for fake-embed in the catalog")
+    assert message(notes[0], "ja").startswith("価格表に fake-embed の価格がありません")

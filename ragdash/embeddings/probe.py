@@ -23,6 +23,7 @@ import numpy as np
 
 from ..cost import CostSettings, count_tokens, load_catalog, price_tokens
 from ..errors import Cancelled, CostError, RetrievalError
+from ..i18n import error
 from ..run import now_iso
 
 if TYPE_CHECKING:
@@ -43,8 +44,7 @@ def probe_texts(run: Run, n: int = PROBE_REQUESTS) -> list[str]:
     texts = {q.id: q.text for q in run.dataset.queries}
     pool = [texts[q] for q in run.query_ids if texts.get(q)]
     if not pool:
-        raise RetrievalError("this run's queries have no text to send (an ids-only dataset): "
-                             "load the dataset with its texts to probe the endpoint")
+        raise error(RetrievalError, "probe.no_texts")
     prefix = str(run.config.get("query_prefix") or "")
     return [prefix + pool[i % len(pool)] for i in range(n)]
 

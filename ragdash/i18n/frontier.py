@@ -125,6 +125,47 @@ MESSAGES: dict[str, dict[str, str]] = {
               "p50 と p95 を実行と一緒に保存します。先に費用：約 {units}、{cost}。"},
     "fr.probe_local": {"en": "A local model: its latency is the search time measured in the run.",
                        "ja": "ローカルモデルです。遅延は実行中に測った検索時間を使います。"},
+    # messages of the core (ids used with ragdash.i18n.text / error; English as before)
+    "msg.frontier.projected": {
+        "en": "memory projected from {vectors} to {n} vectors",
+        "ja": "メモリは {vectors} ベクトルから {n} ベクトルに換算した推計です"},
+    "msg.frontier.no_rerank_price": {
+        "en": "no rerank price for {model}: its cost per 1,000 queries is not known",
+        "ja": "{model} のリランク価格がないため、1,000クエリあたりの費用はわかりません"},
+    "msg.frontier.no_price": {
+        "en": "no price for {model} in the catalog: add it on the Cost page to see its costs",
+        "ja": "価格表に {model} の価格がありません。費用を見るには Cost ページで追加してください"},
+    "msg.frontier.ids_only": {
+        "en": "{dataset} has no texts here (ids only): load the dataset itself to price its "
+              "indexing and queries",
+        "ja": "{dataset} はここでは ID だけでテキストがありません。索引作成とクエリの費用を出すには"
+              "データセットそのものを読み込んでください"},
+    "msg.sweep.skipped_dims": {
+        "en": "skipped {dims} dimensions: {model} gives {full}",
+        "ja": "{dims} 次元は飛ばしました：{model} のベクトルは {full} 次元です"},
+    "msg.sweep.not_truncatable": {
+        "en": "{model} is marked in the price catalog as not trained for truncation (column "
+              "truncatable): its vectors cut to fewer dimensions may rank worse than a model "
+              "trained for it would (its makers say whether it can be truncated; a truncatable "
+              "column of yes in prices.user.csv under RAGDASH_HOME records it)",
+        "ja": "{model} は価格表で次元の切り詰めに対応して学習されていないとされています"
+              "（truncatable 列）。次元を減らしたベクトルは、対応したモデルより順位付けが悪く"
+              "なるおそれがあります（切り詰められるかはモデルの提供元が示します。RAGDASH_HOME の"
+              " prices.user.csv の truncatable 列に yes と書くと記録されます）"},
+    "msg.sweep.unknown_truncatable": {
+        "en": "{model} is not marked in the price catalog as trained for truncation (column "
+              "truncatable): its vectors cut to fewer dimensions may rank worse than a model "
+              "trained for it would (its makers say whether it can be truncated; a truncatable "
+              "column of yes in prices.user.csv under RAGDASH_HOME records it)",
+        "ja": "{model} は価格表で次元の切り詰めに対応して学習されたとはされていません"
+              "（truncatable 列）。次元を減らしたベクトルは、対応したモデルより順位付けが悪く"
+              "なるおそれがあります（切り詰められるかはモデルの提供元が示します。RAGDASH_HOME の"
+              " prices.user.csv の truncatable 列に yes と書くと記録されます）"},
+    "msg.probe.no_texts": {
+        "en": "this run's queries have no text to send (an ids-only dataset): load the dataset "
+              "with its texts to probe the endpoint",
+        "ja": "この実行のクエリには送るテキストがありません（ID だけのデータセットです）。"
+              "エンドポイントを測るには、テキスト付きのデータセットを読み込んでください"},
     # the report's section
     "report.frontier": {"en": "Quality against cost", "ja": "品質と費用"},
 }

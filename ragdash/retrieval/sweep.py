@@ -37,6 +37,7 @@ import numpy as np
 
 from ..dataset import Dataset
 from ..errors import Cancelled, RetrievalError
+from ..i18n import text
 from ..ranking import Ranking
 from ..run import Run
 from . import compress
@@ -255,8 +256,8 @@ def _points(dims: list[int | None], precisions: list[str], full: int,
     kept = []
     too_big = [d for d in dims if d is not None and d > full]
     if too_big:
-        warnings.append(f"skipped {', '.join(map(str, too_big))} dimensions: {model} gives "
-                        f"{full}")
+        warnings.append(text("sweep.skipped_dims", dims=", ".join(map(str, too_big)),
+                             model=model, full=full))
     for d in dims:
         if d is None or d == full:
             d = None
@@ -265,13 +266,8 @@ def _points(dims: list[int | None], precisions: list[str], full: int,
         if d not in kept:
             kept.append(d)
     if any(d is not None for d in kept) and truncatable is not True:
-        why = ("is marked in the price catalog as not trained for truncation"
-               if truncatable is False else
-               "is not marked in the price catalog as trained for truncation")
-        warnings.append(f"{model} {why} (column truncatable): its vectors cut to fewer "
-                        f"dimensions may rank worse than a model trained for it would (its makers "
-                        f"say whether it can be truncated; a truncatable column of yes in "
-                        f"prices.user.csv under RAGDASH_HOME records it)")
+        warnings.append(text("sweep.not_truncatable", model=model) if truncatable is False
+                        else text("sweep.unknown_truncatable", model=model))
     return [SweepPoint(d, p) for d in kept for p in precisions], warnings
 
 

@@ -50,6 +50,7 @@ from ..cost import (
     price_tokens,
 )
 from ..errors import CostError, StatsError
+from ..i18n import text
 from ..metrics import metric_label, parse_metric
 from ..secrets import scrub_secrets
 from .bootstrap import bootstrap_ci
@@ -169,7 +170,8 @@ def operating(run: Run, *, catalog: Catalog | None = None,
     if project_to is not None and index_bytes is not None:
         vectors = int(run.resources.get("vectors") or len(run.dataset.documents) or 1)
         projected = round(index_bytes * int(project_to) / vectors)
-        notes.append(f"memory projected from {vectors:,} to {int(project_to):,} vectors")
+        notes.append(text("frontier.projected", vectors=f"{vectors:,}",
+                          n=f"{int(project_to):,}"))
     latency, latency_kind = _latency(run)
     return Operating(index_cost_usd=index_usd, query_cost_per_1000_usd=query_usd,
                      index_bytes=index_bytes, latency_ms=latency, latency_kind=latency_kind,
@@ -201,8 +203,7 @@ def _rerank_per_1000(run: Run, notes: list[str]) -> float | None:
         model, depth = str(transform.get("model") or ""), int(transform.get("depth") or 0)
         price = find_rerank_price(model)
         if price is None:
-            notes.append(f"no rerank price for {model}: its cost per 1,000 queries is not "
-                         f"known")
+            notes.append(text("frontier.no_rerank_price", model=model))
             return None
         if price.unit == "search_units":
             units = 1000 * max(1, math.ceil(depth / 100))
@@ -225,14 +226,12 @@ def _embedding_costs(run: Run, catalog: Catalog | None, settings: CostSettings |
         row = (catalog if catalog is not None else load_catalog()).find(
             run.model, run.config.get("provider"))
     except CostError:
-        notes.append(f"no price for {run.model} in the catalog: add it on the Cost page to "
-                     f"see its costs")
+        notes.append(text("frontier.no_price", model=run.model))
         return None, None, None, None
     paid = price_tokens(int(run.usage.get("prompt_tokens") or 0), row, settings).usd
     doc_tokens, per_query = _corpus_tokens(run)
     if doc_tokens == 0 and run.dataset.documents:
-        notes.append(f"{run.dataset.name} has no texts here (ids only): load the dataset "
-                     f"itself to price its indexing and queries")
+        notes.append(text("frontier.ids_only", dataset=run.dataset.name))
         return None, None, paid, row.label
     return (price_tokens(doc_tokens, row, settings).usd,
             price_tokens(round(per_query * 1000), row, settings).usd, paid, row.label)

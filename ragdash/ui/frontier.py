@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from ..errors import RagdashError
+from ..i18n import message
 from ..i18n.frontier import NOUN_KEYS
 from ..metrics import DEFAULT_KS, FAMILIES, FAMILY_NAMES
 from ..present.charts import PLOTLY_CONFIG, frontier_figure
@@ -111,7 +112,7 @@ def points_table(ctx: PageContext, frontier: Frontier) -> None:
                  column_config={t("fr.col.run"): st.column_config.TextColumn(width="large")})
     notes = sorted({n for p in frontier.points for n in p.operating.notes})
     if notes:
-        st.caption(md(" · ".join(notes)))
+        st.caption(md(" · ".join(message(n, ctx.lang, app=True) for n in notes)))
 
 
 def sweep_form(ctx: PageContext, runs: list[Run]) -> None:
@@ -188,7 +189,7 @@ def _run_sweep(ctx: PageContext, parent: Run, dims: list, precisions: list[str])
                            truncatable=truncatable, relevance_level=parent.relevance_level,
                            gain=parent.gain)
         except RagdashError as exc:
-            st.error(md(exc))
+            st.error(md(message(exc, ctx.lang, app=True)))
             if "key" in str(exc).lower():
                 st.caption(t("fr.sweep_key"))
             return
@@ -196,7 +197,7 @@ def _run_sweep(ctx: PageContext, parent: Run, dims: list, precisions: list[str])
     result.parent.id, result.parent.name = parent.id, parent.name
     saved = [ctx.store.save(r) for r in result.runs()]
     for warning in result.warnings:
-        st.warning(md(warning))
+        st.warning(md(message(warning, ctx.lang, app=True)))
     st.success(t("fr.sweep_done", n=len(saved), requests=retriever.usage["requests"]))
     st.session_state.pop("rd_frontier_cache", None)
 
@@ -226,7 +227,7 @@ def probe_form(ctx: PageContext, runs: list[Run]) -> None:
     try:
         texts = probe_texts(run)
     except RagdashError as exc:
-        st.caption(md(exc))
+        st.caption(md(message(exc, ctx.lang, app=True)))
         return
     tokens, usd = probe_cost(texts, run.model or "", run.config.get("provider"))
     cost = "—" if usd is None else f"{format_money(usd, 'USD')}"
@@ -275,7 +276,7 @@ def rerank_probe_form(ctx: PageContext, runs: list[Run]) -> None:
         try:
             result = probe_rerank_latency(run, api_key=key or None)
         except RagdashError as exc:
-            st.error(md(exc))
+            st.error(md(message(exc, ctx.lang, app=True)))
             return
     ctx.store.update_resources(run.id, {"rerank_latency_probe": result})
     st.session_state.pop("rd_frontier_cache", None)
@@ -294,7 +295,7 @@ def _run_probe(ctx: PageContext, run: Run, texts: list[str]) -> None:
             client = dense_retriever_for(run, api_key=key).embedder
             result = probe_latency(client, texts)
         except RagdashError as exc:
-            st.error(md(exc))
+            st.error(md(message(exc, ctx.lang, app=True)))
             return
     ctx.store.update_resources(run.id, {"latency_probe": result})
     st.session_state.pop("rd_frontier_cache", None)
