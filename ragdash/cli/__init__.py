@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from ..errors import RagdashError
@@ -29,6 +30,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     from .. import __version__
     parser.add_argument("--version", action="version", version=f"ragdash {__version__}")
+    parser.add_argument("--lang", choices=("en", "ja"), default=None, dest="cli_lang",
+                        help="the language of error messages (default en; also RAGDASH_LANG); "
+                             "given before the command: python -m ragdash --lang ja evaluate …")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in [only] if only in COMMANDS else COMMANDS:
@@ -42,15 +46,41 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _command(argv: list[str]) -> str | None:
+    """The command's name: the first word that is not an option (nor --lang's value)."""
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--lang":
+            skip = True
+        elif not a.startswith("-"):
+            return a
+    return None
+
+
+def _lang(args) -> str:
+    """Errors in English unless --lang ja (before the command, or a command's own --lang) or
+    RAGDASH_LANG=ja says otherwise."""
+    chosen = getattr(args, "cli_lang", None) or getattr(args, "lang", None) \
+        or os.environ.get("RAGDASH_LANG", "")
+    return "ja" if str(chosen).strip().lower() == "ja" else "en"
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    first = next((a for a in argv if not a.startswith("-")), None)
-    parser = build_parser(only=first)
+    parser = build_parser(only=_command(argv))
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except RagdashError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        lang = _lang(args)
+        if lang == "en":
+            print(f"error: {exc}", file=sys.stderr)
+        else:
+            from ..i18n import message
+
+            print(f"エラー: {message(exc, lang)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
