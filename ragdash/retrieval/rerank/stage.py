@@ -354,6 +354,27 @@ __all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "QueryPlan", "RerankPlan", "Reranker", 
            "check_depth", "estimate_cost"]
 
 
+def _probe_client_and_groups(run: Run, n: int, api_key: str | None = None):
+    """The rerank client of ``run``'s rerank stage and the ``n`` requests a probe sends:
+    ``(query, its depth documents)`` exactly as the stage sends them (:meth:`Reranker.plan`:
+    the documents' ``embed_text``), cycling over the run's queries."""
+    from . import make_scorer
+
+    transform = dict(run.config.get("transform") or {})
+    if transform.get("kind") != "rerank" or transform.get("reranker") == "local":
+        raise RetrievalError(f"{run.name or run.retriever} has no rerank stage over an API "
+                             f"to probe")
+    client = make_scorer("http", base_url=transform.get("base_url"),
+                         model=transform.get("model"), protocol=transform.get("protocol"),
+                         api_key=api_key)
+    plan = Reranker(client, depth=int(transform.get("depth") or 50)).plan(
+        run.ranking, run.dataset, run.query_ids)
+    groups = [(q.query, list(q.texts)) for q in plan.queries if q.query and q.texts]
+    if not groups:
+        raise RetrievalError("this run has no query with texts and documents to send")
+    return client, [groups[i % len(groups)] for i in range(n)]
+
+
 def probe_rerank_latency(run: Run, *, api_key: str | None = None,
                          n: int | None = None, spacing: float | None = None) -> dict:
     """A latency probe of the rerank endpoint of ``run`` (a run with a rerank stage over an
@@ -361,37 +382,18 @@ def probe_rerank_latency(run: Run, *, api_key: str | None = None,
     the stage sends per query), ``spacing`` seconds apart; never through the score cache.
     Returns :func:`ragdash.embeddings.probe.latency_summary`'s figures with the endpoint."""
     from ...embeddings.probe import PROBE_REQUESTS, PROBE_SPACING, latency_summary, timed_calls
-    from . import make_scorer
 
-    transform = dict(run.config.get("transform") or {})
-    if transform.get("kind") != "rerank" or transform.get("reranker") == "local":
-        raise RetrievalError(f"{run.name or run.retriever} has no rerank stage over an API "
-                             f"to probe")
     n = PROBE_REQUESTS if n is None else int(n)
     spacing = PROBE_SPACING if spacing is None else float(spacing)
-    depth = int(transform.get("depth") or 50)
-    texts = {q.id: q.text for q in run.dataset.queries}
-    docs = run.dataset.doc_index
-    groups = []
-    for qid in run.query_ids:
-        ids, _ = run.ranking.get(qid)
-        chosen = [run.dataset.documents[docs[d]].text for d in list(ids)[:depth] if d in docs]
-        if texts.get(qid) and chosen:
-            groups.append((texts[qid], chosen))
-    if not groups:
-        raise RetrievalError("this run has no query with texts and documents to send")
-    client = make_scorer("http", base_url=transform.get("base_url"),
-                         model=transform.get("model"), protocol=transform.get("protocol"),
-                         api_key=api_key)
+    client, groups = _probe_client_and_groups(run, n, api_key)
     before = dict(client.usage)
-    chosen = [groups[i % len(groups)] for i in range(n)]
-    calls = [lambda g=g: client.score_groups([g]) for g in chosen]
+    calls = [lambda g=g: client.score_groups([g]) for g in groups]
     ms = timed_calls(calls, spacing=spacing)
     billed = {k: client.usage[k] - before.get(k, 0) for k in ("search_units", "tokens")
               if k in client.usage}
     return {"kind": "rerank", **latency_summary(ms, spacing),
             "endpoint": client.config()["endpoint"], "model": client.model,
-            "documents_per_request": max(len(d) for _, d in groups[:n]), **billed}
+            "documents_per_request": max(len(d) for _, d in groups), **billed}
 
 
 def probe_rerank_estimate(run: Run, n: int | None = None) -> dict:
@@ -405,21 +407,13 @@ def probe_rerank_estimate(run: Run, n: int | None = None) -> dict:
     from ...embeddings.probe import PROBE_REQUESTS
 
     n = PROBE_REQUESTS if n is None else int(n)
-    transform = dict(run.config.get("transform") or {})
-    depth = int(transform.get("depth") or 50)
-    price = find_rerank_price(str(transform.get("model") or ""))
+    client, groups = _probe_client_and_groups(run, n)
+    price = find_rerank_price(client.model)
     if price is not None and price.unit == "search_units":
-        units, unit = n * max(1, math.ceil(depth / 100)), "search units"
+        units = sum(max(1, math.ceil(len(docs) / 100)) for _, docs in groups)
+        unit = "search units"
     else:
-        texts = {q.id: q.text for q in run.dataset.queries}
-        docs = run.dataset.doc_index
-        sample = []
-        for qid in run.query_ids[:n]:
-            ids, _ = run.ranking.get(qid)
-            sample.append(texts.get(qid, ""))
-            sample.extend(run.dataset.documents[docs[d]].text for d in list(ids)[:depth]
-                          if d in docs)
-        per_request = count_tokens(sample).tokens / max(1, min(n, len(run.query_ids)))
-        units, unit = round(per_request * n), "tokens"
+        units = int(count_tokens([t for q, docs in groups for t in (q, *docs)]).tokens)
+        unit = "tokens"
     return {"units": units, "unit": unit,
             "usd": None if price is None else price.usd(units)}
