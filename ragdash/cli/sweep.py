@@ -21,7 +21,7 @@ import os
 import sys
 
 from ..cost import format_bytes
-from ..errors import CostError, RetrievalError
+from ..errors import RetrievalError
 from ._checks import report_warnings
 from ._output import (
     DEFAULT_K_TEXT,
@@ -101,7 +101,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..retrieval.sweep import parse_dims, parse_precisions, sweep
+    from ..retrieval.sweep import catalog_truncatable, parse_dims, parse_precisions, sweep
 
     ks = parse_ks(args.k)
     kmax = _kmax(args.kmax, ks)
@@ -123,7 +123,8 @@ def run(args) -> int:
     try:
         result = sweep(dataset, retriever, dims=dims, precisions=precisions, kmax=kmax,
                        limit_queries=args.limit_queries,
-                       truncatable=_truncatable(retriever),
+                       truncatable=catalog_truncatable(
+                           *_model_and_provider(retriever)),
                        relevance_level=args.relevance_level, gain=args.gain, progress=bar)
     finally:
         if bar is not None:
@@ -147,16 +148,9 @@ def run(args) -> int:
     return 0
 
 
-def _truncatable(retriever) -> bool | None:
-    """The price catalog's word on whether the model can be truncated (None: not known)."""
-    from ..cost import load_catalog
-
+def _model_and_provider(retriever) -> tuple[str, str | None]:
     config = retriever.config()
-    try:
-        row = load_catalog().find(config.get("model") or "", config.get("provider"))
-    except CostError:
-        return None
-    return row.truncatable
+    return config.get("model") or "", config.get("provider")
 
 
 def _report(result, runs, ks: list[int], retriever) -> dict:

@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..cost import load_catalog
 from ..dataset import Dataset
-from ..errors import Cancelled, RetrievalError
+from ..errors import Cancelled, CostError, RetrievalError
 from ..i18n import text
 from ..ranking import Ranking
 from ..run import Run
@@ -47,6 +48,7 @@ __all__ = [
     "DEFAULT_DIMS",
     "SweepPoint",
     "SweepResult",
+    "catalog_truncatable",
     "dense_retriever_for",
     "parse_dims",
     "parse_precisions",
@@ -215,10 +217,10 @@ def sweep(dataset: Dataset, retriever: DenseRetriever, *,
                              "to evaluate; check that the qrels use the queries' ids")
     precisions = parse_precisions(precisions)
     started = time.perf_counter()
-    doc_vecs, query_vecs = retriever.embed_groups(
-        [("documents", retriever.document_prefix, dataset.doc_texts()),
-         ("queries", retriever.query_prefix, [q.text for q in queries])],
-        progress=progress, cancel=cancel)
+    # the documents' vectors as a run reads them: the memory-mapped vector file (written
+    # once from the cache), so a sweep holds no more than a search does
+    doc_vecs, query_vecs = retriever.vectors(dataset, [q.text for q in queries],
+                                             progress=progress, cancel=cancel)
     embed_seconds = time.perf_counter() - started
     full = int(doc_vecs.shape[1])
     points, warnings = _points(parse_dims(dims), precisions, full, truncatable,
@@ -269,6 +271,15 @@ def _points(dims: list[int | None], precisions: list[str], full: int,
         warnings.append(text("sweep.not_truncatable", model=model) if truncatable is False
                         else text("sweep.unknown_truncatable", model=model))
     return [SweepPoint(d, p) for d in kept for p in precisions], warnings
+
+
+def catalog_truncatable(model: str, provider: str | None = None) -> bool | None:
+    """The price catalog's word on whether ``model`` was trained for truncation (None: not
+    known, or not in the catalog)."""
+    try:
+        return load_catalog().find(model or "", provider).truncatable
+    except CostError:
+        return None
 
 
 def dense_retriever_for(run: Run, *, api_key: str | None = None,

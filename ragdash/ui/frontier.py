@@ -170,20 +170,15 @@ def _uncached(parent: Run) -> int:
 
 
 def _run_sweep(ctx: PageContext, parent: Run, dims: list, precisions: list[str]) -> None:
-    from ..cost import load_catalog
-    from ..errors import CostError
-    from ..retrieval.sweep import dense_retriever_for, sweep
+    from ..retrieval.sweep import catalog_truncatable, dense_retriever_for, sweep
 
     t = ctx.t
     key = st.session_state.get(keys.API_KEY) or None
     with st.spinner(t("fr.sweep_working", n=len(dims) * len(precisions))):
         try:
             retriever = dense_retriever_for(parent, api_key=key)
-            try:
-                row = load_catalog().find(parent.model or "", parent.config.get("provider"))
-                truncatable = row.truncatable
-            except CostError:
-                truncatable = None
+            truncatable = catalog_truncatable(parent.model or "",
+                                              parent.config.get("provider"))
             result = sweep(parent.dataset, retriever, dims=dims, precisions=precisions,
                            kmax=parent.kmax, query_ids=parent.query_ids,
                            truncatable=truncatable, relevance_level=parent.relevance_level,
