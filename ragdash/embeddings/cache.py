@@ -11,6 +11,11 @@ with a busy timeout, so two processes (two command lines, or the app and a comma
 read and write it at the same time. The API key is not part of any of this: not a column, not
 a key, not the file name.
 
+Every write and delete also counts up a generation in the small ``embeddings_meta`` table, in
+the same transaction: :meth:`EmbeddingCache.marker` reads it, so what is computed from the
+cached rows (the app's count of texts a sweep would pay for) can be memoized and recomputed
+when another process writes or clears the cache.
+
 A run's document vectors are also written once to a memory-mapped ``.npy`` under
 ``$RAGDASH_HOME/vectors/`` (:class:`VectorFile`), so that ranking a million documents reads
 them from the page cache instead of building an in-RAM matrix out of SQLite rows.
@@ -54,6 +59,13 @@ CREATE TABLE IF NOT EXISTS embeddings (
 -- keyed on them writes about twice as slowly.
 CREATE UNIQUE INDEX IF NOT EXISTS embeddings_key
     ON embeddings (base_url, model, dimensions, prefix, text_sha256);
+-- The change marker (EmbeddingCache.marker): 'epoch', drawn at random by the first write to
+-- the file, and 'generation', counted up by every write or delete in the transaction that
+-- changes the rows.
+CREATE TABLE IF NOT EXISTS embeddings_meta (
+    key   TEXT PRIMARY KEY,
+    value NOT NULL
+);
 """
 
 
@@ -229,15 +241,27 @@ class CacheFile:
         if not self.exists():
             return 0
         with self._connect() as conn:
-            if model is None:
-                removed = conn.execute(f"DELETE FROM {self.TABLE}").rowcount
-            else:
-                removed = conn.execute(f"DELETE FROM {self.TABLE} WHERE model=?",
-                                       (model,)).rowcount
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if model is None:
+                    removed = conn.execute(f"DELETE FROM {self.TABLE}").rowcount
+                else:
+                    removed = conn.execute(f"DELETE FROM {self.TABLE} WHERE model=?",
+                                           (model,)).rowcount
+                if removed:
+                    self._changed(conn)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             if model is None:
                 conn.execute("VACUUM")
         return removed
+
+    def _changed(self, conn: sqlite3.Connection) -> None:
+        """Called inside the transaction that wrote or deleted rows (a subclass with a change
+        marker updates it here)."""
 
 
 class EmbeddingCache(CacheFile):
@@ -280,6 +304,54 @@ class EmbeddingCache(CacheFile):
                 "SELECT 1 FROM embeddings WHERE base_url=? AND model=? AND dimensions=? AND "
                 "prefix=? LIMIT 1", ns.params()).fetchone() is not None
 
+    def count_cached(self, ns: Namespace, hashes: Sequence[bytes]) -> int:
+        """How many distinct ``hashes`` have a vector under ``ns``: read from the key index
+        alone (no vector is read), no file is made."""
+        if self._conn is None and not self.path.exists():
+            return 0
+        unique = list(dict.fromkeys(hashes))
+        found = 0
+        with self._connect() as conn:
+            for lo in range(0, len(unique), _CHUNK):
+                chunk = unique[lo: lo + _CHUNK]
+                found += conn.execute(
+                    "SELECT count(*) FROM embeddings WHERE base_url=? AND model=? AND "
+                    f"dimensions=? AND prefix=? AND text_sha256 IN ({','.join('?' * len(chunk))})",
+                    (*ns.params(), *chunk)).fetchone()[0]
+        return found
+
+    def marker(self) -> tuple[str, int] | None:
+        """A value that changes whenever rows are written or deleted, by this process or any
+        other (a run, ``python -m ragdash cache clear`` while the app runs): ``(epoch,
+        generation)`` from the ``embeddings_meta`` table, which :meth:`put_many` and
+        :meth:`clear` update in the transaction that changes the rows; None when there is no
+        file (none is made). One indexed read: memoize what depends on the cached rows under
+        it, read *before* computing the value (a write in between then only causes a second
+        computation, never a stale value under the new marker).
+
+        ``epoch`` is drawn at random by the first write to a file, so a deleted and remade
+        cache does not repeat an old marker; a file that no version with a marker has written
+        to reads ``("", 0)``. Not the file's mtime and size (in WAL mode a commit goes to the
+        ``-wal`` file, which is rewritten from its start after a checkpoint, so a change can
+        leave both as they were), nor the row count (deleting one model's rows and writing as
+        many of another's leaves it unchanged), nor ``PRAGMA data_version`` (per connection,
+        blind to that connection's own commits)."""
+        if self._conn is None and not self.path.exists():
+            return None
+        with self._connect() as conn:
+            try:
+                rows = dict(conn.execute("SELECT key, value FROM embeddings_meta WHERE key IN "
+                                         "('epoch', 'generation')"))
+            except sqlite3.OperationalError:  # an older file opened read-only: no table
+                rows = {}
+        return str(rows.get("epoch", "")), int(rows.get("generation", 0))
+
+    def _changed(self, conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT OR IGNORE INTO embeddings_meta (key, value) "
+                     "VALUES ('epoch', lower(hex(randomblob(16))))")
+        conn.execute("INSERT INTO embeddings_meta (key, value) VALUES ('generation', 1) "
+                     "ON CONFLICT (key) DO UPDATE SET value = value + 1")
+
     def put_many(self, ns: Namespace, hashes: Sequence[bytes], vectors: np.ndarray) -> None:
         """Store one batch, in one transaction (committed before this returns)."""
         vectors = np.asarray(vectors, dtype="<f4")
@@ -296,6 +368,7 @@ class EmbeddingCache(CacheFile):
                 conn.executemany(
                     "INSERT OR REPLACE INTO embeddings (base_url, model, dimensions, prefix, "
                     "text_sha256, dim, vector) VALUES (?,?,?,?,?,?,?)", rows)
+                self._changed(conn)
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise

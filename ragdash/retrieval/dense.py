@@ -110,14 +110,45 @@ class DenseRetriever:
         missing = 0
         for prefix, texts in groups:
             hashes = list(dict.fromkeys(text_hashes(texts)))
-            if self.cache is None:
-                missing += len(hashes)
-                continue
-            found = 0
-            for lo in range(0, len(hashes), 4096):
-                found += len(self.cache.get_many(self._namespace(prefix), hashes[lo:lo + 4096]))
-            missing += len(hashes) - found
+            missing += len(hashes)
+            if self.cache is not None:  # the key index only: no vector is read
+                missing -= self.cache.count_cached(self._namespace(prefix), hashes)
         return missing
+
+    def uncached_vectors(self, dataset: Dataset, query_texts: Sequence[str], *,
+                         fingerprint: str | None = None) -> int:
+        """How many distinct texts :meth:`vectors` would embed for ``dataset`` and
+        ``query_texts``: the queries the cache lacks, and the documents it lacks unless their
+        vector file is complete (then none). ``fingerprint``: ``dataset``'s, when known."""
+        groups = [(self.query_prefix, query_texts)]
+        vf = self.vector_file(dataset, fingerprint=fingerprint)
+        if vf is None or vf.open(len(dataset.documents)) is None:
+            groups.insert(0, (self.document_prefix, dataset.doc_texts()))
+        return self.uncached(groups)
+
+    def uncached_state(self, dataset: Dataset, *, fingerprint: str | None = None
+                       ) -> tuple | None:
+        """What, besides the texts, decides :meth:`uncached_vectors`: the cache file, the
+        namespaces (base URL, model, dimensions, prefixes; never the key), the cache's change
+        marker (:meth:`~ragdash.embeddings.cache.EmbeddingCache.marker`: another process's
+        writes and clears change it too) and the documents' vector file as ``stat`` sees it
+        (written under a temporary name and renamed: a new file is a new inode); None without
+        a cache. A memo of the count is keyed by it and the texts' identity (the dataset's
+        fingerprint, the queries); read it before counting."""
+        if self.cache is None:
+            return None
+        vf = self.vector_file(dataset, fingerprint=fingerprint)
+        files = []
+        for path in (vf.path, vf.meta_path):
+            try:
+                st = path.stat()
+            except OSError:
+                files.append(None)
+            else:
+                files.append((st.st_ino, st.st_size, st.st_mtime_ns))
+        return (str(self.cache.path.resolve()), self.cache.marker(), tuple(files),
+                tuple(self._namespace(p).params()
+                      for p in (self.document_prefix, self.query_prefix)))
 
     def _sizes_error(self, dims: set[int]) -> EmbeddingError:
         model = self.embedder.model
@@ -190,13 +221,14 @@ class DenseRetriever:
                                  name=self.name)
 
     # -- document vectors: a memory-mapped file ------------------------------------------
-    def vector_file(self, dataset: Dataset) -> VectorFile | None:
+    def vector_file(self, dataset: Dataset, *,
+                    fingerprint: str | None = None) -> VectorFile | None:
         """Where ``dataset``'s document vectors live for this configuration (None without a
-        cache)."""
+        cache); ``fingerprint``: ``dataset``'s, when known (it hashes every document)."""
         if self.cache is None:
             return None
         return VectorFile(self.cache.directory, self._namespace(self.document_prefix),
-                          dataset.fingerprint(), self.vector_dtype)
+                          fingerprint or dataset.fingerprint(), self.vector_dtype)
 
     def document_vectors(self, dataset: Dataset, *, progress: ProgressFn | None = None,
                          cancel: threading.Event | None = None) -> np.ndarray:

@@ -3,6 +3,9 @@ the recommendation sentence, the table of points, and the sweep of a saved dense
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 import pandas as pd
 import streamlit as st
 
@@ -23,6 +26,8 @@ from .widgets import bind, bind_choice, md, plain_http_banner
 
 #: session keys of the page's controls (see widgets.bind)
 FAMILY, K, AXIS, PROJECT = "rd_fr_family", "rd_fr_k", "rd_fr_axis", "rd_fr_project"
+#: session key: the sweep form's memo of uncached counts (see uncached_count)
+UNCACHED_MEMO = "rd_fr_uncached"
 #: dimension choices of the sweep form (those above the model's size are skipped)
 SWEEP_DIMS = (64, 128, 256, 512, 768, 1024, 1536, 2048, 3072)
 _DENSE = ("openai", "local")
@@ -156,17 +161,43 @@ def sweep_form(ctx: PageContext, runs: list[Run]) -> None:
 
 
 def _uncached(parent: Run) -> int:
-    """Texts of ``parent`` that are not in the embeddings cache (0: the sweep is free)."""
+    """Texts of ``parent`` that are not in the embeddings cache (0: the sweep is free),
+    memoized in the session (see :func:`uncached_count`)."""
+    return uncached_count(parent, st.session_state.setdefault(UNCACHED_MEMO, {}))
+
+
+def uncached_count(parent: Run, memo: dict) -> int:
+    """How many texts a sweep of ``parent`` would embed
+    (:meth:`~ragdash.retrieval.dense.DenseRetriever.uncached_vectors`: the run's queries and,
+    unless their vector file is complete, the documents, that the cache lacks), memoized in
+    ``memo``.
+
+    Counting hashes every text and looks each up (about a second at 100k documents), so it
+    is not redone on every rerun of the page: the memo is keyed by what decides the count —
+    the dataset's fingerprint (the documents' and queries' texts), the run's query ids, and
+    the retriever's :meth:`~ragdash.retrieval.dense.DenseRetriever.uncached_state` (the cache
+    file, model, base URL, dimensions, prefixes — never the API key —, the cache's change
+    marker and the vector file). A run that writes vectors, a sweep that pays, or ``python -m
+    ragdash cache clear`` from another process changes the state, and the next rerun counts
+    again."""
     from ..retrieval.sweep import dense_retriever_for
 
     try:
         retriever = dense_retriever_for(parent)
     except RagdashError:
         return 0
-    texts = {q.id: q.text for q in parent.dataset.queries}
-    return retriever.uncached([
-        (retriever.document_prefix, parent.dataset.doc_texts()),
-        (retriever.query_prefix, [texts.get(q, "") for q in parent.query_ids])])
+    fingerprint = parent.dataset_fingerprint
+    queries = hashlib.sha256(json.dumps(list(parent.query_ids)).encode()).hexdigest()
+    key = (fingerprint, queries,
+           retriever.uncached_state(parent.dataset, fingerprint=fingerprint))
+    if key not in memo:
+        wanted = set(parent.query_ids)  # the texts the sweep embeds (ragdash.retrieval.sweep)
+        texts = [q.text for q in parent.dataset.queries if q.id in wanted]
+        count = retriever.uncached_vectors(parent.dataset, texts, fingerprint=fingerprint)
+        if len(memo) >= 8:
+            memo.clear()
+        memo[key] = count
+    return memo[key]
 
 
 def _run_sweep(ctx: PageContext, parent: Run, dims: list, precisions: list[str]) -> None:
