@@ -28,3 +28,20 @@ def test_a_bad_trec_line_is_english_by_default_and_japanese_when_asked(tmp_path)
         assert japanese.returncode == 2 and japanese.stderr.startswith("エラー: ")
         assert "bad.run、1 行目" in japanese.stderr and "6 列" in japanese.stderr
         assert "Traceback" not in japanese.stderr
+
+
+def test_a_loader_error_is_japanese_when_asked(tmp_path):
+    missing = tmp_path / "nosuch"
+    english = ragdash("evaluate", missing, "--retriever", "bm25")
+    assert english.returncode == 2
+    assert "no such file or folder. Check the path." in english.stderr
+    japanese = ragdash("--lang", "ja", "evaluate", missing, "--retriever", "bm25")
+    assert japanese.returncode == 2, japanese.stderr
+    assert "nosuch: そのファイルもフォルダーもありません。パスを確かめてください。" \
+        in japanese.stderr, japanese.stderr
+    bad = tmp_path / "a.json"
+    bad.write_text('{"corpus": ["x"], "queries": [{"query": "q", "relevant_docs": [5]}]}',
+                   encoding="utf-8")
+    japanese = ragdash("--lang", "ja", "evaluate", bad, "--retriever", "bm25")
+    assert "文書の位置 5 が範囲外です。corpus にあるのは1 件の文書(位置 0)です" \
+        in japanese.stderr, japanese.stderr

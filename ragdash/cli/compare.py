@@ -168,8 +168,7 @@ def read_run(path: str, *, name: str | None = None) -> Ranking:
         from ..loaders import parse_json_text
 
         obj = parse_json_text(raw.decode("utf-8-sig"), file=str(p),  # long ints, deep nesting
-                              fix="give a TREC run file or the JSON ragdash exported",
-                              invalid="the run file looks like JSON but cannot be parsed")
+                              about="run")
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         line = getattr(exc, "lineno", None)
         raise DatasetError("the run file looks like JSON but cannot be parsed", file=str(p),

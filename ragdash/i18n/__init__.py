@@ -75,7 +75,8 @@ def t(key: str, lang: str | None = DEFAULT_LANG, **fmt: object) -> str:
     """
     entry = CATALOG[key]
     text = entry.get(normalize_lang(lang)) or entry[DEFAULT_LANG]
-    return text.format(**fmt) if fmt else text
+    # a text with literal braces ({{ }}) is a format string even without values
+    return text.format(**fmt) if fmt or "{{" in text or "}}" in text else text
 
 
 def placeholders(text: str) -> set[str]:
@@ -213,6 +214,8 @@ def message(obj: object, lang: str | None = DEFAULT_LANG, *, app: bool = False) 
         out = ("、" if lang == "ja" else ", ").join(where) + ": " + out
     if fix:
         fix = fix.strip().rstrip(".。")
-        out += ("" if lang == "ja" else " ") + fix[:1].upper() + fix[1:] + stop
+        if lang != "ja":  # a sentence starts with a capital; Japanese keeps "qrels", "zip"
+            fix = fix[:1].upper() + fix[1:]
+        out += ("" if lang == "ja" else " ") + fix + stop
     return out
 

@@ -1083,6 +1083,614 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{url} がリクエストを拒否しました(HTTP {status}{said})。モデル名、次元数、"
               "エンコード形式を確かめてください。",
     },
+    # -- loading: files, encodings, archives (ragdash.loaders._source) -----------------------------
+    "msg.load.limit_not_mb": {
+        "en": "{env}={raw!r} is not a number of megabytes",
+        "ja": "{env}={raw!r} はメガバイト数ではありません",
+    },
+    "msg.load.limit_not_mb.fix": {
+        "en": "set {env} to a positive number, e.g. {env}={default}",
+        "ja": "{env} には正の数を設定してください(例: {env}={default})",
+    },
+    "msg.load.zip_member_too_big": {
+        "en": "this .zip member unzips to {size}{more}, over the limit of {cap} unzipped",
+        "ja": "この .zip のメンバーは展開すると {size}{more}になり、展開後の上限 {cap} を超えます",
+    },
+    "msg.load.zip_member_too_big.fix": {
+        "en": "if the data really is this large, raise the limit, e.g. {env}={suggest} "
+              "(megabytes), or unzip it and give the folder",
+        "ja": "データが本当にこの大きさなら上限を上げるか(例: {env}={suggest}、単位はメガバイト)"
+              "、展開してフォルダーを指定してください",
+    },
+    "msg.load.gzip_too_big": {
+        "en": "this gzip file unzips to more than {mb} MB, the limit",
+        "ja": "この gzip ファイルは展開すると上限の {mb} MB を超えます",
+    },
+    "msg.load.gzip_too_big.fix": {
+        "en": "if the data really is this large, raise the limit, e.g. {env}={suggest} "
+              "(megabytes), or unzip it first",
+        "ja": "データが本当にこの大きさなら上限を上げるか(例: {env}={suggest}、単位はメガバイト)"
+              "、先に展開してください",
+    },
+    "msg.load.file_not_found": {"en": "file not found", "ja": "ファイルが見つかりません"},
+    "msg.load.file_not_found.fix": {"en": "check the path", "ja": "パスを確かめてください"},
+    "msg.load.permission_denied": {"en": "permission denied", "ja": "読み取る権限がありません"},
+    "msg.load.permission_denied.fix": {
+        "en": "make the file readable",
+        "ja": "ファイルを読み取れるようにしてください",
+    },
+    "msg.load.corrupt": {
+        "en": "cannot read the {what} ({detail})",
+        "ja": "{what}を読めません({detail})",
+    },
+    "msg.load.corrupt.fix": {
+        "en": "the file may be truncated or corrupt; export it again",
+        "ja": "ファイルが途中で切れているか壊れている可能性があります。もう一度書き出してください",
+    },
+    "msg.load.what_file": {"en": "file", "ja": "ファイル"},
+    "msg.load.what_gzip": {"en": "gzip file", "ja": "gzip ファイル"},
+    "msg.load.not_text": {
+        "en": "this is not a text file (it contains NUL bytes; UTF-16 without a byte-order mark, "
+              "or a binary file)",
+        "ja": "テキストファイルではありません(NUL バイトを含みます。BOM のない UTF-16 "
+              "か、バイナリファイルです)",
+    },
+    "msg.load.not_text.fix": {
+        "en": "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in a text editor: encoding UTF-8)",
+        "ja": "ファイルを UTF-8 で保存してください(Excel では「CSV "
+              "UTF-8」、テキストエディターでは文字コード UTF-8)",
+    },
+    "msg.load.not_utf8": {
+        "en": "this is not UTF-8 text (byte 0x{byte:02x} cannot be decoded)",
+        "ja": "UTF-8 のテキストではありません(バイト 0x{byte:02x} を復号できません)",
+    },
+    "msg.load.not_utf8.fix": {
+        "en": "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in a text editor: encoding UTF-8)",
+        "ja": "ファイルを UTF-8 で保存してください(Excel では「CSV "
+              "UTF-8」、テキストエディターでは文字コード UTF-8)",
+    },
+    "msg.load.line_nul": {
+        "en": "this line contains a NUL byte (binary data)",
+        "ja": "この行に NUL バイトが含まれています(バイナリデータです)",
+    },
+    "msg.load.line_nul.fix": {
+        "en": "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in a text editor: encoding UTF-8)",
+        "ja": "ファイルを UTF-8 で保存してください(Excel では「CSV "
+              "UTF-8」、テキストエディターでは文字コード UTF-8)",
+    },
+    "msg.load.line_too_long": {
+        "en": "this line is longer than {mb} MB, the limit on one line (a file cut wrongly, or "
+              "not line-based text)",
+        "ja": "この行は 1 行の上限 {mb} MB を超えています(ファイルの切り方が誤っているか、行単位"
+              "のテキストではありません)",
+    },
+    "msg.load.line_too_long.fix": {
+        "en": "check the file; if its lines really are this long, raise the limit, e.g. "
+              "{env}={suggest} (megabytes)",
+        "ja": "ファイルを確かめてください。行が本当にこの長さなら上限を上げてください(例: "
+              "{env}={suggest}、単位はメガバイト)",
+    },
+    "msg.load.line_not_utf8": {
+        "en": "this line is not UTF-8{hint}; byte 0x{byte:02x} cannot be decoded",
+        "ja": "この行は UTF-8 ではありません{hint}。バイト 0x{byte:02x} を復号できません",
+    },
+    "msg.load.line_not_utf8.fix": {
+        "en": "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in a text editor: encoding UTF-8)",
+        "ja": "ファイルを UTF-8 で保存してください(Excel では「CSV "
+              "UTF-8」、テキストエディターでは文字コード UTF-8)",
+    },
+    "msg.load.looks_sjis": {"en": " (it looks like Shift_JIS)", "ja": "(Shift_JIS のようです)"},
+    "msg.load.line_not_codec": {
+        "en": "this line cannot be decoded as {encoding}, the encoding detected from the start of "
+              "the file",
+        "ja": "この行を、ファイルの先頭から判定した文字コード {encoding} として復号できません",
+    },
+    "msg.load.line_not_codec.fix": {
+        "en": "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in a text editor: encoding UTF-8)",
+        "ja": "ファイルを UTF-8 で保存してください(Excel では「CSV "
+              "UTF-8」、テキストエディターでは文字コード UTF-8)",
+    },
+    "msg.load.file_not_codec": {
+        "en": "this file cannot be decoded as {encoding}",
+        "ja": "このファイルを {encoding} として復号できません",
+    },
+    "msg.load.file_not_codec.fix": {
+        "en": "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in a text editor: encoding UTF-8)",
+        "ja": "ファイルを UTF-8 で保存してください(Excel では「CSV "
+              "UTF-8」、テキストエディターでは文字コード UTF-8)",
+    },
+    "msg.load.file_nul": {
+        "en": "this file contains NUL characters (binary data)",
+        "ja": "このファイルには NUL 文字が含まれています(バイナリデータです)",
+    },
+    "msg.load.file_nul.fix": {
+        "en": "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in a text editor: encoding UTF-8)",
+        "ja": "ファイルを UTF-8 で保存してください(Excel では「CSV "
+              "UTF-8」、テキストエディターでは文字コード UTF-8)",
+    },
+    "msg.load.json_too_big": {
+        "en": "this JSON file is larger than {mb} MB, the limit on one JSON document (it is read "
+              "whole)",
+        "ja": "この JSON ファイルは JSON 1 文書の上限 {mb} MB を超えています(JSON "
+              "は丸ごと読み込みます)",
+    },
+    "msg.load.json_too_big.fix": {
+        "en": "if it really is this large, raise the limit, e.g. {env}={suggest} (megabytes), or "
+              "give the data as JSONL or a BEIR folder, which are read line by line",
+        "ja": "本当にこの大きさなら上限を上げるか(例: {env}={suggest}、単位はメガバイト)、1 "
+              "行ずつ読み込める JSONL か BEIR 形式のフォルダーでデータを指定してください",
+    },
+    "msg.load.file_not_codec_byte": {
+        "en": "this file cannot be decoded as {encoding} (byte 0x{byte:02x})",
+        "ja": "このファイルを {encoding} として復号できません(バイト 0x{byte:02x})",
+    },
+    "msg.load.file_not_codec_byte.fix": {
+        "en": "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in a text editor: encoding UTF-8)",
+        "ja": "ファイルを UTF-8 で保存してください(Excel では「CSV "
+              "UTF-8」、テキストエディターでは文字コード UTF-8)",
+    },
+    "msg.load.cannot_list_folder": {
+        "en": "cannot list the folder ({reason})",
+        "ja": "フォルダーの中身を一覧できません({reason})",
+    },
+    "msg.load.cannot_list_folder.fix": {
+        "en": "check the path and permissions",
+        "ja": "パスと権限を確かめてください",
+    },
+    "msg.load.bad_zip": {
+        "en": "this is not a readable .zip file (corrupt or truncated)",
+        "ja": "読める .zip ファイルではありません(壊れているか途中で切れています)",
+    },
+    "msg.load.bad_zip.fix": {
+        "en": "create the zip again (or upload the files themselves)",
+        "ja": "zip を作り直してください(またはファイルそのものをアップロードしてください)",
+    },
+    "msg.load.cannot_list_zip": {
+        "en": "cannot list the .zip file",
+        "ja": ".zip ファイルの中身を一覧できません",
+    },
+    "msg.load.cannot_list_zip.fix": {
+        "en": "create the zip again",
+        "ja": "zip を作り直してください",
+    },
+    "msg.load.zip_password": {
+        "en": "the .zip file is password-protected",
+        "ja": ".zip ファイルにパスワードがかかっています",
+    },
+    "msg.load.zip_password.fix": {
+        "en": "zip the files without a password",
+        "ja": "パスワードなしで zip にしてください",
+    },
+    # -- loading: values, JSON, the article format, tables, qrels (ragdash.loaders) ----------------
+    "msg.load.grade_twice": {
+        "en": "query {qid!r} judges document {did!r} twice with different grades ({old:g} on "
+              "{where}, {grade:g} here)",
+        "ja": "クエリ {qid!r} が文書 {did!r} を異なる関連度で 2 回判定しています({where}では "
+              "{old:g}、ここでは {grade:g})",
+    },
+    "msg.load.grade_twice.fix": {
+        "en": "keep one line per (query, document) pair",
+        "ja": "(クエリ, 文書)の組ごとに 1 行だけにしてください",
+    },
+    "msg.load.on_lines": {
+        "en": " on line {first} and line {line}",
+        "ja": "({first} 行目と {line} 行目)",
+    },
+    "msg.load.earlier_line": {"en": "an earlier line", "ja": "前の行"},
+    "msg.load.duplicate_id": {
+        "en": "{kind} id {id!r} appears twice{where} with different text",
+        "ja": "{kind} ID {id!r} が異なるテキストで 2 回出てきます{where}",
+    },
+    "msg.load.duplicate_id.fix": {
+        "en": "give each {kind} a unique id (or delete the duplicate)",
+        "ja": "{kind}ごとに別々の ID を付けてください(または重複を削除してください)",
+    },
+    "msg.load.text_not_string": {
+        "en": "the {what} is {value}, not a string",
+        "ja": "{what}が文字列ではなく{value}です",
+    },
+    "msg.load.text_not_string.fix": {
+        "en": "give the {what} as a string",
+        "ja": "{what}は文字列で指定してください",
+    },
+    "msg.load.grade_not_number": {
+        "en": "{shown} is not a number",
+        "ja": "{shown}が数値ではありません",
+    },
+    "msg.load.grade_not_number.fix": {
+        "en": "write grades as numbers (0 = not relevant, 1, 2, ... or 0.5)",
+        "ja": "関連度は数値で書いてください(0 = 関連なし、1、2、… または 0.5)",
+    },
+    "msg.load.grade_shown": {"en": "the relevance grade {value}", "ja": "関連度 {value}"},
+    "msg.load.grade_kind": {"en": "the relevance grade ({kind})", "ja": "関連度({kind})"},
+    "msg.load.id_empty": {"en": "the {what} is empty", "ja": "{what}が空です"},
+    "msg.load.id_empty.fix": {
+        "en": "give every record a non-empty {what}",
+        "ja": "すべてのレコードに空でない{what}を入れてください",
+    },
+    "msg.load.id_not_string": {
+        "en": "the {what} is {value}, not a string or a number",
+        "ja": "{what}が文字列でも数値でもなく{value}です",
+    },
+    "msg.load.id_not_string.fix": {
+        "en": "give every {what} as a string such as \"d1\"",
+        "ja": "{what}はすべて \"d1\" のような文字列で指定してください",
+    },
+    "msg.load.what.query_id": {"en": "query id", "ja": "クエリ ID"},
+    "msg.load.what.document_id": {"en": "document id", "ja": "文書 ID"},
+    "msg.load.what.query_text": {"en": "query text", "ja": "クエリのテキスト"},
+    "msg.load.what.document_text": {"en": "document text", "ja": "文書のテキスト"},
+    "msg.load.what.title": {"en": "title", "ja": "タイトル"},
+    "msg.load.what.document": {"en": "document", "ja": "文書"},
+    "msg.load.what.query": {"en": "query", "ja": "クエリ"},
+    "msg.load.what.corpus_id": {"en": "corpus id", "ja": "コーパスの ID"},
+    "msg.load.what.queries_id": {"en": "queries id", "ja": "クエリの ID"},
+    "msg.load.what.corpus_text": {"en": "corpus text", "ja": "コーパスのテキスト"},
+    "msg.load.what.queries_text": {"en": "queries text", "ja": "クエリのテキスト"},
+    "msg.load.kind.null": {"en": "null", "ja": "null"},
+    "msg.load.kind.boolean": {"en": "a boolean", "ja": "真偽値"},
+    "msg.load.kind.boolean_value": {"en": "a boolean ({value})", "ja": "真偽値({value})"},
+    "msg.load.kind.object": {"en": "an object", "ja": "オブジェクト"},
+    "msg.load.kind.list": {"en": "a list", "ja": "リスト"},
+    "msg.load.kind.string": {"en": "a string", "ja": "文字列"},
+    "msg.load.kind.number": {"en": "a number", "ja": "数値"},
+    "msg.load.kind.number_value": {"en": "the number {value}", "ja": "数値 {value}"},
+    "msg.load.kind.string_value": {"en": "the string {value}", "ja": "文字列 {value}"},
+    "msg.load.kind.python": {"en": "a {name}", "ja": "{name} 型の値"},
+    "msg.load.none": {"en": "none", "ja": "なし"},
+    "msg.load.json_surrogate": {
+        "en": "a text holds a lone surrogate escape ({escape}): half of a UTF-16 pair, not a "
+              "character",
+        "ja": "テキストに単独のサロゲートのエスケープ({escape})があります。UTF-16 "
+              "のペアの片方で、文字ではありません",
+    },
+    "msg.load.json_surrogate.fix": {
+        "en": "write the character itself (or both halves of its UTF-16 pair, e.g. "
+              "\\ud83d\\ude00), or remove the escape",
+        "ja": "文字そのもの(または UTF-16 のペアの両方、例: \\ud83d\\ude00)を書くか、エスケープを"
+              "削除してください",
+    },
+    "msg.load.json_long_int": {
+        "en": "this JSON has an integer of {digits:,} digits, longer than the {most:,} digits "
+              "Python reads",
+        "ja": "この JSON には {digits:,} 桁の整数があり、Python が読める {most:,} 桁を超えています",
+    },
+    "msg.load.json_long_int.fix": {
+        "en": "write ids and numbers that long as strings (in quotes)",
+        "ja": "そのように長い ID や数値は文字列(引用符付き)で書いてください",
+    },
+    "msg.json.invalid_export": {
+        "en": "not valid JSON ({reason}, column {column})",
+        "ja": "正しい JSON ではありません({reason}、{column} 文字目)",
+    },
+    "msg.json.invalid_export.fix": {
+        "en": "upload the .json file ragdash exported",
+        "ja": "ragdash が書き出した .json ファイルをアップロードしてください",
+    },
+    "msg.json.deep_export": {
+        "en": "the JSON is nested too deeply to read",
+        "ja": "JSON の入れ子が深すぎて読めません",
+    },
+    "msg.json.deep_export.fix": {
+        "en": "upload the .json file ragdash exported",
+        "ja": "ragdash が書き出した .json ファイルをアップロードしてください",
+    },
+    "msg.json.invalid_run": {
+        "en": "the run file looks like JSON but cannot be parsed ({reason}, column {column})",
+        "ja": "run ファイルは JSON のようですが解析できません({reason}、{column} 文字目)",
+    },
+    "msg.json.invalid_run.fix": {
+        "en": "give a TREC run file or the JSON ragdash exported",
+        "ja": "TREC の run ファイルか、ragdash が書き出した JSON を指定してください",
+    },
+    "msg.json.deep_run": {
+        "en": "the JSON is nested too deeply to read",
+        "ja": "JSON の入れ子が深すぎて読めません",
+    },
+    "msg.json.deep_run.fix": {
+        "en": "give a TREC run file or the JSON ragdash exported",
+        "ja": "TREC の run ファイルか、ragdash が書き出した JSON を指定してください",
+    },
+    "msg.article.ids_not_positions": {
+        "en": "the article format needs document ids 0..N-1 in order",
+        "ja": "記事の形式では文書 ID が 0..N-1 の順に並んでいる必要があります",
+    },
+    "msg.article.ids_not_positions.fix": {
+        "en": "export this dataset as BEIR instead",
+        "ja": "代わりにこのデータセットを BEIR 形式で書き出してください",
+    },
+    "msg.article.two_scores": {
+        "en": "document {did} has two different scores",
+        "ja": "文書 {did} に異なるスコアが 2 つあります",
+    },
+    "msg.article.two_scores.fix": {
+        "en": "give each document one score",
+        "ja": "文書ごとにスコアは 1 つにしてください",
+    },
+    "msg.article.scores_not_object": {
+        "en": "{rec}.relevance_scores is {kind}, not an object",
+        "ja": "{rec}.relevance_scores がオブジェクトではなく{kind}です",
+    },
+    "msg.article.scores_not_object.fix": {
+        "en": "write relevance_scores as {{\"position\": grade}}, e.g. {{\"0\": 1.0, \"3\": 0.8}}",
+        "ja": "relevance_scores は {{\"位置\": 関連度}} の形で書いてください(例: {{\"0\": 1.0, "
+              "\"3\": 0.8}})",
+    },
+    "msg.article.relevant_not_list": {
+        "en": "{rec}.relevant_docs is {kind}, not a list",
+        "ja": "{rec}.relevant_docs がリストではなく{kind}です",
+    },
+    "msg.article.relevant_not_list.fix": {
+        "en": "write relevant_docs as a list of positions, e.g. [0, 3]",
+        "ja": "relevant_docs は位置のリストで書いてください(例: [0, 3])",
+    },
+    "msg.article.query_no_text": {
+        "en": "{rec} has no \"query\" text (keys: {keys})",
+        "ja": "{rec} に \"query\" のテキストがありません(キー: {keys})",
+    },
+    "msg.article.query_no_text.fix": {
+        "en": "give each query as {{\"query\": \"...\", \"relevant_docs\": [...]}}",
+        "ja": "各クエリは {{\"query\": \"...\", \"relevant_docs\": [...]}} の形で書いてください",
+    },
+    "msg.article.query_not_object": {
+        "en": "{rec} is {kind}, not an object",
+        "ja": "{rec} がオブジェクトではなく{kind}です",
+    },
+    "msg.article.query_not_object.fix": {
+        "en": "the article format is {{\"corpus\": [\"doc text\", ...], \"queries\": "
+              "[{{\"query\": \"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": "
+              "1.0}}}}]}}",
+        "ja": "記事の形式は {{\"corpus\": [\"文書のテキスト\", ...], \"queries\": [{{\"query\": "
+              "\"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": 1.0}}}}]}} です",
+    },
+    "msg.article.corpus_item": {
+        "en": "corpus[{i}] is {kind}, not a string",
+        "ja": "corpus[{i}] が文字列ではなく{kind}です",
+    },
+    "msg.article.corpus_item.fix": {
+        "en": "every corpus entry is a text",
+        "ja": "corpus の各要素はテキストにしてください",
+    },
+    "msg.article.queries_empty": {
+        "en": "queries is an empty list",
+        "ja": "queries が空のリストです",
+    },
+    "msg.article.queries_empty.fix": {
+        "en": "add at least one query with its relevant_docs",
+        "ja": "relevant_docs 付きのクエリを 1 つ以上追加してください",
+    },
+    "msg.article.corpus_empty": {"en": "corpus is an empty list", "ja": "corpus が空のリストです"},
+    "msg.article.corpus_empty.fix": {
+        "en": "add the documents' texts to corpus",
+        "ja": "corpus に文書のテキストを追加してください",
+    },
+    "msg.article.queries_not_list": {
+        "en": "queries is {kind}, not a list of objects",
+        "ja": "queries がオブジェクトのリストではなく{kind}です",
+    },
+    "msg.article.queries_not_list.fix": {
+        "en": "the article format is {{\"corpus\": [\"doc text\", ...], \"queries\": "
+              "[{{\"query\": \"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": "
+              "1.0}}}}]}}",
+        "ja": "記事の形式は {{\"corpus\": [\"文書のテキスト\", ...], \"queries\": [{{\"query\": "
+              "\"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": 1.0}}}}]}} です",
+    },
+    "msg.article.corpus_not_list": {
+        "en": "corpus is {kind}, not a list of texts",
+        "ja": "corpus がテキストのリストではなく{kind}です",
+    },
+    "msg.article.corpus_not_list.fix": {
+        "en": "the article format is {{\"corpus\": [\"doc text\", ...], \"queries\": "
+              "[{{\"query\": \"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": "
+              "1.0}}}}]}}",
+        "ja": "記事の形式は {{\"corpus\": [\"文書のテキスト\", ...], \"queries\": [{{\"query\": "
+              "\"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": 1.0}}}}]}} です",
+    },
+    "msg.article.missing_key": {
+        "en": "the key {keys} is missing (keys found: {found})",
+        "ja": "キー {keys} がありません(あるキー: {found})",
+    },
+    "msg.article.missing_key.fix": {
+        "en": "the article format is {{\"corpus\": [\"doc text\", ...], \"queries\": "
+              "[{{\"query\": \"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": "
+              "1.0}}}}]}}",
+        "ja": "記事の形式は {{\"corpus\": [\"文書のテキスト\", ...], \"queries\": [{{\"query\": "
+              "\"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": 1.0}}}}]}} です",
+    },
+    "msg.article.top_level": {
+        "en": "the top level is {kind}, not an object with corpus and queries",
+        "ja": "最上位が corpus と queries を持つオブジェクトではなく{kind}です",
+    },
+    "msg.article.top_level.fix": {
+        "en": "the article format is {{\"corpus\": [\"doc text\", ...], \"queries\": "
+              "[{{\"query\": \"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": "
+              "1.0}}}}]}}",
+        "ja": "記事の形式は {{\"corpus\": [\"文書のテキスト\", ...], \"queries\": [{{\"query\": "
+              "\"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": 1.0}}}}]}} です",
+    },
+    "msg.article.position_range": {
+        "en": "document position {pos} is out of range: corpus has {has}",
+        "ja": "文書の位置 {pos} が範囲外です。corpus にあるのは{has}です",
+    },
+    "msg.article.position_range.fix": {
+        "en": "use a position inside corpus, or add the missing documents",
+        "ja": "corpus の範囲内の位置を使うか、足りない文書を追加してください",
+    },
+    "msg.article.has_one": {"en": "1 document (position 0)", "ja": "1 件の文書(位置 0)"},
+    "msg.article.has_many": {
+        "en": "{n} documents (positions 0 to {last})",
+        "ja": "{n} 件の文書(位置 0 から {last})",
+    },
+    "msg.article.not_position": {
+        "en": "{shown} is not a document position (an integer index into corpus)",
+        "ja": "{shown} は文書の位置(corpus 内の整数の番号)ではありません",
+    },
+    "msg.article.not_position.fix": {
+        "en": "refer to documents by their position in corpus (0 for the first)",
+        "ja": "文書は corpus 内の位置で指定してください(最初の文書が 0)",
+    },
+    "msg.article.deep": {"en": "the JSON is nested too deeply", "ja": "JSON の入れ子が深すぎます"},
+    "msg.article.deep.fix": {
+        "en": "the article format is {{\"corpus\": [\"doc text\", ...], \"queries\": "
+              "[{{\"query\": \"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": "
+              "1.0}}}}]}}",
+        "ja": "記事の形式は {{\"corpus\": [\"文書のテキスト\", ...], \"queries\": [{{\"query\": "
+              "\"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": 1.0}}}}]}} です",
+    },
+    "msg.article.duplicate_key": {
+        "en": "a JSON object has the key {name!r} twice with different values",
+        "ja": "JSON オブジェクトにキー {name!r} が異なる値で 2 回あります",
+    },
+    "msg.article.duplicate_key.fix": {
+        "en": "keep one value per key",
+        "ja": "キーごとに値は 1 つにしてください",
+    },
+    "msg.article.invalid_json": {
+        "en": "this is not valid JSON ({reason}, column {column})",
+        "ja": "正しい JSON ではありません({reason}、{column} 文字目)",
+    },
+    "msg.article.invalid_json.fix": {
+        "en": "fix the JSON syntax there (a missing comma, quote or bracket, or a file cut short)",
+        "ja": "その箇所の JSON の書き方を直してください(カンマ・引用符・括弧の抜けか、ファイルが"
+              "途中で切れています)",
+    },
+    "msg.article.empty": {"en": "the file is empty", "ja": "ファイルが空です"},
+    "msg.article.empty.fix": {
+        "en": "the article format is {{\"corpus\": [\"doc text\", ...], \"queries\": "
+              "[{{\"query\": \"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": "
+              "1.0}}}}]}}",
+        "ja": "記事の形式は {{\"corpus\": [\"文書のテキスト\", ...], \"queries\": [{{\"query\": "
+              "\"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": 1.0}}}}]}} です",
+    },
+    "msg.qrels.folder": {
+        "en": "this is a folder, not a qrels file",
+        "ja": "これは qrels ファイルではなくフォルダーです",
+    },
+    "msg.qrels.folder.fix": {
+        "en": "give the qrels file itself, e.g. qrels/test.tsv",
+        "ja": "qrels ファイルそのものを指定してください(例: qrels/test.tsv)",
+    },
+    "msg.qrels.no_judgements": {
+        "en": "the qrels file has no judgements",
+        "ja": "qrels ファイルに判定が 1 件もありません",
+    },
+    "msg.qrels.no_judgements.fix": {
+        "en": "write qrels as {{\"query id\": {{\"doc id\": grade}}}}",
+        "ja": "qrels は {{\"クエリ ID\": {{\"文書 ID\": 関連度}}}} の形で書いてください",
+    },
+    "msg.qrels.query_not_object": {
+        "en": "the judgements of query {qid!r} are not an object",
+        "ja": "クエリ {qid!r} の判定がオブジェクトではありません",
+    },
+    "msg.qrels.query_not_object.fix": {
+        "en": "write qrels as {{\"query id\": {{\"doc id\": grade}}}}",
+        "ja": "qrels は {{\"クエリ ID\": {{\"文書 ID\": 関連度}}}} の形で書いてください",
+    },
+    "msg.load.no_such_path": {
+        "en": "no such file or folder",
+        "ja": "そのファイルもフォルダーもありません",
+    },
+    "msg.load.no_such_path.fix": {"en": "check the path", "ja": "パスを確かめてください"},
+    "msg.load.no_such_table": {"en": "no such file", "ja": "そのファイルはありません"},
+    "msg.load.no_such_table.fix": {
+        "en": "give the {role} table's path",
+        "ja": "{role}の表のパスを指定してください",
+    },
+    "msg.load.table_not_file": {"en": "this is not a file", "ja": "これはファイルではありません"},
+    "msg.load.table_not_file.fix": {
+        "en": "give the {role} table's path",
+        "ja": "{role}の表のパスを指定してください",
+    },
+    "msg.load.part.corpus": {"en": "corpus", "ja": "コーパス"},
+    "msg.load.part.queries": {"en": "queries", "ja": "クエリ"},
+    "msg.load.part.qrels": {"en": "qrels", "ja": "qrels"},
+    "msg.load.json_not_article": {
+        "en": "this JSON is {what}; it is not the article's dataset format",
+        "ja": "この JSON は{what}で、記事のデータセット形式ではありません",
+    },
+    "msg.load.json_not_article.fix": {
+        "en": "the article format is {{\"corpus\": [\"doc text\", ...], \"queries\": "
+              "[{{\"query\": \"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": "
+              "1.0}}}}]}}",
+        "ja": "記事の形式は {{\"corpus\": [\"文書のテキスト\", ...], \"queries\": [{{\"query\": "
+              "\"...\", \"relevant_docs\": [0, 2], \"relevance_scores\": {{\"0\": 1.0}}}}]}} です",
+    },
+    "msg.load.json_object_without": {
+        "en": "an object without corpus and queries (keys: {keys})",
+        "ja": "corpus と queries のないオブジェクト(キー: {keys})",
+    },
+    "msg.load.json_not_object": {
+        "en": "{kind}, not an object with corpus and queries",
+        "ja": "corpus と queries を持つオブジェクトではなく{kind}",
+    },
+    "msg.load.unknown_table": {
+        "en": "unknown table {table!r} in the column mapping",
+        "ja": "列の対応付けに不明な表 {table!r} があります",
+    },
+    "msg.load.unknown_table.fix": {
+        "en": "use the keys corpus, queries and qrels",
+        "ja": "キーは corpus、queries、qrels を使ってください",
+    },
+    "msg.table.qrels_columns": {
+        "en": "expected 4 columns (qid iter docno rel), found {n}{hint}",
+        "ja": "4 列(qid iter docno rel)のはずが {n} 列です{hint}",
+    },
+    "msg.table.qrels_columns.fix": {
+        "en": "write one judgement per line as: qid 0 docno grade",
+        "ja": "1 行に 1 件ずつ qid 0 docno grade の形で書いてください",
+    },
+    "msg.table.looks_trec_run": {
+        "en": " (this looks like a TREC run file)",
+        "ja": "(TREC の run ファイルのようです)",
+    },
+    "msg.table.mapping_no_column": {
+        "en": "the mapping names the column {want!r} for the {kind} {role}, but the file has no "
+              "such column (columns: {columns})",
+        "ja": "対応付けでは {kind} の{role}に列 {want!r} "
+              "を指定していますが、ファイルにその列はありません(列: {columns})",
+    },
+    "msg.table.mapping_no_column.fix": {
+        "en": "pick one of the file's columns",
+        "ja": "ファイルにある列から選んでください",
+    },
+    "msg.table.unknown_role": {
+        "en": "unknown role {role!r} in the column mapping for {kind}",
+        "ja": "{kind} の列の対応付けに不明な役割 {role!r} があります",
+    },
+    "msg.table.unknown_role.fix": {
+        "en": "use the roles {roles}",
+        "ja": "役割は {roles} を使ってください",
+    },
+    "msg.table.record_not_object": {
+        "en": "this record is {kind}, not a JSON object",
+        "ja": "このレコードは JSON オブジェクトではなく{kind}です",
+    },
+    "msg.table.record_not_object.fix": {
+        "en": "write one object per record, e.g. {{\"_id\": \"d1\", \"text\": \"...\"}}",
+        "ja": "レコードごとに 1 つのオブジェクトを書いてください(例: {{\"_id\": \"d1\", \"text\": "
+              "\"...\"}})",
+    },
+    "msg.table.json_line_deep": {
+        "en": "this line's JSON is nested too deeply",
+        "ja": "この行の JSON は入れ子が深すぎます",
+    },
+    "msg.table.json_line_deep.fix": {
+        "en": "write one flat JSON object per line",
+        "ja": "1 行に 1 つの平らな JSON オブジェクトを書いてください",
+    },
+    "msg.table.not_json_array": {
+        "en": "expected a JSON array of objects (one per record)",
+        "ja": "オブジェクトの JSON 配列(レコードごとに 1 つ)のはずです",
+    },
+    "msg.table.not_json_array.fix": {
+        "en": "write one object per line (JSON Lines) or a list",
+        "ja": "1 行に 1 つのオブジェクト(JSON Lines)か、リストで書いてください",
+    },
+    "msg.table.json_empty": {"en": "the JSON array is empty", "ja": "JSON の配列が空です"},
+    "msg.table.json_empty.fix": {
+        "en": "give one object per record",
+        "ja": "レコードごとに 1 つのオブジェクトを書いてください",
+    },
 }
 
 # A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import DatasetError
+from ..i18n import dataset_error
 
 #: Python's int-from-string limit (``sys.get_int_max_str_digits()``, 4,300 by default)
 _INT_DIGITS = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
@@ -50,34 +50,35 @@ def loads(text: str, *, file: str, line: int | None = None,
         if found is None or "digit" not in str(exc):
             raise
         digits = len(found.group().lstrip("-"))
-        raise DatasetError(f"this JSON has an integer of {digits:,} digits, longer than the "
-                           f"{_INT_DIGITS:,} digits Python reads", file=file,
-                           line=_line_of(text, found.start(), line),
-                           fix="write ids and numbers that long as strings (in quotes)") from exc
+        raise dataset_error("load.json_long_int", file=file,
+                            line=_line_of(text, found.start(), line),
+                            digits=digits, most=_INT_DIGITS) from exc
     # a one-character test first (memchr: most lines have no backslash at all; the 3-character
     # tests scan at about 1 ns a character, 1.8 us a 560-byte JSONL line), then the regex
     if "\\" in text and ("\\ud" in text or "\\uD" in text) \
             and _SURROGATE_ESCAPE.search(text) is not None and _has_surrogate(obj):
         escape = _first_lone_escape(text) or "\\ud800"
-        raise DatasetError(f"a text holds a lone surrogate escape ({escape}): half of a "
-                           "UTF-16 pair, not a character", file=file,
-                           line=_line_of(text, _first_lone_position(text), line),
-                           fix=SURROGATE_FIX)
+        raise dataset_error("load.json_surrogate", file=file,
+                            line=_line_of(text, _first_lone_position(text), line),
+                            escape=escape)
     return obj
 
 
-def parse_json_text(text: str, *, file: str, fix: str, invalid: str = "not valid JSON") -> Any:
-    """A whole JSON document from a user's file (a run export, a run JSON given to compare),
-    every failure one DatasetError naming ``file`` (and the line where known): invalid JSON,
-    nesting too deep for Python's parser, an integer over 4,300 digits, a lone surrogate."""
+def parse_json_text(text: str, *, file: str, about: str = "export") -> Any:
+    """A whole JSON document from a user's file, every failure one DatasetError naming
+    ``file`` (and the line where known): invalid JSON, nesting too deep for Python's parser,
+    an integer over 4,300 digits, a lone surrogate. ``about``: ``"export"`` (a run export) or
+    ``"run"`` (a run JSON given to compare), which says what to give instead."""
+    run = about == "run"
     try:
         return loads(text, file=file)
     except json.JSONDecodeError as exc:
-        raise DatasetError(f"{invalid} ({exc.msg}, column {exc.colno})", file=file,
-                           line=exc.lineno, fix=fix) from exc
+        where = {"file": file, "line": exc.lineno, "reason": exc.msg, "column": exc.colno}
+        raise (dataset_error("json.invalid_run", **where) if run
+               else dataset_error("json.invalid_export", **where)) from exc
     except RecursionError as exc:
-        raise DatasetError("the JSON is nested too deeply to read", file=file,
-                           fix=fix) from exc
+        raise (dataset_error("json.deep_run", file=file) if run
+               else dataset_error("json.deep_export", file=file)) from exc
 
 
 def _line_of(text: str, pos: int | None, first: int | None) -> int | None:

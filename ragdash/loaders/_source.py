@@ -47,6 +47,7 @@ from typing import BinaryIO
 
 from ..errors import DatasetError
 from ..formats.files import require_regular_file
+from ..i18n import dataset_error, text
 
 SNIFF_BYTES = 64 * 1024
 UTF8_FIX = "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in a text editor: encoding UTF-8)"
@@ -76,8 +77,7 @@ def _limit_mb(env: str, default: int) -> float:
     except ValueError:
         value = -1.0
     if not value > 0 or value != value or value == float("inf"):
-        raise DatasetError(f"{env}={raw!r} is not a number of megabytes",
-                           fix=f"set {env} to a positive number, e.g. {env}={default}")
+        raise dataset_error("load.limit_not_mb", env=env, raw=raw, default=default)
     return value
 
 
@@ -116,15 +116,13 @@ class _ZipBudget:
             size, cap = f"{_mb(info.file_size)} MB", f"{_mb(limit)} MB"
             if size == cap:
                 size, cap = f"{int(info.file_size):,} bytes", f"{limit:,} bytes"
-            raise DatasetError(f"this .zip member unzips to {size}{more}, over the limit of "
-                               f"{cap} unzipped",
-                               file=name, fix=_raise_limit(MAX_UNZIPPED_ENV, total))
+            raise dataset_error("load.zip_member_too_big", file=name, size=size, more=more,
+                                cap=cap, env=MAX_UNZIPPED_ENV, suggest=_suggest_mb(total))
 
 
-def _raise_limit(env: str, needed: float) -> str:
-    return (f"if the data really is this large, raise the limit, e.g. "
-            f"{env}={max(1, int(needed / MB * 1.5) + 1)} (megabytes), or unzip it and give "
-            f"the folder")
+def _suggest_mb(needed: float) -> int:
+    """A limit in megabytes that lets ``needed`` bytes through, with room."""
+    return max(1, int(needed / MB * 1.5) + 1)
 
 
 class _CappedStream:
@@ -136,10 +134,8 @@ class _CappedStream:
     def _count(self, data: bytes) -> bytes:
         self.seen += len(data)
         if self.seen > self.cap:
-            raise DatasetError(f"this gzip file unzips to more than {_mb(self.cap)} MB, the "
-                               f"limit", file=self.name,
-                               fix=_raise_limit(MAX_UNZIPPED_ENV, self.cap * 2).replace(
-                                   "unzip it and give the folder", "unzip it first"))
+            raise dataset_error("load.gzip_too_big", file=self.name, mb=_mb(self.cap),
+                                env=MAX_UNZIPPED_ENV, suggest=_suggest_mb(self.cap * 2))
         return data
 
     def read(self, n: int = -1) -> bytes:
@@ -237,11 +233,9 @@ class Source:
         except DatasetError:
             raise
         except FileNotFoundError as exc:
-            raise DatasetError("file not found", file=self.name,
-                               fix="check the path") from exc
+            raise dataset_error("load.file_not_found", file=self.name) from exc
         except PermissionError as exc:
-            raise DatasetError("permission denied", file=self.name,
-                               fix="make the file readable") from exc
+            raise dataset_error("load.permission_denied", file=self.name) from exc
         except _STREAM_ERRORS as exc:
             raise self.corrupt(exc) from exc
         if self.compressed:
@@ -250,10 +244,9 @@ class Source:
         return raw
 
     def corrupt(self, exc: BaseException) -> DatasetError:
-        what = "gzip file" if self.compressed else "file"
+        what = text("load.what_gzip") if self.compressed else text("load.what_file")
         detail = str(exc).strip() or type(exc).__name__
-        return DatasetError(f"cannot read the {what} ({detail})", file=self.name,
-                            fix="the file may be truncated or corrupt; export it again")
+        return dataset_error("load.corrupt", file=self.name, what=what, detail=detail)
 
     def read_bytes(self, limit: int | None = None) -> bytes:
         stream = self.open()
@@ -283,9 +276,7 @@ def detect_encoding(head: bytes, source: Source, *, complete: bool) -> str:
         return "utf-16"
     if b"\x00" in head:
         line = _first_bad_line(head, head.index(b"\x00"))
-        raise DatasetError("this is not a text file (it contains NUL bytes; UTF-16 without a "
-                           "byte-order mark, or a binary file)", file=source.name, line=line,
-                           fix=UTF8_FIX)
+        raise dataset_error("load.not_text", file=source.name, line=line)
     try:
         codecs.getincrementaldecoder("utf-8")().decode(head, final=complete)
         return "utf-8"
@@ -305,8 +296,7 @@ def detect_encoding(head: bytes, source: Source, *, complete: bool) -> str:
             return "cp932"
     line = _first_bad_line(head, utf8_error.start)
     byte = head[utf8_error.start]
-    raise DatasetError(f"this is not UTF-8 text (byte 0x{byte:02x} cannot be decoded)",
-                       file=source.name, line=line, fix=UTF8_FIX)
+    raise dataset_error("load.not_utf8", file=source.name, line=line, byte=byte)
 
 
 ENCODING_LABELS = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8 with BOM", "utf-16": "UTF-16",
@@ -365,8 +355,7 @@ class TextLines:
                 except UnicodeDecodeError as exc:
                     raise self._bad_line(number, raw, codec, exc) from exc
                 if "\x00" in text:
-                    raise DatasetError("this line contains a NUL byte (binary data)",
-                                       file=self.source.name, line=number, fix=UTF8_FIX)
+                    raise dataset_error("load.line_nul", file=self.source.name, line=number)
                 if self.keepends:
                     if text.endswith("\r\n"):
                         text = text[:-2] + "\n"
@@ -375,11 +364,8 @@ class TextLines:
                 yield number, text
 
     def too_long(self, number: int, longest: int) -> DatasetError:
-        return DatasetError(f"this line is longer than {_mb(longest)} MB, the limit on one "
-                            "line (a file cut wrongly, or not line-based text)",
-                            file=self.source.name, line=number,
-                            fix=f"check the file; if its lines really are this long, raise the "
-                                f"limit, e.g. {MAX_LINE_ENV}={int(longest / MB * 4)} (megabytes)")
+        return dataset_error("load.line_too_long", file=self.source.name, line=number,
+                             mb=_mb(longest), env=MAX_LINE_ENV, suggest=int(longest / MB * 4))
 
     def _bad_line(self, number: int, raw: bytes, codec: str,
                   exc: UnicodeDecodeError) -> DatasetError:
@@ -387,15 +373,13 @@ class TextLines:
             hint = ""
             try:
                 if _KANA.search(raw.decode("cp932")):
-                    hint = " (it looks like Shift_JIS)"
+                    hint = text("load.looks_sjis")
             except UnicodeDecodeError:
                 pass
-            return DatasetError(f"this line is not UTF-8{hint}; byte 0x{raw[exc.start]:02x} "
-                                "cannot be decoded", file=self.source.name, line=number,
-                                fix=UTF8_FIX)
-        return DatasetError(f"this line cannot be decoded as {ENCODING_LABELS[codec]}, the "
-                            "encoding detected from the start of the file",
-                            file=self.source.name, line=number, fix=UTF8_FIX)
+            return dataset_error("load.line_not_utf8", file=self.source.name, line=number,
+                                 hint=hint, byte=raw[exc.start])
+        return dataset_error("load.line_not_codec", file=self.source.name, line=number,
+                             encoding=ENCODING_LABELS[codec])
 
     def _whole(self, encoding: str) -> Iterator[tuple[int, str]]:
         data = self.source.read_bytes()
@@ -403,12 +387,11 @@ class TextLines:
             text = data.decode(encoding)
         except UnicodeDecodeError as exc:
             line = _first_bad_line(data, exc.start)
-            raise DatasetError(f"this file cannot be decoded as {ENCODING_LABELS[encoding]}",
-                               file=self.source.name, line=line, fix=UTF8_FIX) from exc
+            raise dataset_error("load.file_not_codec", file=self.source.name, line=line,
+                                encoding=ENCODING_LABELS[encoding]) from exc
         text = text.lstrip("\ufeff")
         if "\x00" in text:
-            raise DatasetError("this file contains NUL characters (binary data)",
-                               file=self.source.name, fix=UTF8_FIX)
+            raise dataset_error("load.file_nul", file=self.source.name)
         longest = max_line_bytes()
         for number, line in enumerate(text.splitlines(), start=1):
             if len(line) * 4 > longest and len(line.encode("utf-8", "surrogatepass")) > longest:
@@ -423,19 +406,16 @@ def decode_all(source: Source) -> tuple[str, str]:
     longest = max_json_bytes()
     data = source.read_bytes(longest + 1)
     if len(data) > longest:
-        raise DatasetError(f"this JSON file is larger than {_mb(longest)} MB, the limit on one "
-                           "JSON document (it is read whole)", file=source.name,
-                           fix=f"if it really is this large, raise the limit, e.g. "
-                               f"{MAX_JSON_ENV}={int(longest / MB * 2)} (megabytes), or give the "
-                               f"data as JSONL or a BEIR folder, which are read line by line")
+        raise dataset_error("load.json_too_big", file=source.name, mb=_mb(longest),
+                            env=MAX_JSON_ENV, suggest=int(longest / MB * 2))
     encoding = detect_encoding(data[:SNIFF_BYTES], source, complete=len(data) <= SNIFF_BYTES)
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         line = _first_bad_line(data, exc.start)
-        raise DatasetError(f"this file cannot be decoded as {ENCODING_LABELS[encoding]} "
-                           f"(byte 0x{data[exc.start]:02x})", file=source.name, line=line,
-                           fix=UTF8_FIX) from exc
+        raise dataset_error("load.file_not_codec_byte", file=source.name, line=line,
+                            encoding=ENCODING_LABELS[encoding],
+                            byte=data[exc.start]) from exc
     return text.lstrip("\ufeff"), encoding
 
 
@@ -459,8 +439,8 @@ def folder_sources(folder: Path) -> list[Source]:
                 if not is_junk(rel):
                     out.append(Source.from_path(full, rel=rel))
     except OSError as exc:
-        raise DatasetError(f"cannot list the folder ({exc.strerror})", file=str(folder),
-                           fix="check the path and permissions") from exc
+        raise dataset_error("load.cannot_list_folder", file=str(folder),
+                            reason=exc.strerror) from exc
     return out
 
 
@@ -469,24 +449,21 @@ def open_zip(data_or_path: bytes | Path, name: str) -> zipfile.ZipFile:
         fileobj = io.BytesIO(data_or_path) if isinstance(data_or_path, bytes) else data_or_path
         return zipfile.ZipFile(fileobj)
     except _STREAM_ERRORS as exc:
-        raise DatasetError("this is not a readable .zip file (corrupt or truncated)", file=name,
-                           fix="create the zip again (or upload the files themselves)") from exc
+        raise dataset_error("load.bad_zip", file=name) from exc
 
 
 def zip_sources(zf: zipfile.ZipFile, name: str) -> list[Source]:
     try:
         infos = zf.infolist()
     except _STREAM_ERRORS as exc:
-        raise DatasetError("cannot list the .zip file", file=name,
-                           fix="create the zip again") from exc
+        raise dataset_error("load.cannot_list_zip", file=name) from exc
     out = []
     budget = _ZipBudget()  # shared by the members: what they unzip to, in all
     for info in infos:
         if info.is_dir() or is_junk(info.filename):
             continue
         if info.flag_bits & 0x1:
-            raise DatasetError("the .zip file is password-protected", file=name,
-                               record=info.filename, fix="zip the files without a password")
+            raise dataset_error("load.zip_password", file=name, record=info.filename)
         out.append(Source.from_zip(zf, info, name, rel=info.filename.replace("\\", "/"),
                                    budget=budget))
     return out

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..dataset import Document, Qrels, Query
-from ..errors import DatasetError
+from ..i18n import dataset_error, has, text
 from .notes import LoadLog
 
 EXAMPLES = 5
@@ -41,12 +41,11 @@ def norm_id(value: Any, *, what: str, file: str, line: int | None = None,
     else:
         text = None
     if text is None:
-        raise DatasetError(f"the {what} is {_describe(value)}, not a string or a number",
-                           file=file, line=line, record=record,
-                           fix=f"give every {what} as a string such as \"d1\"")
+        raise dataset_error("load.id_not_string", file=file, line=line, record=record,
+                            what=what_said(what), value=_describe(value))
     if not text:
-        raise DatasetError(f"the {what} is empty", file=file, line=line, record=record,
-                           fix=f"give every record a non-empty {what}")
+        raise dataset_error("load.id_empty", file=file, line=line, record=record,
+                            what=what_said(what))
     return text
 
 
@@ -65,12 +64,11 @@ def parse_grade(value: Any, *, file: str, line: int | None = None,
             grade = None
     if grade is None or not math.isfinite(grade):
         if isinstance(value, (str, float)) and not isinstance(value, bool):
-            shown = f"the relevance grade {value!r}"
+            shown = text("load.grade_shown", value=repr(value))
         else:
-            shown = f"the relevance grade ({_describe(value)})"
-        raise DatasetError(f"{shown} is not a number", file=file,
-                           line=line, record=record,
-                           fix="write grades as numbers (0 = not relevant, 1, 2, ... or 0.5)")
+            shown = text("load.grade_kind", kind=_describe(value))
+        raise dataset_error("load.grade_not_number", file=file, line=line, record=record,
+                            shown=shown)
     return grade
 
 
@@ -83,42 +81,50 @@ def text_value(value: Any, *, what: str, file: str, line: int | None = None,
         return ""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
-    raise DatasetError(f"the {what} is {_describe(value)}, not a string", file=file, line=line,
-                       record=record, fix=f"give the {what} as a string")
+    raise dataset_error("load.text_not_string", file=file, line=line, record=record,
+                        what=what_said(what),
+                        value=_describe(value))
 
 
 def json_kind(value: Any) -> str:
     """What a JSON value is, for a message: "an object", "a list", "a string", "a number",
-    "a boolean" or "null" (another Python type by its name)."""
+    "a boolean" or "null" (another Python type by its name); a phrase with an id."""
     if value is None:
-        return "null"
+        return text("load.kind.null")
     if isinstance(value, bool):
-        return "a boolean"
+        return text("load.kind.boolean")
     if isinstance(value, dict):
-        return "an object"
+        return text("load.kind.object")
     if isinstance(value, list):
-        return "a list"
+        return text("load.kind.list")
     if isinstance(value, str):
-        return "a string"
+        return text("load.kind.string")
     if isinstance(value, (int, float)):
-        return "a number"
+        return text("load.kind.number")
     return type(value).__name__
 
 
 def _describe(value: Any) -> str:
     if value is None:
-        return "null"
+        return text("load.kind.null")
     if isinstance(value, bool):
-        return f"a boolean ({str(value).lower()})"
+        return text("load.kind.boolean_value", value=str(value).lower())
     if isinstance(value, dict):
-        return "an object"
+        return text("load.kind.object")
     if isinstance(value, list):
-        return "a list"
+        return text("load.kind.list")
     if isinstance(value, float):
-        return f"the number {value!r}"
+        return text("load.kind.number_value", value=repr(value))
     if isinstance(value, str):
-        return f"the string {value!r}"
-    return f"a {type(value).__name__}"
+        return text("load.kind.string_value", value=repr(value))
+    return text("load.kind.python", name=type(value).__name__)
+
+
+def what_said(what: str) -> str:
+    """A field's name ("query id", "document text", ...) as a phrase with an id, when the
+    catalog has it (``msg.load.what.<name>``); else as it is."""
+    key = "load.what." + what.replace(" ", "_")
+    return text(key) if has(f"msg.{key}") else what
 
 
 # -- collections with the duplicate policy ------------------------------------------------------
@@ -160,10 +166,9 @@ class DocumentsBuilder:
                 self._repeats.append(f"{item.id!r} (line {line})" if line else repr(item.id))
             return
         first = _first_line(self.rescan, item.id)
-        where = f" on line {first} and line {line}" if first and line else ""
-        raise DatasetError(f"{self.kind} id {item.id!r} appears twice{where} with different "
-                           "text", file=self.file, line=line, record=record,
-                           fix=f"give each {self.kind} a unique id (or delete the duplicate)")
+        where = text("load.on_lines", first=first, line=line) if first and line else ""
+        raise dataset_error("load.duplicate_id", file=self.file, line=line, record=record,
+                            kind=what_said(self.kind), id=item.id, where=where)
 
     def finish(self) -> list:
         if self._repeat_count:
@@ -201,10 +206,9 @@ class QrelsBuilder:
                 self._repeats.append(f"{qid} {did} (line {line})" if line else f"{qid} {did}")
             return
         first = _first_line(self.rescan, (qid, did))
-        where = f"line {first}" if first else "an earlier line"
-        raise DatasetError(f"query {qid!r} judges document {did!r} twice with different grades "
-                           f"({old:g} on {where}, {grade:g} here)", file=self.file, line=line,
-                           record=record, fix="keep one line per (query, document) pair")
+        where = text("where.line", line=first) if first else text("load.earlier_line")
+        raise dataset_error("load.grade_twice", file=self.file, line=line, record=record,
+                            qid=qid, did=did, old=old, where=where, grade=grade)
 
     def finish(self) -> Qrels:
         if self._repeat_count:

@@ -28,7 +28,7 @@ from typing import Any
 
 from .. import i18n
 from ..dataset import Dataset, Document, Query
-from ..errors import DatasetError
+from ..i18n import dataset_error
 from . import _json
 from ._source import ENCODING_LABELS, Source, decode_all
 from ._values import EXAMPLES, QrelsBuilder, json_kind, parse_grade, text_value
@@ -60,21 +60,16 @@ def parse_json_document(source: Source, log: LoadLog) -> Any:
         log.note(i18n.text("load.read_as", file=source.name,
                            encoding=ENCODING_LABELS[encoding]), code="encoding")
     if not text.strip():
-        raise DatasetError("the file is empty", file=source.name, fix=FORMAT_FIX)
+        raise dataset_error("article.empty", file=source.name)
     try:
         return _json.loads(text, file=source.name, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
-        raise DatasetError(f"this is not valid JSON ({exc.msg}, column {exc.colno})",
-                           file=source.name, line=exc.lineno,
-                           fix="fix the JSON syntax there (a missing comma, quote or bracket, "
-                               "or a file cut short)") from exc
+        raise dataset_error("article.invalid_json", file=source.name, line=exc.lineno,
+                            reason=exc.msg, column=exc.colno) from exc
     except _DuplicateKey as exc:
-        raise DatasetError(f"a JSON object has the key {exc.key!r} twice with different "
-                           "values", file=source.name,
-                           fix="keep one value per key") from exc
+        raise dataset_error("article.duplicate_key", file=source.name, name=exc.key) from exc
     except RecursionError as exc:
-        raise DatasetError("the JSON is nested too deeply", file=source.name,
-                           fix=FORMAT_FIX) from exc
+        raise dataset_error("article.deep", file=source.name) from exc
 
 
 def looks_like_article(obj: Any) -> bool:
@@ -99,15 +94,12 @@ def _position(value: Any, n_docs: int, *, file: str, record: str) -> int:
             pos = int(number)
     if pos is None:
         shown = repr(value) if isinstance(value, (str, int, float)) else type(value).__name__
-        raise DatasetError(f"{shown} is not a document position (an integer index into "
-                           "corpus)", file=file, record=record,
-                           fix="refer to documents by their position in corpus (0 for the first)")
+        raise dataset_error("article.not_position", file=file, record=record, shown=shown)
     if not 0 <= pos < n_docs:
-        has = "1 document (position 0)" if n_docs == 1 else \
-            f"{n_docs} documents (positions 0 to {n_docs - 1})"
-        raise DatasetError(f"document position {pos} is out of range: corpus has {has}",
-                           file=file, record=record,
-                           fix="use a position inside corpus, or add the missing documents")
+        has = i18n.text("article.has_one") if n_docs == 1 else \
+            i18n.text("article.has_many", n=n_docs, last=n_docs - 1)
+        raise dataset_error("article.position_range", file=file, record=record, pos=pos,
+                            has=has)
     return pos
 
 
@@ -137,26 +129,23 @@ def load_article_json(source: Source, *, obj: Any = None, log: LoadLog | None = 
 def _top_level(obj: Any, file: str) -> tuple[list, list]:
     """``corpus`` and ``queries`` of the top-level object, each a non-empty list."""
     if not isinstance(obj, dict):
-        raise DatasetError(f"the top level is {json_kind(obj)}, not an object with corpus and "
-                           "queries", file=file, fix=FORMAT_FIX)
+        raise dataset_error("article.top_level", file=file, kind=json_kind(obj))
     missing = [k for k in ("corpus", "queries") if k not in obj]
     if missing:
-        raise DatasetError(f"the key {' and '.join(repr(m) for m in missing)} is missing "
-                           f"(keys found: {', '.join(map(repr, list(obj)[:8])) or 'none'})",
-                           file=file, fix=FORMAT_FIX)
+        raise dataset_error("article.missing_key", file=file,
+                            keys=" and ".join(repr(m) for m in missing),
+                            found=", ".join(map(repr, list(obj)[:8])) or i18n.text("load.none"))
     corpus, queries = obj["corpus"], obj["queries"]
     if not isinstance(corpus, list):
-        raise DatasetError(f"corpus is {json_kind(corpus)}, not a list of texts", file=file,
-                           record="corpus", fix=FORMAT_FIX)
+        raise dataset_error("article.corpus_not_list", file=file, record="corpus",
+                            kind=json_kind(corpus))
     if not isinstance(queries, list):
-        raise DatasetError(f"queries is {json_kind(queries)}, not a list of objects", file=file,
-                           record="queries", fix=FORMAT_FIX)
+        raise dataset_error("article.queries_not_list", file=file, record="queries",
+                            kind=json_kind(queries))
     if not corpus:
-        raise DatasetError("corpus is an empty list", file=file, record="corpus",
-                           fix="add the documents' texts to corpus")
+        raise dataset_error("article.corpus_empty", file=file, record="corpus")
     if not queries:
-        raise DatasetError("queries is an empty list", file=file, record="queries",
-                           fix="add at least one query with its relevant_docs")
+        raise dataset_error("article.queries_empty", file=file, record="queries")
     return corpus, queries
 
 
@@ -164,8 +153,8 @@ def _documents(corpus: list, file: str) -> list[Document]:
     documents = []
     for i, text in enumerate(corpus):
         if not isinstance(text, str):
-            raise DatasetError(f"corpus[{i}] is {json_kind(text)}, not a string", file=file,
-                               record=f"corpus[{i}]", fix="every corpus entry is a text")
+            raise dataset_error("article.corpus_item", file=file, record=f"corpus[{i}]", i=i,
+                                kind=json_kind(text))
         documents.append(Document(str(i), text))
     return documents
 
@@ -174,29 +163,26 @@ def _query_item(item: Any, qi: int, file: str) -> tuple[Query, list, dict]:
     """Query ``q<qi>``, its ``relevant_docs`` (a list) and ``relevance_scores`` (a dict)."""
     rec = f"queries[{qi}]"
     if not isinstance(item, dict):
-        raise DatasetError(f"{rec} is {json_kind(item)}, not an object", file=file, record=rec,
-                           fix=FORMAT_FIX)
+        raise dataset_error("article.query_not_object", file=file, record=rec, rec=rec,
+                            kind=json_kind(item))
     if "query" not in item:
-        raise DatasetError(f"{rec} has no \"query\" text (keys: "
-                           f"{', '.join(map(repr, item)) or 'none'})", file=file,
-                           record=rec, fix='give each query as {"query": "...", '
-                                           '"relevant_docs": [...]}')
+        raise dataset_error("article.query_no_text", file=file, record=rec, rec=rec,
+                            keys=", ".join(map(repr, item)) or i18n.text("load.none"))
     text = text_value(item["query"], what="query text", file=file, record=f"{rec}.query")
     listed = item.get("relevant_docs", [])
     if listed is None:
         listed = []
     if not isinstance(listed, list):
-        raise DatasetError(f"{rec}.relevant_docs is {json_kind(listed)}, not a list",
-                           file=file, record=f"{rec}.relevant_docs",
-                           fix="write relevant_docs as a list of positions, e.g. [0, 3]")
+        raise dataset_error("article.relevant_not_list", file=file,
+                            record=f"{rec}.relevant_docs", rec=rec,
+                            kind=json_kind(listed))
     scores = item.get("relevance_scores", {})
     if scores is None:
         scores = {}
     if not isinstance(scores, dict):
-        raise DatasetError(f"{rec}.relevance_scores is {json_kind(scores)}, not an object",
-                           file=file, record=f"{rec}.relevance_scores",
-                           fix='write relevance_scores as {"position": grade}, e.g. '
-                               '{"0": 1.0, "3": 0.8}')
+        raise dataset_error("article.scores_not_object", file=file,
+                            record=f"{rec}.relevance_scores", rec=rec,
+                            kind=json_kind(scores))
     return Query(f"q{qi}", text), listed, scores
 
 
@@ -208,8 +194,7 @@ def _graded(scores: dict, n_docs: int, file: str, rec: str) -> dict[str, float]:
         did = str(_position(key, n_docs, file=file, record=krec))
         grade = parse_grade(value, file=file, record=krec)
         if did in graded and graded[did] != grade:
-            raise DatasetError(f"document {did} has two different scores", file=file,
-                               record=krec, fix="give each document one score")
+            raise dataset_error("article.two_scores", file=file, record=krec, did=did)
         graded[did] = grade
     return graded
 
@@ -272,9 +257,7 @@ def to_article_json(dataset: Dataset) -> dict:
     """The article's format for a dataset whose document ids are positions "0".."N-1"."""
     ids = dataset.doc_ids
     if ids != [str(i) for i in range(len(ids))]:
-        raise DatasetError("the article format needs document ids 0..N-1 in order",
-                           file=dataset.source or dataset.name,
-                           fix="export this dataset as BEIR instead")
+        raise dataset_error("article.ids_not_positions", file=dataset.source or dataset.name)
     queries = []
     for q in dataset.queries:
         judged = dataset.qrels.get(q.id, {})

@@ -31,7 +31,7 @@ from ..errors import DatasetError
 from ..i18n import dataset_error, text
 from ._source import Source, folder_sources, open_zip, zip_sources
 from ._values import json_kind
-from .article_json import FORMAT_FIX, load_article_json, looks_like_article, parse_json_document
+from .article_json import load_article_json, looks_like_article, parse_json_document
 from .notes import LoadLog
 from .tables import Table, plan_table, read_documents
 from .trec_qrels import read_qrels
@@ -276,8 +276,7 @@ def build_from_tables(corpus: Source, queries: Source, qrels: Source, *,
     mapping = dict(mapping or {})
     unknown = [k for k in mapping if k not in ("corpus", "queries", "qrels")]
     if unknown:
-        raise DatasetError(f"unknown table {unknown[0]!r} in the column mapping",
-                           file=source, fix="use the keys corpus, queries and qrels")
+        raise dataset_error("load.unknown_table", file=source, table=unknown[0])
     documents, _ = read_documents(corpus, log, kind="corpus", override=mapping.get("corpus"))
     query_list, _ = read_documents(queries, log, kind="queries",
                                    override=mapping.get("queries"))
@@ -291,12 +290,11 @@ def _article(src: Source, log: LoadLog, name: str | None) -> Dataset:
     if not looks_like_article(obj) and not (isinstance(obj, dict) and
                                             ("corpus" in obj or "queries" in obj)):
         if isinstance(obj, dict):
-            keys = ", ".join(map(repr, list(obj)[:8])) or "none"
-            what = f"an object without corpus and queries (keys: {keys})"
+            keys = ", ".join(map(repr, list(obj)[:8])) or text("load.none")
+            what = text("load.json_object_without", keys=keys)
         else:
-            what = f"{json_kind(obj)}, not an object with corpus and queries"
-        raise DatasetError(f"this JSON is {what}; it is not the article's dataset format",
-                           file=src.name, fix=FORMAT_FIX)
+            what = text("load.json_not_object", kind=json_kind(obj))
+        raise dataset_error("load.json_not_article", file=src.name, what=what)
     return load_article_json(src, obj=obj, log=log, name=name or src.stem)
 
 
@@ -317,7 +315,7 @@ def load_path(path: str | os.PathLike, *, split: str = "test",
               mapping: Mapping3 | None = None) -> Dataset:
     p = Path(path)
     if not p.exists():
-        raise DatasetError("no such file or folder", file=str(p), fix="check the path")
+        raise dataset_error("load.no_such_path", file=str(p))
     if p.is_dir():
         log = LoadLog()
         return resolve(folder_sources(p), container=str(p), name=p.resolve().name,
@@ -396,8 +394,10 @@ def load_table_files(corpus: Any, queries: Any, qrels: Any, *,
         if isinstance(x, (str, os.PathLike)):
             p = Path(x)
             if not p.is_file():
-                raise DatasetError("no such file" if not p.exists() else "this is not a file",
-                                   file=str(p), fix=f"give the {role} table's path")
+                part = text(f"load.part.{role}")
+                raise (dataset_error("load.no_such_table", file=str(p), role=part)
+                       if not p.exists() else
+                       dataset_error("load.table_not_file", file=str(p), role=part))
             return Source.from_path(p)
         raise DatasetError(f"the {role} argument must be a path or (name, bytes)",
                            fix="pass a path")

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dataset import Document, Qrels, Query
-from ..errors import DatasetError
 from ..i18n import Joined, dataset_error, text
 from . import _json
 from ._source import ENCODING_LABELS, Source, TextLines
@@ -187,8 +186,7 @@ class Table:
         if self.format == "json":
             records = self._load_json_array()
             if not records:
-                raise DatasetError("the JSON array is empty", file=self.file,
-                                   fix="give one object per record")
+                raise dataset_error("table.json_empty", file=self.file)
             return [str(k) for k in _json_object(records[0], self.file, "[0]")]
         if self.format == "whitespace":
             return self.first_line.split()
@@ -200,9 +198,7 @@ class Table:
         if self._json_records is None:
             obj = parse_json_document(self.source, LoadLog())
             if not isinstance(obj, list):
-                raise DatasetError("expected a JSON array of objects (one per record)",
-                                   file=self.file,
-                                   fix="write one object per line (JSON Lines) or a list")
+                raise dataset_error("table.not_json_array", file=self.file)
             self._json_records = obj
         return self._json_records
 
@@ -260,17 +256,15 @@ def _json_line(text: str, file: str, line: int) -> dict:
         raise dataset_error("table.bad_json_line", file=file, line=line, reason=exc.msg,
                             column=exc.colno) from exc
     except RecursionError as exc:
-        raise DatasetError("this line's JSON is nested too deeply", file=file, line=line,
-                           fix="write one flat JSON object per line") from exc
+        raise dataset_error("table.json_line_deep", file=file, line=line) from exc
     return _json_object(obj, file, None, line)
 
 
 def _json_object(obj: Any, file: str, record: str | None, line: int | None = None) -> dict:
     if not isinstance(obj, dict):
         kind = json_kind(obj)
-        raise DatasetError(f"this record is {kind}, not a JSON object", file=file, line=line,
-                           record=record, fix='write one object per record, e.g. {"_id": "d1", '
-                                              '"text": "..."}')
+        raise dataset_error("table.record_not_object", file=file, line=line, record=record,
+                            kind=kind)
     return obj
 
 
@@ -283,8 +277,8 @@ def match_columns(kind: str, columns: list[str], *, file: str,
     override = dict(override or {})
     unknown = [r for r in override if r not in roles]
     if unknown:
-        raise DatasetError(f"unknown role {unknown[0]!r} in the column mapping for {kind}",
-                           file=file, fix=f"use the roles {', '.join(roles)}")
+        raise dataset_error("table.unknown_role", file=file, role=unknown[0], kind=kind,
+                            roles=", ".join(roles))
     by_norm: dict[str, str] = {}
     for col in columns:
         by_norm.setdefault(normalize_column(col), col)
@@ -298,10 +292,8 @@ def match_columns(kind: str, columns: list[str], *, file: str,
                 continue
             col = want if want in columns else by_norm.get(normalize_column(str(want)))
             if col is None:
-                raise DatasetError(f"the mapping names the column {want!r} for the {kind} "
-                                   f"{ROLE_WORDS[role]}, but the file has no such column "
-                                   f"(columns: {_list(columns)})", file=file,
-                                   fix="pick one of the file's columns")
+                raise dataset_error("table.mapping_no_column", file=file, want=want, kind=kind,
+                                    role=text(f"role.{role}"), columns=_list(columns))
             chosen[role] = col
             used.add(col)
     for role, aliases in roles.items():
@@ -499,10 +491,9 @@ def _trec_getter(table: Table, get):
 
     def trec(row: list[str], line, record) -> dict[str, Any]:
         if len(row) != 4:
-            hint = " (this looks like a TREC run file)" if len(row) == 6 else ""
-            raise DatasetError(f"expected 4 columns (qid iter docno rel), found {len(row)}"
-                               f"{hint}", file=table.file, line=line,
-                               fix="write one judgement per line as: qid 0 docno grade")
+            hint = text("table.looks_trec_run") if len(row) == 6 else ""
+            raise dataset_error("table.qrels_columns", file=table.file, line=line, n=len(row),
+                                hint=hint)
         return {"query_id": row[0], "doc_id": row[2], "grade": row[3]}
 
     return trec

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..dataset import Qrels
 from ..errors import DatasetError
+from ..i18n import dataset_error
 from ._source import Source
 from ._values import QrelsBuilder, norm_id, parse_grade
 from .article_json import parse_json_document
@@ -47,16 +48,13 @@ def _qrels_from_dict(obj: dict, file: str, log: LoadLog) -> Qrels:
     for q, row in obj.items():
         qid = norm_id(q, what="query id", file=file, record=repr(q))
         if not isinstance(row, dict):
-            raise DatasetError(f"the judgements of query {qid!r} are not an object",
-                               file=file, record=repr(q),
-                               fix='write qrels as {"query id": {"doc id": grade}}')
+            raise dataset_error("qrels.query_not_object", file=file, record=repr(q), qid=qid)
         for d, g in row.items():
             did = norm_id(d, what="document id", file=file, record=f"{q!r}/{d!r}")
             builder.add(qid, did, parse_grade(g, file=file, record=f"{q!r}/{d!r}"), None)
     qrels = builder.finish()
     if not qrels:
-        raise DatasetError("the qrels file has no judgements", file=file,
-                           fix='write qrels as {"query id": {"doc id": grade}}')
+        raise dataset_error("qrels.no_judgements", file=file)
     return qrels
 
 
@@ -64,6 +62,5 @@ def load_qrels(path: str | os.PathLike) -> Qrels:
     """Read a qrels file (format detected from the content; see the module docstring)."""
     p = Path(path)
     if p.is_dir():
-        raise DatasetError("this is a folder, not a qrels file", file=str(p),
-                           fix="give the qrels file itself, e.g. qrels/test.tsv")
+        raise dataset_error("qrels.folder", file=str(p))
     return read_qrels(Source.from_path(p))

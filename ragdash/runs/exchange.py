@@ -138,7 +138,7 @@ def _parse(data: bytes | str | Mapping, filename: str) -> dict:
                 raise DatasetError("the run file is not UTF-8 text", file=filename,
                                    fix="upload the .json file ragdash exported") from exc
         # invalid JSON, deep nesting, long ints: one sentence naming the file
-        obj = parse_json_text(data, file=filename, fix="upload the .json file ragdash exported")
+        obj = parse_json_text(data, file=filename, about="export")
     if not isinstance(obj, dict) or obj.get("format") != EXPORT_FORMAT:
         raise DatasetError("this JSON file is not a ragdash run export", file=filename,
                            fix="upload a file made with the run's JSON download, or a TREC "
