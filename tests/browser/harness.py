@@ -110,3 +110,30 @@ def nav(page, label: str) -> None:
     """Click a sidebar link (client-side navigation: the session and its state are kept)."""
     page.locator('[data-testid="stSidebar"]').get_by_role("link", name=label).click()
     wait_idle(page)
+
+
+def fill(page, label: str, value: str) -> None:
+    """Type ``value`` into the field labelled ``label`` (exactly) and commit it with Enter."""
+    field = page.get_by_label(label, exact=True)
+    field.fill(value)
+    field.press("Enter")
+    wait_idle(page)
+
+
+def sample_on_a_custom_server(page, base_url: str, *, lang: str = "en") -> None:
+    """From an open app (:func:`open_app`) to the Run page set for an OpenAI-compatible server
+    at ``base_url``: load the bundled sample on the Data page, open Run, choose
+    "OpenAI-compatible", pick the custom preset, and fill the base URL (committed with Enter).
+    Nothing else: the model, the key and the rest are the test's to fill and check."""
+    from ragdash.i18n import t
+
+    nav(page, t("nav.data", lang))
+    page.get_by_role("button", name=t("data.load_sample", lang)).click()
+    wait_idle(page)
+    nav(page, t("nav.run", lang))
+    page.get_by_text(t("run.retriever_openai", lang)).click()
+    wait_idle(page)
+    page.get_by_label(t("run.preset", lang)).click()
+    page.get_by_role("option", name=t("run.preset_custom", lang)).click()
+    wait_idle(page)
+    fill(page, t("run.base_url", lang), base_url)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from fake_openai import FakeOpenAI
-from harness import nav, open_app, wait_idle
+from harness import fill, open_app, sample_on_a_custom_server, wait_idle
 
 from ragdash.i18n import t
 
@@ -39,19 +39,9 @@ def test_the_key_typed_is_the_key_sent(browser, app_url, how):
         context = browser.new_context(viewport=VIEWPORT)
         page = context.new_page()
         open_app(page, app_url)
-        nav(page, t("nav.data", "en"))
-        page.get_by_role("button", name=t("data.load_sample", "en")).click()
-        wait_idle(page)
-        nav(page, t("nav.run", "en"))
-        page.get_by_text(t("run.retriever_openai", "en")).click()
-        wait_idle(page)
-        page.get_by_label(t("run.preset", "en")).click()
-        page.get_by_role("option", name=t("run.preset_custom", "en")).click()
-        wait_idle(page)
-        for label, value in ((t("run.base_url", "en"), server.url), (t("run.model", "en"), model)):
-            page.get_by_label(label, exact=True).fill(value)
-            page.get_by_label(label, exact=True).press("Enter")
-            wait_idle(page)
+        sample_on_a_custom_server(page, server.url)
+        fill(page, t("run.model", "en"), model)
+        # the key field, left the way under test (not through fill: no Enter unless asked)
         field = page.get_by_label(t("run.api_key", "en"), exact=True)
         assert field.get_attribute("type") == "password"
         field.click()

@@ -9,7 +9,7 @@ import time
 
 import pytest
 from fake_openai import FakeOpenAI
-from harness import nav, open_app, wait_idle
+from harness import fill, nav, open_app, sample_on_a_custom_server, wait_idle
 
 from ragdash.i18n import t
 from ragdash.runs import RunStore
@@ -17,13 +17,6 @@ from ragdash.runs import RunStore
 pytestmark = pytest.mark.browser
 
 VIEWPORT = {"width": 1400, "height": 1600}
-
-
-def _fill(page, label: str, value: str) -> None:
-    field = page.get_by_label(label, exact=True)
-    field.fill(value)
-    field.press("Enter")
-    wait_idle(page)
 
 
 def _start_and_wait(page, store: RunStore) -> None:
@@ -45,18 +38,9 @@ def test_index_the_samples_dense_run_into_milvus_lite_and_compare_ann_with_exact
         context = browser.new_context(viewport=VIEWPORT)
         page = context.new_page()
         open_app(page, app_url)
-        nav(page, t("nav.data", "en"))
-        page.get_by_role("button", name=t("data.load_sample", "en")).click()
-        wait_idle(page)
-        nav(page, t("nav.run", "en"))
-        page.get_by_text(t("run.retriever_openai", "en")).click()
-        wait_idle(page)
-        page.get_by_label(t("run.preset", "en")).click()
-        page.get_by_role("option", name=t("run.preset_custom", "en")).click()
-        wait_idle(page)
-        _fill(page, t("run.base_url", "en"), server.url)
-        _fill(page, t("run.model", "en"), "journey-embed")
-        _fill(page, t("run.api_key", "en"), "sk-journey-0000")
+        sample_on_a_custom_server(page, server.url)
+        fill(page, t("run.model", "en"), "journey-embed")
+        fill(page, t("run.api_key", "en"), "sk-journey-0000")
         _start_and_wait(page, store)  # the exact dense run
         paid = len(server.embedding_requests)
         assert paid > 0

@@ -4,7 +4,7 @@ shown whole, a failed run explained in Japanese and in the app's words, money ax
 from __future__ import annotations
 
 from fake_openai import FakeOpenAI
-from harness import nav, open_app, wait_idle
+from harness import fill, nav, open_app, sample_on_a_custom_server, wait_idle
 
 from ragdash.i18n import t
 from ragdash.pipeline import run_evaluation
@@ -91,20 +91,8 @@ def test_a_run_without_its_key_fails_in_japanese_and_the_apps_words(browser, app
         try:
             open_app(page, app_url)
             _to_japanese(page)
-            nav(page, t("nav.data", "ja"))
-            page.get_by_role("button", name=t("data.load_sample", "ja")).click()
-            wait_idle(page)
-            nav(page, t("nav.run", "ja"))
-            page.get_by_text(t("run.retriever_openai", "ja")).click()
-            wait_idle(page)
-            page.get_by_label(t("run.preset", "ja")).click()
-            page.get_by_role("option", name=t("run.preset_custom", "ja")).click()
-            wait_idle(page)
-            for label, value in ((t("run.base_url", "ja"), server.url),
-                                 (t("run.model", "ja"), "emb-ja-no-key")):
-                page.get_by_label(label, exact=True).fill(value)
-                page.get_by_label(label, exact=True).press("Enter")
-                wait_idle(page)
+            sample_on_a_custom_server(page, server.url, lang="ja")
+            fill(page, t("run.model", "ja"), "emb-ja-no-key")
             page.get_by_role("button", name=t("run.start", "ja")).click()
             error = page.locator('[data-testid="stAlertContentError"]').first
             error.wait_for(timeout=60_000)

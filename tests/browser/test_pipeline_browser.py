@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from fake_openai import FakeOpenAI
 from fake_rerank import FakeRerank
-from harness import CURVE, nav, open_app, wait_idle
+from harness import CURVE, fill, nav, open_app, sample_on_a_custom_server, wait_idle
 
 from ragdash.i18n import t
 from ragdash.runs import RunStore
@@ -20,38 +20,22 @@ LIMIT = 20
 NAME = "BM25 + pipe-emb (RRF) → rerank-v3.5 top 20"
 
 
-def _fill(page, label: str, value: str) -> None:
-    field = page.get_by_label(label, exact=True)
-    field.fill(value)
-    field.press("Enter")
-    wait_idle(page)
-
-
 def test_build_bm25_dense_rrf_rerank_and_compare_it_with_its_inputs(browser, app_url, home):
     with FakeOpenAI(dim=16) as emb, FakeRerank("cohere") as rr:
         context = browser.new_context(viewport=VIEWPORT)
         page = context.new_page()
         open_app(page, app_url)
-        nav(page, t("nav.data", "en"))
-        page.get_by_role("button", name=t("data.load_sample", "en")).click()
-        wait_idle(page)
-        nav(page, t("nav.run", "en"))
-        page.get_by_text(t("run.retriever_openai", "en")).click()
-        wait_idle(page)
-        page.get_by_label(t("run.preset", "en")).click()
-        page.get_by_role("option", name=t("run.preset_custom", "en")).click()
-        wait_idle(page)
-        _fill(page, t("run.base_url", "en"), emb.url)
-        _fill(page, t("run.model", "en"), "pipe-emb")
-        _fill(page, t("run.limit", "en"), str(LIMIT))
+        sample_on_a_custom_server(page, emb.url)
+        fill(page, t("run.model", "en"), "pipe-emb")
+        fill(page, t("run.limit", "en"), str(LIMIT))
 
         # stage by stage: BM25 and the model are ticked, RRF fuses them; add the rerank
         assert page.get_by_label(t("pipe.bm25", "en"), exact=True).is_checked()
         page.get_by_text(t("pipe.rerank_on", "en")).click()
         wait_idle(page)
-        _fill(page, t("pipe.rerank_url", "en"), rr.url)  # .../v2: Cohere by its path
-        _fill(page, t("pipe.rerank_model", "en"), "rerank-v3.5")
-        _fill(page, t("pipe.depth", "en"), "20")
+        fill(page, t("pipe.rerank_url", "en"), rr.url)  # .../v2: Cohere by its path
+        fill(page, t("pipe.rerank_model", "en"), "rerank-v3.5")
+        fill(page, t("pipe.depth", "en"), "20")
         costs = page.locator('[class*="st-key-pipe_costs"]')
         costs.wait_for(timeout=15_000)
         body = page.inner_text("body")
