@@ -188,14 +188,17 @@ def plain_http_host(base_url: str, *, key_set: bool) -> str | None:
     return parts.netloc.rsplit("@", 1)[-1]
 
 
-def plain_http_warning(base_url: str, *, key_set: bool) -> str | None:
-    """The sentence for :func:`plain_http_host` (None when there is nothing to say)."""
+def plain_http_warning(base_url: str, *, key_set: bool, what: str = "key") -> str | None:
+    """The sentence for :func:`plain_http_host` (None when there is nothing to say), with a
+    message id; ``what``: ``"key"`` (an API key) or ``"token"`` (a vector engine's token)."""
+    from .i18n import text
+
     where = plain_http_host(base_url, key_set=key_set)
     if where is None:
         return None
-    return (f"The API key goes to {where} over plain http://, readable by anyone on the "
-            f"network between: use https://, or set {ALLOW_PLAIN_HTTP_ENV}=1 to silence "
-            "this warning on a network you trust.")
+    if what == "token":
+        return text("http.plain_token", where=where, env=ALLOW_PLAIN_HTTP_ENV)
+    return text("http.plain_key", where=where, env=ALLOW_PLAIN_HTTP_ENV)
 
 
 def reply_limit(items: int, numbers_per_item: int | None, *,

@@ -45,3 +45,34 @@ def test_a_loader_error_is_japanese_when_asked(tmp_path):
     japanese = ragdash("--lang", "ja", "evaluate", bad, "--retriever", "bm25")
     assert "文書の位置 5 が範囲外です。corpus にあるのは1 件の文書(位置 0)です" \
         in japanese.stderr, japanese.stderr
+
+
+def test_the_no_api_key_error_and_a_flag_error_are_japanese_when_asked():
+    env = {"RAGDASH_TEST_NO_SUCH_KEY": ""}
+    args = ["evaluate", JSQUAD, "--retriever", "openai", "--model", "m",
+            "--base-url", "https://api.example.com/v1", "--api-key-env", "RAGDASH_TEST_NO_SUCH_KEY"]
+    english = ragdash(*args, env=env)
+    assert english.returncode == 2
+    assert "error: no API key: the environment variable RAGDASH_TEST_NO_SUCH_KEY is not set" \
+        in english.stderr, english.stderr
+    japanese = ragdash("--lang", "ja", *args, env=env)
+    assert japanese.returncode == 2
+    assert "エラー: API キーがありません: 環境変数 RAGDASH_TEST_NO_SUCH_KEY が設定されていません" \
+        in japanese.stderr, japanese.stderr
+    assert "never takes" not in japanese.stderr
+    japanese = ragdash("--lang", "ja", "evaluate", JSQUAD, "--k", "5-1")
+    assert "--k: 範囲 '5-1' が逆順です。1-5 と書いてください" in japanese.stderr, japanese.stderr
+
+
+def test_the_command_lines_notes_are_japanese_when_asked(tmp_path):
+    run = tmp_path / "one.run"
+    qrels = JSQUAD / "qrels" / "test.tsv"
+    first = qrels.read_text(encoding="utf-8").splitlines()[1].split("\t")[0]
+    run.write_text(f"{first} Q0 d1 1 1.0 t\nnot_a_query Q0 d1 1 1.0 t\n", encoding="utf-8")
+    english = ragdash("score", qrels, run)
+    assert english.returncode == 0, english.stderr
+    assert "run queries have no qrels and are ignored" in english.stderr
+    japanese = ragdash("score", qrels, run, env={"RAGDASH_LANG": "ja"})
+    assert japanese.returncode == 0, japanese.stderr
+    assert "注: run の 1 クエリには qrels がないため無視します" in japanese.stderr, japanese.stderr
+    assert "クエリが run にありません" in japanese.stderr and "note:" not in japanese.stderr

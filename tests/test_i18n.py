@@ -341,16 +341,6 @@ ENGLISH_ONLY: dict[tuple[str, str], str] = {
 }
 #: Files still to convert (shrinks to nothing as #14 item 4 lands).
 PENDING = {
-    "ragdash/cli/_engines.py",
-    "ragdash/cli/_output.py",
-    "ragdash/cli/compare.py",
-    "ragdash/cli/evaluate.py",
-    "ragdash/cli/frontier.py",
-    "ragdash/cli/fuse.py",
-    "ragdash/cli/index.py",
-    "ragdash/cli/rerank.py",
-    "ragdash/cli/score.py",
-    "ragdash/cli/sweep.py",
     "ragdash/cost/catalog.py",
     "ragdash/cost/currency.py",
     "ragdash/cost/estimate.py",

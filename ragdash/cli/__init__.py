@@ -71,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(only=_command(argv))
     args = parser.parse_args(argv)
+    from . import _output
+
+    _output.LANG = _lang(args)  # what note() prints: warnings and notes
     try:
         return int(args.func(args) or 0)
     except RagdashError as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from ..errors import EngineError
+from ..i18n import error, text
 from ._output import note
 
 #: --retriever values served by a vector engine
@@ -48,13 +49,12 @@ def open_from_args(args, kind: str):
     from ..retrieval.engines import open_engine
 
     if not args.uri:
-        raise EngineError(f"--retriever/--engine {kind} needs --uri: a local file or folder "
-                          f"(Milvus Lite, Qdrant local mode) or the server's http(s) address")
+        raise error(EngineError, "cli.engine_needs_uri", kind=kind)
     timeout = getattr(args, "timeout", None) or 30.0
     token = engine_token(args)
-    insecure = plain_http_warning(args.uri, key_set=token is not None)
+    insecure = plain_http_warning(args.uri, key_set=token is not None, what="token")
     if insecure:  # the engine's token over plain http to another machine (issue #13)
-        note("warning: " + insecure.replace("The API key", "The engine token"))
+        note(text("cli.warning", warning=insecure))
     return open_engine(kind, args.uri, token=token, timeout=timeout)
 
 
@@ -63,11 +63,9 @@ def make_engine_retriever(args, make_dense):
     from ..retrieval.engines import EngineRetriever
 
     if not args.collection:
-        raise EngineError(f"--retriever {args.retriever} needs --collection NAME (the "
-                          f"deployed collection to evaluate)")
+        raise error(EngineError, "cli.engine_needs_collection", retriever=args.retriever)
     if not args.id_field:
-        raise EngineError(f"--retriever {args.retriever} needs --id-field FIELD: the payload "
-                          f"field that holds the dataset's document id")
+        raise error(EngineError, "cli.engine_needs_id_field", retriever=args.retriever)
     dense = make_dense(args.embedder)
     engine = open_from_args(args, args.retriever)
     return EngineRetriever(engine, args.collection, id_field=args.id_field, queries=dense,

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..errors import MetricError
+from ..i18n import error
 
 FORMATS = ("table", "json")
 
@@ -40,24 +41,23 @@ def parse_ks(text: str) -> list[int]:
     """
     items = [p.strip() for p in str(text).split(",")]
     if not any(items):
-        raise MetricError("--k is empty; give cutoffs like 1,5,10 or a range like 1-100")
+        raise error(MetricError, "cli.k_empty")
     ks: set[int] = set()
     for item in items:
         if not item:
-            raise MetricError(f"--k {text!r} has an empty item; write cutoffs like 1,5,10")
+            raise error(MetricError, "cli.k_empty_item", text=text)
         lo_text, dash, hi_text = item.partition("-")
         try:
             lo = int(lo_text)
             hi = int(hi_text) if dash else lo
         except ValueError:
-            raise MetricError(f"--k: {item!r} is not a whole number; write cutoffs like 1,5,10 "
-                              f"or a range like 1-100") from None
+            raise error(MetricError, "cli.k_not_whole", item=item) from None
         if lo < 1 or hi < 1:
-            raise MetricError(f"--k: cutoffs start at 1, got {item!r}")
+            raise error(MetricError, "cli.k_below_one", item=item)
         if hi < lo:
-            raise MetricError(f"--k: range {item!r} goes backwards; write it as {hi}-{lo}")
+            raise error(MetricError, "cli.k_backwards", item=item, hi=hi, lo=lo)
         if hi > MAX_K:
-            raise MetricError(f"--k: {hi} is larger than the maximum of {MAX_K}")
+            raise error(MetricError, "cli.k_too_large", hi=hi, most=MAX_K)
         ks.update(range(lo, hi + 1))
     return sorted(ks)
 
@@ -238,6 +238,15 @@ def emit(text: str, *, stream=None) -> None:
     stream.write(text if text.endswith("\n") else text + "\n")
 
 
+#: the language note() speaks (ragdash.cli.main sets it from --lang / RAGDASH_LANG)
+LANG = "en"
+
+
 def note(text: str) -> None:
-    """A line for people on stderr (counts, warnings), so stdout stays parseable."""
+    """A line for people on stderr (counts, warnings), so stdout stays parseable; a text
+    with a message id (ragdash.i18n.text) is said in :data:`LANG`."""
+    if LANG != "en":
+        from ..i18n import message
+
+        text = message(text, LANG)
     print(text, file=sys.stderr)

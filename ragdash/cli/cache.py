@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from ..embeddings.cache import EmbeddingCache, clear_vector_files, vector_files
+from ..i18n import text
 from ..retrieval.rerank.cache import RerankCache
 from ._output import add_format_option, emit, format_table, note, to_json
 
@@ -94,9 +95,8 @@ def run_clear(args: argparse.Namespace) -> int:
     file_models = {f.get("model") for f in vector_files(args.home)}
     if args.model is not None and args.model not in cache.models() \
             and args.model not in rerank.models() and args.model not in file_models:
-        known = ", ".join(cache.models() + rerank.models()) or "none"
-        note(f"No cached vectors for model {args.model!r} (nor rerank scores); models in the "
-             f"caches: {known}.")
+        known = ", ".join(cache.models() + rerank.models()) or text("load.none")
+        note(text("cli.cache_no_model", model=args.model, known=known))
         return 1
     which = f" of model {args.model!r}" if args.model is not None else ""
     if args.model is None or args.model in cache.models():

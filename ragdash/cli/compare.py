@@ -21,7 +21,8 @@ import argparse
 import json
 from pathlib import Path
 
-from ..errors import DatasetError, StatsError
+from ..errors import StatsError
+from ..i18n import dataset_error, error
 from ..ranking import Ranking
 from ..stats import (
     DEFAULT_PERMUTATIONS,
@@ -99,20 +100,18 @@ def compare_files(qrels_path: str, run_paths: list[str], *, metric: str, seed: i
     from ..metrics import evaluate, parse_metric
 
     if len(run_paths) < 2:
-        raise StatsError("give at least two runs to compare")
+        raise error(StatsError, "cli.compare_two")
     if n_resamples < 1000:
-        raise StatsError(f"--resamples must be at least 1000 for a percentile interval "
-                         f"(got {n_resamples})")
+        raise error(StatsError, "cli.resamples", n_resamples=n_resamples)
     if n_permutations < 1:
-        raise StatsError(f"--permutations must be at least 1 (got {n_permutations})")
+        raise error(StatsError, "cli.permutations", n_permutations=n_permutations)
     _, k = parse_metric(metric)
     qrels = load_qrels(qrels_path)
     names = run_names(run_paths)
     rankings = {name: read_run(path, name=name) for name, path in zip(names, run_paths)}
     qrels_ids = [str(q) for q in qrels]
     if not qrels_ids:
-        raise DatasetError("the qrels name no query", file=str(qrels_path),
-                           fix="give a qrels file with at least one judged query")
+        raise dataset_error("cli.qrels_no_query", file=str(qrels_path))
 
     notes = []
     if missing_as_zero:
@@ -160,8 +159,7 @@ def read_run(path: str, *, name: str | None = None) -> Ranking:
     try:
         raw = p.read_bytes()
     except OSError as exc:
-        raise DatasetError(f"cannot read the run file ({exc.strerror})", file=str(p),
-                           fix="check the path") from exc
+        raise dataset_error("cli.cannot_read_run", file=str(p), reason=exc.strerror) from exc
     if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"["):
         return Ranking.parse_trec(raw, source=str(p), name=name or p.stem)
     try:
@@ -171,21 +169,15 @@ def read_run(path: str, *, name: str | None = None) -> Ranking:
                               about="run")
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         line = getattr(exc, "lineno", None)
-        raise DatasetError("the run file looks like JSON but cannot be parsed", file=str(p),
-                           line=line, fix="give a TREC run file or the JSON ragdash "
-                                          "exported") from exc
+        raise dataset_error("cli.run_json_unparsable", file=str(p), line=line) from exc
     if isinstance(obj, dict) and isinstance(obj.get("ranking"), dict):
         obj = obj["ranking"]
     if not (isinstance(obj, dict) and isinstance(obj.get("queries"), dict)):
-        raise DatasetError("the JSON has no \"queries\" object", file=str(p),
-                           fix="give a ragdash run JSON ({\"name\": ..., \"queries\": "
-                               "{qid: [[doc, score], ...]}}) or a TREC run file")
+        raise dataset_error("cli.run_json_no_queries", file=str(p))
     try:
         ranking = Ranking.from_json_obj(obj)
     except (TypeError, ValueError) as exc:
-        raise DatasetError("the run JSON's \"queries\" must map each query id to a list of "
-                           "[doc id, score] pairs", file=str(p),
-                           fix="export the run again from ragdash") from exc
+        raise dataset_error("cli.run_json_bad_queries", file=str(p)) from exc
     ranking.name = name or p.stem
     return ranking
 

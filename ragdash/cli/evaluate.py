@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from ..errors import AuthenticationError, MetricError, RetrievalError
+from ..i18n import error, text
 from ._checks import refuse_untrec_ids, report_warnings
 from ._engines import ENGINE_RETRIEVERS, add_engine_options
 from ._output import (
@@ -198,12 +199,12 @@ def run(args) -> int:
     ks = parse_ks(args.k)
     kmax = _kmax(args.kmax, ks)
     if args.limit_queries is not None and args.limit_queries < 1:
-        raise RetrievalError(f"--limit-queries must be at least 1, got {args.limit_queries}")
+        raise error(RetrievalError, "cli.limit_queries", value=args.limit_queries)
     if args.name is not None and not args.store:
-        raise RetrievalError("--name names the stored run; add --store")
+        raise error(RetrievalError, "cli.name_needs_store")
     retriever = _chunked(args, _make_retriever(args))
     for warning in getattr(getattr(retriever, "embedder", None), "warnings", ()):
-        note(f"warning: {warning}")  # e.g. a key over plain http to another machine
+        note(text("cli.warning", warning=warning))  # e.g. a key over plain http to another machine
     store = _open_store() if args.store else None  # before paying for anything
 
     from ..loaders import load_dataset
@@ -226,13 +227,11 @@ def run(args) -> int:
         return 0
     emit(_text_report(result, facts, ks, kmax))
     if facts.no_relevant:
-        note(f"note: {facts.no_relevant:,} evaluated queries have no relevant document (every "
-             f"grade is 0); they score 0 and count in the means")
+        note(text("cli.note_no_relevant", n=facts.no_relevant))
     if facts.empty:
-        note(f"note: {facts.empty:,} queries got no results (for BM25: no token in common with "
-             f"any document); they score 0")
+        note(text("cli.note_no_results", n=facts.empty))
     if args.save_run:
-        note(f"run written to {args.save_run}")
+        note(text("cli.run_written", path=args.save_run))
     return 0
 
 
@@ -341,10 +340,9 @@ def _kmax(given: int | None, ks: list[int]) -> int:
     if given is None:
         return max(DEFAULT_KMAX, max(ks))
     if given < 1:
-        raise MetricError(f"--kmax must be at least 1, got {given}")
+        raise error(MetricError, "cli.kmax_below_one", given=given)
     if given < max(ks):
-        raise MetricError(f"--kmax {given} is smaller than the largest --k ({max(ks)}); "
-                          f"raise --kmax or drop the deeper cutoffs")
+        raise error(MetricError, "cli.kmax_below_k", given=given, k=max(ks))
     return given
 
 
@@ -354,12 +352,11 @@ def _chunked(args, retriever):
              if getattr(args, d, None) is not None]
     if getattr(args, "chunk_size", None) is None:
         if given:
-            raise RetrievalError(f"{', '.join(given)} {_verb(given)} only with --chunk-size")
+            raise error(RetrievalError, "cli.only_with_chunks", flags=", ".join(given),
+                        verb=_verb(given))
         return retriever
     if args.retriever in ENGINE_RETRIEVERS:
-        raise RetrievalError(f"--chunk-size cuts the documents before they are indexed; a "
-                             f"deployed {args.retriever} collection is already indexed (use "
-                             f"--retriever bm25, openai or local)")
+        raise error(RetrievalError, "cli.chunk_engine", retriever=args.retriever)
     from ..retrieval.chunking import ChunkedRetriever
 
     return ChunkedRetriever(retriever, size=args.chunk_size, overlap=args.chunk_overlap or 0,
@@ -399,16 +396,16 @@ def _make_retriever(args):
     if args.retriever == "bm25":
         stray = [flag for dest, flag in _DENSE_OPTIONS if getattr(args, dest) is not None]
         if stray:
-            raise RetrievalError(f"{', '.join(stray)} {_verb(stray)} only to --retriever openai "
-                                 f"or local; add --retriever openai (or local)")
+            raise error(RetrievalError, "cli.only_dense", flags=", ".join(stray),
+                        verb=_verb(stray))
         return make_retriever("bm25", k1=args.k1, b=args.b)
     stray = [flag for dest, flag in _BM25_OPTIONS if getattr(args, dest) is not None]
     if stray:
-        raise RetrievalError(f"{', '.join(stray)} {_verb(stray)} only to --retriever bm25")
+        raise error(RetrievalError, "cli.only_bm25", flags=", ".join(stray), verb=_verb(stray))
     if not args.model:
-        what = ("the model name at the endpoint" if args.retriever == "openai"
-                else "a local model path or installed package")
-        raise RetrievalError(f"--retriever {args.retriever} needs --model NAME ({what})")
+        what = (text("cli.model_at_endpoint") if args.retriever == "openai"
+                else text("cli.model_local"))
+        raise error(RetrievalError, "cli.needs_model", retriever=args.retriever, what=what)
     options = {
         "model": args.model, "dimensions": args.dimensions, "batch_size": args.batch_size,
         "concurrency": args.concurrency, "query_prefix": args.query_prefix,
@@ -423,12 +420,13 @@ def _make_retriever(args):
                  if dest in ("base_url", "api_key_env", "api_key_header", "api_version",
                              "encoding_format", "timeout") and getattr(args, dest) is not None]
         if stray:
-            raise RetrievalError(f"{', '.join(stray)} {_verb(stray)} only to --retriever openai")
+            raise error(RetrievalError, "cli.only_openai", flags=", ".join(stray),
+                        verb=_verb(stray))
     return make_retriever(args.retriever, **options)
 
 
 def _verb(flags: list[str]) -> str:
-    return "applies" if len(flags) == 1 else "apply"
+    return text("cli.verb_applies") if len(flags) == 1 else text("cli.verb_apply")
 
 
 def _api_key(args) -> str | None:
@@ -439,10 +437,7 @@ def _api_key(args) -> str | None:
         return key
     if _is_loopback(args.base_url):
         return None
-    raise AuthenticationError(
-        f"no API key: the environment variable {env} is not set. Set it (export {env}=...) "
-        f"or name another variable with --api-key-env; ragdash never takes a key on the "
-        f"command line. For a server that checks no key, set {env} to any text")
+    raise error(AuthenticationError, "cli.no_api_key", env=env)
 
 
 def _is_loopback(base_url: str | None) -> bool:
@@ -462,8 +457,8 @@ def _save_run(ranking, path: str, tag: str) -> None:
     try:
         ranking.write_trec(path, tag=tag.replace(" ", "_"))
     except OSError as exc:
-        raise RetrievalError(f"cannot write the run file {path}: {exc.strerror or exc}; "
-                             f"check the folder exists and is writable") from exc
+        raise error(RetrievalError, "cli.cannot_write_run", path=path,
+                    reason=exc.strerror or exc) from exc
 
 
 #: BM25's and the engines' stages, as the progress line names them

@@ -15,6 +15,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import RunStoreError
+from ..i18n import error
 from ._output import add_format_option, emit, format_table, to_json
 
 X_CHOICES = ("index-cost", "query-cost", "memory", "latency")
@@ -64,7 +65,7 @@ def run(args) -> int:
     from ..stats import build_frontier
 
     if args.project_to is not None and args.project_to < 1:
-        raise RunStoreError(f"--project-to must be at least 1, got {args.project_to}")
+        raise error(RunStoreError, "cli.project_to", value=args.project_to)
     runs = load_runs(args.runs)
     frontier = build_frontier(runs, metric=args.metric, x=args.x_axis,
                               project_to=args.project_to, seed=args.seed)
@@ -93,20 +94,18 @@ def load_runs(items: list[str]):
             try:
                 data = path.read_bytes()
             except OSError as exc:
-                raise RunStoreError(f"cannot read {item}: {exc.strerror or exc}") from exc
+                raise error(RunStoreError, "cli.cannot_read", item=item,
+                            reason=exc.strerror or exc) from exc
             runs.append(run_from_json_obj(store, data, filename=str(path)))
             continue
         if "/" in item or item.endswith(".json"):
-            raise RunStoreError(f"{item}: no such file; give a ragdash run JSON file or a "
-                                f"saved run's id")
+            raise error(RunStoreError, "cli.no_such_run_file", item=item)
         try:
             run = store.load(item)
         except RunStoreError:
             run = None
         if run is None:
-            raise RunStoreError(f"no run {item!r} in the run store {store.path} (deleted, or "
-                                f"saved under another RAGDASH_HOME); the app's Results page "
-                                f"lists the saved runs")
+            raise error(RunStoreError, "cli.no_such_run", item=item, path=store.path)
         runs.append(run)
     return runs
 

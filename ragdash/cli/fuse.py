@@ -24,7 +24,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import DatasetError, RetrievalError
+from ..errors import RetrievalError
+from ..i18n import dataset_error, error, text
 from ._output import (
     DEFAULT_K_TEXT,
     add_format_option,
@@ -132,17 +133,16 @@ def run(args) -> int:
         try:
             out.fused.write_trec(args.save_run, tag=f"fusion_{args.method}")
         except OSError as exc:
-            raise RetrievalError(f"cannot write the run file {args.save_run}: "
-                                 f"{exc.strerror or exc}; check the folder exists and is "
-                                 "writable") from exc
+            raise error(RetrievalError, "cli.cannot_write_run", path=args.save_run,
+                        reason=exc.strerror or exc) from exc
     if args.format == "json":
         emit(to_json(_json_report(args, out, ks, weights, run_id)))
         return 0
     emit(_text_report(out, run_id))
-    for text in out.warnings:
-        note(f"warning: {text}")
+    for warning in out.warnings:
+        note(text("cli.warning", warning=warning))
     if args.save_run:
-        note(f"run written to {args.save_run}")
+        note(text("cli.run_written", path=args.save_run))
     return 0
 
 
@@ -151,17 +151,16 @@ def _check_options(args) -> tuple[list[int], list[float] | None]:
 
     ks = parse_ks(args.k)
     if len(args.runs) < 2:
-        raise RetrievalError(f"fusion needs at least two runs, got {len(args.runs)}")
+        raise error(RetrievalError, "cli.fuse_two", n=len(args.runs))
     weights = _parse_weights(args.weights)
     if args.sweep:
         if len(args.runs) != 2:
-            raise RetrievalError(f"--sweep weighs exactly two runs (α and 1 − α), got "
-                                 f"{len(args.runs)}")
+            raise error(RetrievalError, "cli.sweep_two", n=len(args.runs))
         if weights is not None or args.alpha is not None:
-            raise RetrievalError("--sweep tries every α itself; drop --weights / --alpha")
+            raise error(RetrievalError, "cli.sweep_no_weights")
         parse_metric(args.sweep_metric)
     if args.name is not None and not args.store:
-        raise RetrievalError("--name names the stored run; add --store")
+        raise error(RetrievalError, "cli.name_needs_store")
     return ks, weights
 
 
@@ -193,9 +192,8 @@ def _fuse(args, ks: list[int], weights) -> _Fused:
     seen = dict.fromkeys(q for r in rankings for q in r.query_ids)
     query_ids = [q for q in seen if qrels.get(q)]
     if not query_ids:
-        raise DatasetError(f"no query of the runs has judgements in the qrels (runs: e.g. "
-                           f"{list(seen)[:3]}; qrels: e.g. {list(qrels)[:3]})",
-                           file=str(args.qrels), fix="fuse runs made for these qrels")
+        raise dataset_error("cli.fuse_no_judged", file=str(args.qrels), runs=list(seen)[:3],
+                            qrels=list(qrels)[:3])
     kmax = max(max(ks), fused.kmax, 1)
 
     def score(ranking):
@@ -290,9 +288,7 @@ def _dataset_for_store(args, store):
         meta = _dataset_meta(path)
         if meta and store.has_dataset(meta["fingerprint"]):
             return store.dataset(meta["fingerprint"])
-    raise RetrievalError("--store needs the dataset the runs were made on (a run is saved "
-                         "with its dataset): give the dataset folder as QRELS (e.g. "
-                         "data/jsquad-valid), or ragdash run JSON exports of runs in the store")
+    raise error(RetrievalError, "cli.fuse_store_dataset")
 
 
 def _parse_weights(text: str | None) -> list[float] | None:
@@ -301,8 +297,7 @@ def _parse_weights(text: str | None) -> list[float] | None:
     try:
         return [float(w) for w in text.split(",")]
     except ValueError:
-        raise RetrievalError(f"--weights {text!r}: give numbers separated by commas, one per "
-                             f"run, e.g. 0.3,0.7") from None
+        raise error(RetrievalError, "cli.bad_weights", text=text) from None
 
 
 def _load_qrels(path: str, split: str) -> dict:
@@ -345,19 +340,15 @@ def _check_same_dataset(inputs: list[tuple], paths: list[str]) -> None:
     for r, m in known[1:]:
         r0, m0 = known[0]
         if m["fingerprint"] != m0["fingerprint"]:
-            raise RetrievalError(
-                f"the runs were made on different datasets: {r0.name!r} on "
-                f"{m0.get('name', '?')!r} (fingerprint {str(m0['fingerprint'])[:12]}…) and "
-                f"{r.name!r} on {m.get('name', '?')!r} (fingerprint "
-                f"{str(m['fingerprint'])[:12]}…); fuse rankings of one dataset")
+            raise error(RetrievalError, "cli.fuse_datasets", a=r0.name,
+                        a_dataset=m0.get("name", "?"), a_fp=str(m0["fingerprint"])[:12],
+                        b=r.name, b_dataset=m.get("name", "?"), b_fp=str(m["fingerprint"])[:12])
     first = set(inputs[0][0].query_ids)
     for r, _ in inputs[1:]:
         if not first & set(r.query_ids):
             a = inputs[0][0]
-            raise RetrievalError(
-                f"the runs {a.name!r} and {r.name!r} share no query id ({a.name}: e.g. "
-                f"{a.query_ids[:2]}; {r.name}: e.g. {r.query_ids[:2]}), so they answer "
-                f"different datasets' queries; fuse rankings of one dataset")
+            raise error(RetrievalError, "cli.fuse_no_common", a=a.name, b=r.name,
+                        a_ids=a.query_ids[:2], b_ids=r.query_ids[:2])
 
 
 __all__ = ["register", "run"]

@@ -22,6 +22,7 @@ import argparse
 import sys
 
 from ..errors import RetrievalError
+from ..i18n import error, text
 from ._checks import report_warnings
 from ._engines import ENGINE_RETRIEVERS, add_engine_options, open_from_args
 from ._output import add_format_option, add_judging_options, emit, format_metrics, note, to_json
@@ -92,7 +93,7 @@ def run(args) -> int:
     index = IndexSpec(args.index, m=args.m, ef_construction=args.ef_construction, ef=args.ef,
                       nlist=args.nlist, nprobe=args.nprobe)
     if args.recall_k < 1 or args.recall_k > args.kmax:
-        raise RetrievalError(f"--recall-k must be between 1 and --kmax ({args.kmax})")
+        raise error(RetrievalError, "cli.recall_k", kmax=args.kmax)
     dense = evaluate._make_retriever(argparse.Namespace(**{**vars(args),
                                                           "retriever": args.embedder,
                                                           "k1": None, "b": None}))
@@ -142,6 +143,6 @@ def run(args) -> int:
     emit("\n".join(lines))
     if "run_ids" in obj:
         for which, rid in obj["run_ids"].items():
-            note(f"saved the {which} run as {rid}: open it at ?run={rid}")
+            note(text("cli.index_saved", which=which, rid=rid))
     sys.stderr.flush()
     return 0

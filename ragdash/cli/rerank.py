@@ -22,7 +22,8 @@ import json
 import os
 from pathlib import Path
 
-from ..errors import AuthenticationError, DatasetError, RetrievalError
+from ..errors import AuthenticationError, RetrievalError
+from ..i18n import dataset_error, error, text
 from ._checks import report_warnings
 from ._output import (
     DEFAULT_K_TEXT,
@@ -138,13 +139,13 @@ def register(subparsers) -> None:
 def run(args) -> int:
     ks = parse_ks(args.k)
     if args.limit_queries is not None and args.limit_queries < 1:
-        raise RetrievalError(f"--limit-queries must be at least 1, got {args.limit_queries}")
+        raise error(RetrievalError, "cli.limit_queries", value=args.limit_queries)
     from ..retrieval.rerank import RerankCache, Reranker
     from ..retrieval.rerank.stage import actual_cost, check_depth, estimate_cost
 
     depth = check_depth(args.depth)
     if args.name is not None and not args.store:
-        raise RetrievalError("--name names the stored run; add --store")
+        raise error(RetrievalError, "cli.name_needs_store")
     scorer = _make_scorer(args)
     store = None
     if args.store and not args.estimate:
@@ -152,7 +153,7 @@ def run(args) -> int:
 
         store = get_store()  # before paying for anything
     for warning in getattr(scorer, "warnings", ()):
-        note(f"warning: {warning}")  # e.g. a key over plain http to another machine
+        note(text("cli.warning", warning=warning))  # e.g. a key over plain http to another machine
 
     from ..loaders import load_dataset
     from ..metrics import metric_names
@@ -182,9 +183,8 @@ def run(args) -> int:
         try:
             ranking_out.write_trec(args.save_run, tag=f"rerank_{depth}")
         except OSError as exc:
-            raise RetrievalError(f"cannot write the run file {args.save_run}: "
-                                 f"{exc.strerror or exc}; check the folder exists and is "
-                                 "writable") from exc
+            raise error(RetrievalError, "cli.cannot_write_run", path=args.save_run,
+                        reason=exc.strerror or exc) from exc
     names = metric_names(ks)
     after = result.summary(ks)
     before = first.summary(ks)
@@ -224,10 +224,10 @@ def run(args) -> int:
         lines.append(f"stored as run {run_id} ({saved.name}): open {results_path(run_id)} in "
                      f"the app")
     emit("\n".join(lines))
-    for text in reranker.notes:
-        note(f"note: {text}")
+    for said in reranker.notes:
+        note(text("cli.note", note=said))
     if args.save_run:
-        note(f"run written to {args.save_run}")
+        note(text("cli.run_written", path=args.save_run))
     return 0
 
 
@@ -239,10 +239,8 @@ def _first_stage(args, dataset, ks, store):
     judged = [q.id for q in dataset.evaluated_queries(args.limit_queries)]
     query_ids = [q for q in judged if q in ranking]
     if not query_ids:
-        raise DatasetError("the run has no query id in common with the dataset's judged "
-                           f"queries (run: {len(ranking)} queries, e.g. "
-                           f"{ranking.query_ids[:1]}; dataset: e.g. {judged[:1]})",
-                           file=args.run, fix="rerank a run made on this dataset")
+        raise dataset_error("cli.rerank_no_common", file=args.run, n=len(ranking),
+                            run_ids=ranking.query_ids[:1], judged=judged[:1])
     first_id = meta.get("id")
     if store is not None and not (first_id and store.exists(first_id)):
         first_id = None  # a parent is a run of this store
@@ -299,16 +297,13 @@ def _make_scorer(args):
     if args.reranker == "local":
         stray = [flag for dest, flag in _HTTP_ONLY if getattr(args, dest) is not None]
         if stray:
-            raise RetrievalError(f"{', '.join(stray)} only apply to --reranker http")
+            raise error(RetrievalError, "cli.only_http_reranker", flags=", ".join(stray))
         return make_scorer("local", model=args.model)
     endpoint = resolve_rerank_endpoint(args.base_url, protocol=args.protocol)
     env = args.api_key_env or KEY_ENV.get(endpoint.protocol)
     key = os.environ.get(env, "").strip() if env else ""
     if not key and env and not _is_loopback(args.base_url):
-        raise AuthenticationError(
-            f"no API key: the environment variable {env} is not set. Set it (export {env}=...) "
-            f"or name another variable with --api-key-env; ragdash never takes a key on the "
-            f"command line")
+        raise error(AuthenticationError, "cli.no_api_key_rerank", env=env)
     return make_scorer("http", base_url=args.base_url, model=args.model,
                        protocol=endpoint.protocol, api_key=key or None,
                        api_key_header=args.api_key_header, timeout=args.timeout,
@@ -323,16 +318,14 @@ def _read_run(path: str):
     try:
         head = p.open("rb").read(1)
     except OSError as exc:
-        raise DatasetError(f"cannot read the run file ({exc.strerror})", file=path,
-                           fix="check the path") from exc
+        raise dataset_error("cli.cannot_read_run", file=path, reason=exc.strerror) from exc
     if head != b"{":
         return Ranking.read_trec(p), {}
     try:
         obj = json.loads(p.read_text(encoding="utf-8"))
         ranking = Ranking.from_json_obj(obj["ranking"])
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
-        raise DatasetError("not a ragdash run JSON export (no readable 'ranking')", file=path,
-                           fix="export the run again, or give a TREC run file") from exc
+        raise dataset_error("cli.not_run_export", file=path) from exc
     meta = {k: obj.get(k) for k in ("retriever", "name", "config", "id", "usage", "cost")}
     return ranking, meta
 

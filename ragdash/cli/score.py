@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import MetricError
+from ..i18n import error, text
 from ._output import (
     DEFAULT_K_TEXT,
     add_format_option,
@@ -76,10 +77,9 @@ def run(args) -> int:
     judged = [q for q, docs in qrels.items() if docs]  # trec_eval's qrels queries
     in_qrels = len(table)  # run ∩ qrels
     if in_qrels == 0:
-        raise MetricError(
-            f"the run and the qrels have no query id in common (run: {len(ranking)} queries, "
-            f"e.g. {_examples(ranking.query_ids)}; qrels: {len(judged)} queries, e.g. "
-            f"{_examples(judged)}); check that both files use the same query ids")
+        raise error(MetricError, "cli.score_no_common", n_run=len(ranking),
+                    run_ids=_examples(ranking.query_ids), n_qrels=len(judged),
+                    qrels_ids=_examples(judged))
     missing = len(judged) - in_qrels
     names = metric_names(ks)
     summary = table.summary(ks)
@@ -113,10 +113,9 @@ def run(args) -> int:
                                     in table.per_query(names).items()])]
     emit("\n".join(lines))
     if missing:
-        note(f"note: {missing:,} of the {len(judged):,} qrels queries are not in the run; "
-             f"they are not scored (trec_eval's default)")
+        note(text("cli.note_not_in_run", n=missing, total=len(judged)))
     if len(ranking) > in_qrels:
-        note(f"note: {len(ranking) - in_qrels:,} run queries have no qrels and are ignored")
+        note(text("cli.note_no_qrels", n=len(ranking) - in_qrels))
     return 0
 
 

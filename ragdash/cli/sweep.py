@@ -22,6 +22,7 @@ import sys
 
 from ..cost import format_bytes
 from ..errors import RetrievalError
+from ..i18n import error, text
 from ._checks import report_warnings
 from ._output import (
     DEFAULT_K_TEXT,
@@ -107,12 +108,12 @@ def run(args) -> int:
     kmax = _kmax(args.kmax, ks)
     dims, precisions = parse_dims(args.dims), parse_precisions(args.precision)
     if args.limit_queries is not None and args.limit_queries < 1:
-        raise RetrievalError(f"--limit-queries must be at least 1, got {args.limit_queries}")
+        raise error(RetrievalError, "cli.limit_queries", value=args.limit_queries)
     if args.name is not None and not args.store:
-        raise RetrievalError("--name names the stored runs; add --store")
+        raise error(RetrievalError, "cli.name_needs_store_runs")
     retriever = _make_retriever(args)
     for warning in getattr(retriever.embedder, "warnings", ()):
-        note(f"warning: {warning}")
+        note(text("cli.warning", warning=warning))
     store = _open_store() if args.store else None  # before paying for anything
 
     from ..loaders import load_dataset
@@ -144,7 +145,7 @@ def run(args) -> int:
     else:
         emit(_text(report, ks))
     for warning in result.warnings:
-        note(f"warning: {warning}")
+        note(text("cli.warning", warning=warning))
     return 0
 
 

@@ -1691,6 +1691,344 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "give one object per record",
         "ja": "レコードごとに 1 つのオブジェクトを書いてください",
     },
+    # -- the command line's own errors and notes (ragdash.cli; --lang ja) --------------------------
+    "msg.cli.k_too_large": {
+        "en": "--k: {hi} is larger than the maximum of {most}",
+        "ja": "--k: {hi} は上限の {most} を超えています",
+    },
+    "msg.cli.k_backwards": {
+        "en": "--k: range {item!r} goes backwards; write it as {hi}-{lo}",
+        "ja": "--k: 範囲 {item!r} が逆順です。{hi}-{lo} と書いてください",
+    },
+    "msg.cli.k_below_one": {
+        "en": "--k: cutoffs start at 1, got {item!r}",
+        "ja": "--k: カットオフは 1 からです({item!r} が指定されました)",
+    },
+    "msg.cli.k_not_whole": {
+        "en": "--k: {item!r} is not a whole number; write cutoffs like 1,5,10 or a range like "
+              "1-100",
+        "ja": "--k: {item!r} は整数ではありません。1,5,10 のようなカットオフか、1-100 "
+              "のような範囲を書いてください",
+    },
+    "msg.cli.k_empty_item": {
+        "en": "--k {text!r} has an empty item; write cutoffs like 1,5,10",
+        "ja": "--k {text!r} に空の項目があります。1,5,10 のようにカットオフを書いてください",
+    },
+    "msg.cli.k_empty": {
+        "en": "--k is empty; give cutoffs like 1,5,10 or a range like 1-100",
+        "ja": "--k が空です。1,5,10 のようなカットオフか、1-100 のような範囲を指定してください",
+    },
+    "msg.cli.cannot_write_run": {
+        "en": "cannot write the run file {path}: {reason}; check the folder exists and is writable",
+        "ja": "run ファイル {path} を書き込めません: {reason}。フォルダーがあり、書き込めるか確か"
+              "めてください",
+    },
+    "msg.cli.no_api_key": {
+        "en": "no API key: the environment variable {env} is not set. Set it (export {env}=...) "
+              "or name another variable with --api-key-env; ragdash never takes a key on the "
+              "command line. For a server that checks no key, set {env} to any text",
+        "ja": "API キーがありません: 環境変数 {env} が設定されていません。設定するか(export "
+              "{env}=...)、--api-key-env で別の環境変数を指定してください。ragdash "
+              "はコマンドラインでキーを受け取りません。キーを確かめないサーバーなら、{env} "
+              "に任意の文字列を設定してください",
+    },
+    "msg.cli.no_api_key_rerank": {
+        "en": "no API key: the environment variable {env} is not set. Set it (export {env}=...) "
+              "or name another variable with --api-key-env; ragdash never takes a key on the "
+              "command line",
+        "ja": "API キーがありません: 環境変数 {env} が設定されていません。設定するか(export "
+              "{env}=...)、--api-key-env で別の環境変数を指定してください。ragdash "
+              "はコマンドラインでキーを受け取りません",
+    },
+    "msg.cli.needs_model": {
+        "en": "--retriever {retriever} needs --model NAME ({what})",
+        "ja": "--retriever {retriever} には --model NAME({what})が必要です",
+    },
+    "msg.cli.model_at_endpoint": {
+        "en": "the model name at the endpoint",
+        "ja": "エンドポイントでのモデル名",
+    },
+    "msg.cli.model_local": {
+        "en": "a local model path or installed package",
+        "ja": "ローカルモデルのパスかインストール済みパッケージ",
+    },
+    "msg.cli.chunk_engine": {
+        "en": "--chunk-size cuts the documents before they are indexed; a deployed {retriever} "
+              "collection is already indexed (use --retriever bm25, openai or local)",
+        "ja": "--chunk-size は索引を作る前に文書を分割します。デプロイ済みの {retriever} "
+              "コレクションはすでに索引済みです(--retriever bm25、openai、local "
+              "のどれかを使ってください)",
+    },
+    "msg.cli.kmax_below_k": {
+        "en": "--kmax {given} is smaller than the largest --k ({k}); raise --kmax or drop the "
+              "deeper cutoffs",
+        "ja": "--kmax {given} が最大の --k({k})より小さいです。--kmax "
+              "を上げるか、深いカットオフを外してください",
+    },
+    "msg.cli.kmax_below_one": {
+        "en": "--kmax must be at least 1, got {given}",
+        "ja": "--kmax は 1 以上にしてください({given} が指定されました)",
+    },
+    "msg.cli.name_needs_store": {
+        "en": "--name names the stored run; add --store",
+        "ja": "--name は保存する実行の名前です。--store を付けてください",
+    },
+    "msg.cli.name_needs_store_runs": {
+        "en": "--name names the stored runs; add --store",
+        "ja": "--name は保存する実行の名前です。--store を付けてください",
+    },
+    "msg.cli.limit_queries": {
+        "en": "--limit-queries must be at least 1, got {value}",
+        "ja": "--limit-queries は 1 以上にしてください({value} が指定されました)",
+    },
+    "msg.cli.run_json_bad_queries": {
+        "en": "the run JSON's \"queries\" must map each query id to a list of [doc id, score] "
+              "pairs",
+        "ja": "run の JSON の \"queries\" は、各クエリ ID を [文書 ID, スコア] "
+              "の組のリストに対応させる必要があります",
+    },
+    "msg.cli.run_json_bad_queries.fix": {
+        "en": "export the run again from ragdash",
+        "ja": "ragdash から run をもう一度書き出してください",
+    },
+    "msg.cli.run_json_no_queries": {
+        "en": "the JSON has no \"queries\" object",
+        "ja": "JSON に \"queries\" オブジェクトがありません",
+    },
+    "msg.cli.run_json_no_queries.fix": {
+        "en": "give a ragdash run JSON ({{\"name\": ..., \"queries\": {{qid: [[doc, score], "
+              "...]}}}}) or a TREC run file",
+        "ja": "ragdash の run の JSON({{\"name\": ..., \"queries\": {{qid: [[doc, score], "
+              "...]}}}})か、TREC の run ファイルを指定してください",
+    },
+    "msg.cli.run_json_unparsable": {
+        "en": "the run file looks like JSON but cannot be parsed",
+        "ja": "run ファイルは JSON のようですが解析できません",
+    },
+    "msg.cli.run_json_unparsable.fix": {
+        "en": "give a TREC run file or the JSON ragdash exported",
+        "ja": "TREC の run ファイルか、ragdash が書き出した JSON を指定してください",
+    },
+    "msg.cli.cannot_read_run": {
+        "en": "cannot read the run file ({reason})",
+        "ja": "run ファイルを読めません({reason})",
+    },
+    "msg.cli.cannot_read_run.fix": {"en": "check the path", "ja": "パスを確かめてください"},
+    "msg.cli.qrels_no_query": {
+        "en": "the qrels name no query",
+        "ja": "qrels にクエリが 1 つもありません",
+    },
+    "msg.cli.qrels_no_query.fix": {
+        "en": "give a qrels file with at least one judged query",
+        "ja": "判定のあるクエリを 1 つ以上含む qrels ファイルを指定してください",
+    },
+    "msg.cli.permutations": {
+        "en": "--permutations must be at least 1 (got {n_permutations})",
+        "ja": "--permutations は 1 以上にしてください({n_permutations} が指定されました)",
+    },
+    "msg.cli.resamples": {
+        "en": "--resamples must be at least 1000 for a percentile interval (got {n_resamples})",
+        "ja": "パーセンタイル区間には --resamples を 1000 以上にしてください({n_resamples} "
+              "が指定されました)",
+    },
+    "msg.cli.compare_two": {
+        "en": "give at least two runs to compare",
+        "ja": "比較する run を 2 つ以上指定してください",
+    },
+    "msg.cli.bad_weights": {
+        "en": "--weights {text!r}: give numbers separated by commas, one per run, e.g. 0.3,0.7",
+        "ja": "--weights {text!r}: run ごとに 1 つずつ、カンマ区切りの数値を指定してください(例: "
+              "0.3,0.7)",
+    },
+    "msg.cli.fuse_store_dataset": {
+        "en": "--store needs the dataset the runs were made on (a run is saved with its dataset): "
+              "give the dataset folder as QRELS (e.g. data/jsquad-valid), or ragdash run JSON "
+              "exports of runs in the store",
+        "ja": "--store には run を作ったデータセットが必要です(run "
+              "はデータセットと一緒に保存されます)。QRELS にデータセットのフォルダー(例: "
+              "data/jsquad-valid)を指定するか、ストアにある run の ragdash JSON "
+              "書き出しを指定してください",
+    },
+    "msg.cli.fuse_no_judged": {
+        "en": "no query of the runs has judgements in the qrels (runs: e.g. {runs}; qrels: e.g. "
+              "{qrels})",
+        "ja": "run のクエリのどれにも qrels の判定がありません(run: 例 {runs}、qrels: 例 {qrels})",
+    },
+    "msg.cli.fuse_no_judged.fix": {
+        "en": "fuse runs made for these qrels",
+        "ja": "この qrels 用に作った run を融合してください",
+    },
+    "msg.cli.sweep_no_weights": {
+        "en": "--sweep tries every α itself; drop --weights / --alpha",
+        "ja": "--sweep はすべての α を自分で試します。--weights / --alpha を外してください",
+    },
+    "msg.cli.sweep_two": {
+        "en": "--sweep weighs exactly two runs (α and 1 − α), got {n}",
+        "ja": "--sweep で重み付けできるのはちょうど 2 つの run です(α と 1 − α)。{n} "
+              "個が指定されました",
+    },
+    "msg.cli.fuse_two": {
+        "en": "fusion needs at least two runs, got {n}",
+        "ja": "融合には run が 2 つ以上必要です({n} 個が指定されました)",
+    },
+    "msg.cli.no_such_run": {
+        "en": "no run {item!r} in the run store {path} (deleted, or saved under another "
+              "RAGDASH_HOME); the app's Results page lists the saved runs",
+        "ja": "実行ストア {path} に run {item!r} がありません(削除されたか、別の RAGDASH_HOME "
+              "に保存されています)。保存済みの実行はアプリの結果ページに一覧があります",
+    },
+    "msg.cli.no_such_run_file": {
+        "en": "{item}: no such file; give a ragdash run JSON file or a saved run's id",
+        "ja": "{item}: そのファイルはありません。ragdash の run の JSON "
+              "ファイルか、保存済みの実行の ID を指定してください",
+    },
+    "msg.cli.cannot_read": {
+        "en": "cannot read {item}: {reason}",
+        "ja": "{item} を読めません: {reason}",
+    },
+    "msg.cli.project_to": {
+        "en": "--project-to must be at least 1, got {value}",
+        "ja": "--project-to は 1 以上にしてください({value} が指定されました)",
+    },
+    "msg.cli.recall_k": {
+        "en": "--recall-k must be between 1 and --kmax ({kmax})",
+        "ja": "--recall-k は 1 から --kmax({kmax})の間にしてください",
+    },
+    "msg.cli.not_run_export": {
+        "en": "not a ragdash run JSON export (no readable 'ranking')",
+        "ja": "ragdash の run の JSON 書き出しではありません(読める 'ranking' がありません)",
+    },
+    "msg.cli.not_run_export.fix": {
+        "en": "export the run again, or give a TREC run file",
+        "ja": "run をもう一度書き出すか、TREC の run ファイルを指定してください",
+    },
+    "msg.cli.rerank_no_common": {
+        "en": "the run has no query id in common with the dataset's judged queries (run: {n} "
+              "queries, e.g. {run_ids}; dataset: e.g. {judged})",
+        "ja": "run とデータセットの判定のあるクエリに共通のクエリ ID がありません(run: {n} "
+              "クエリ、例 {run_ids}。データセット: 例 {judged})",
+    },
+    "msg.cli.rerank_no_common.fix": {
+        "en": "rerank a run made on this dataset",
+        "ja": "このデータセットで作った run をリランクしてください",
+    },
+    "msg.cli.score_no_common": {
+        "en": "the run and the qrels have no query id in common (run: {n_run} queries, e.g. "
+              "{run_ids}; qrels: {n_qrels} queries, e.g. {qrels_ids}); check that both files use "
+              "the same query ids",
+        "ja": "run と qrels に共通のクエリ ID がありません(run: {n_run} クエリ、例 "
+              "{run_ids}。qrels: {n_qrels} クエリ、例 {qrels_ids})。両方のファイルが同じクエリ ID "
+              "を使っているか確かめてください",
+    },
+    "msg.cli.engine_needs_id_field": {
+        "en": "--retriever {retriever} needs --id-field FIELD: the payload field that holds the "
+              "dataset's document id",
+        "ja": "--retriever {retriever} には --id-field FIELD が必要です。データセットの文書 ID "
+              "を持つペイロードのフィールドです",
+    },
+    "msg.cli.engine_needs_collection": {
+        "en": "--retriever {retriever} needs --collection NAME (the deployed collection to "
+              "evaluate)",
+        "ja": "--retriever {retriever} には --collection "
+              "NAME(評価するデプロイ済みのコレクション)が必要です",
+    },
+    "msg.cli.engine_needs_uri": {
+        "en": "--retriever/--engine {kind} needs --uri: a local file or folder (Milvus Lite, "
+              "Qdrant local mode) or the server's http(s) address",
+        "ja": "--retriever/--engine {kind} には --uri "
+              "が必要です。ローカルのファイルかフォルダー(Milvus Lite、Qdrant "
+              "のローカルモード)、またはサーバーの http(s) アドレスです",
+    },
+    "msg.cli.only_with_chunks": {
+        "en": "{flags} {verb} only with --chunk-size",
+        "ja": "{flags} {verb} --chunk-size と一緒にしか使えません",
+    },
+    "msg.cli.only_dense": {
+        "en": "{flags} {verb} only to --retriever openai or local; add --retriever openai (or "
+              "local)",
+        "ja": "{flags} {verb} --retriever openai か local でしか使えません。--retriever "
+              "openai(または local)を付けてください",
+    },
+    "msg.cli.only_bm25": {
+        "en": "{flags} {verb} only to --retriever bm25",
+        "ja": "{flags} {verb} --retriever bm25 でしか使えません",
+    },
+    "msg.cli.only_openai": {
+        "en": "{flags} {verb} only to --retriever openai",
+        "ja": "{flags} {verb} --retriever openai でしか使えません",
+    },
+    "msg.cli.verb_applies": {"en": "applies", "ja": "は"},
+    "msg.cli.verb_apply": {"en": "apply", "ja": "は"},
+    "msg.cli.only_http_reranker": {
+        "en": "{flags} only apply to --reranker http",
+        "ja": "{flags} は --reranker http でしか使えません",
+    },
+    "msg.cli.fuse_datasets": {
+        "en": "the runs were made on different datasets: {a!r} on {a_dataset!r} (fingerprint "
+              "{a_fp}…) and {b!r} on {b_dataset!r} (fingerprint {b_fp}…); fuse rankings of one "
+              "dataset",
+        "ja": "run が別々のデータセットで作られています: {a!r} は {a_dataset!r}(フィンガープリン"
+              "ト {a_fp}…)、{b!r} は {b_dataset!r}(フィンガープリント {b_fp}…)。1 "
+              "つのデータセットのランキングを融合してください",
+    },
+    "msg.cli.fuse_no_common": {
+        "en": "the runs {a!r} and {b!r} share no query id ({a}: e.g. {a_ids}; {b}: e.g. {b_ids}), "
+              "so they answer different datasets' queries; fuse rankings of one dataset",
+        "ja": "run {a!r} と {b!r} には共通のクエリ ID がなく({a}: 例 {a_ids}。{b}: 例 "
+              "{b_ids})、別々のデータセットのクエリに答えています。1 "
+              "つのデータセットのランキングを融合してください",
+    },
+    "msg.cli.warning": {"en": "warning: {warning}", "ja": "警告: {warning}"},
+    "msg.cli.note": {"en": "note: {note}", "ja": "注: {note}"},
+    "msg.cli.note_no_relevant": {
+        "en": "note: {n:,} evaluated queries have no relevant document (every grade is 0); they "
+              "score 0 and count in the means",
+        "ja": "注: 評価した {n:,} クエリには関連文書がありません(関連度がすべて 0)。スコアは 0 "
+              "で、平均に含まれます",
+    },
+    "msg.cli.note_no_results": {
+        "en": "note: {n:,} queries got no results (for BM25: no token in common with any "
+              "document); they score 0",
+        "ja": "注: {n:,} クエリは検索結果が 0 件でした(BM25 "
+              "ではどの文書とも共通のトークンがありません)。スコアは 0 です",
+    },
+    "msg.cli.run_written": {"en": "run written to {path}", "ja": "run を {path} に書き出しました"},
+    "msg.cli.note_not_in_run": {
+        "en": "note: {n:,} of the {total:,} qrels queries are not in the run; they are not scored "
+              "(trec_eval's default)",
+        "ja": "注: qrels の {total:,} クエリのうち {n:,} クエリが run "
+              "にありません。採点しません(trec_eval の既定)",
+    },
+    "msg.cli.note_no_qrels": {
+        "en": "note: {n:,} run queries have no qrels and are ignored",
+        "ja": "注: run の {n:,} クエリには qrels がないため無視します",
+    },
+    "msg.cli.index_saved": {
+        "en": "saved the {which} run as {rid}: open it at ?run={rid}",
+        "ja": "{which} の実行を {rid} として保存しました: ?run={rid} で開けます",
+    },
+    "msg.cli.cache_no_model": {
+        "en": "No cached vectors for model {model!r} (nor rerank scores); models in the caches: "
+              "{known}.",
+        "ja": "モデル {model!r} のベクトルもリランクのスコアもキャッシュにありません。"
+              "キャッシュにあるモデル: {known}。",
+    },
+    "msg.http.plain_key": {
+        "en": "The API key goes to {where} over plain http://, readable by anyone on the network "
+              "between: use https://, or set {env}=1 to silence this warning on a network you "
+              "trust.",
+        "ja": "API キーが暗号化されない http:// で {where} "
+              "に送られ、途中のネットワークの誰でも読めます。https:// "
+              "を使うか、信頼できるネットワークなら {env}=1 を設定してこの警告を消してください。",
+    },
+    "msg.http.plain_token": {
+        "en": "The engine token goes to {where} over plain http://, readable by anyone on the "
+              "network between: use https://, or set {env}=1 to silence this warning on a network "
+              "you trust.",
+        "ja": "エンジンのトークンが暗号化されない http:// で {where} "
+              "に送られ、途中のネットワークの誰でも読めます。https:// "
+              "を使うか、信頼できるネットワークなら {env}=1 を設定してこの警告を消してください。",
+    },
 }
 
 # A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``
