@@ -47,3 +47,17 @@ def test_a_broken_zip_and_a_bad_article_json_are_said_in_japanese():
     said = _errors(at)
     assert "corpus が空のリストです" in said and "文書のテキストを追加" in said, said
     assert "empty list" not in said
+
+
+def test_a_price_table_error_is_said_in_japanese(home):
+    at = _japanese("cost")
+    at.session_state["cost_prices"] = {
+        "edited_rows": {}, "deleted_rows": [],
+        "added_rows": [{"provider": "Relay", "model": "m-3", "usd_per_1m": 0.5},
+                       {"provider": "Relay", "model": "m-3", "usd_per_1m": 0.7}]}
+    at.run()
+    at.button(key="cost_prices_save").click().run()
+    said = _errors(at)
+    assert "Relay / m-3 が 2 回指定されています。プロバイダーとモデルごとに 1 行にしてください" \
+        in said, said
+    assert "given twice" not in said and "、1 行目" not in said

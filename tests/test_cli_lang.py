@@ -76,3 +76,14 @@ def test_the_command_lines_notes_are_japanese_when_asked(tmp_path):
     assert japanese.returncode == 0, japanese.stderr
     assert "注: run の 1 クエリには qrels がないため無視します" in japanese.stderr, japanese.stderr
     assert "クエリが run にありません" in japanese.stderr and "note:" not in japanese.stderr
+
+
+def test_a_cost_error_is_japanese_when_asked():
+    args = ["cost", JSQUAD, "--model", "text-embedding-3-small", "--provider", "opnai"]
+    english = ragdash(*args)
+    assert english.returncode == 2
+    assert 'unknown provider "opnai". Did you mean OpenAI' in english.stderr, english.stderr
+    japanese = ragdash("--lang", "ja", *args)
+    assert japanese.returncode == 2
+    assert "プロバイダー「opnai」は不明です。OpenAI" in japanese.stderr, japanese.stderr
+    assert " or " not in japanese.stderr and "Known providers" not in japanese.stderr

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..errors import CostError
 from ..home import ragdash_home, remove_file
-from ..i18n import error, text
+from ..i18n import error, has, t, text
 
 DEFAULT_PRICES = Path(__file__).resolve().parent.parent / "data" / "prices.csv"
 USER_PRICES_NAME = "prices.user.csv"
@@ -48,18 +48,23 @@ def user_prices_path() -> Path:
     return ragdash_home() / USER_PRICES_NAME
 
 
-def catalog_error(problem: str, *, file: str | Path | None = None, line: int | None = None,
-                  fix: str | None = None) -> CostError:
-    """A :class:`CostError` worded ``"<file>, line <n>: <problem>. <fix>."``."""
-    text = problem.rstrip(".") + "."
+def catalog_error(msg_id: str, /, *, file: str | Path | None = None, line: int | None = None,
+                  **params: object) -> CostError:
+    """A :class:`CostError` worded ``"<file>, line <n>: <problem>. <fix>."`` from the
+    catalog's ``msg.<msg_id>`` and ``msg.<msg_id>.fix``; it carries the id (and, like a
+    DatasetError, ``problem``, ``file``, ``line``, ``fix``) so the app says it in Japanese."""
+    problem = t(f"msg.{msg_id}", "en", **params)
+    fix = t(f"msg.{msg_id}.fix", "en", **params) if has(f"msg.{msg_id}.fix") else None
+    msg = problem.rstrip(".") + "."
     where = ", ".join(x for x in (str(file) if file else "",
                                   f"line {line}" if line is not None else "") if x)
     if where:
-        text = f"{where}: {text}"
+        msg = f"{where}: {msg}"
     if fix:
-        text += " " + fix.rstrip(".") + "."
-    err = CostError(text)
-    err.file, err.line, err.fix = (str(file) if file else None), line, fix
+        msg += " " + fix.rstrip(".") + "."
+    err = CostError(msg)
+    err.problem, err.file, err.line, err.fix = problem, (str(file) if file else None), line, fix
+    err.msg_id, err.params = msg_id, dict(params)
     return err
 
 
@@ -128,27 +133,24 @@ def _number(text: str, column: str, file, line: int, *, optional: bool) -> float
     if not text:
         if optional:
             return None
-        raise catalog_error(f'{column} is empty', file=file, line=line,
-                            fix=f"Write the {column} as a number of US dollars, e.g. 0.02")
+        raise catalog_error("cost.cat_empty_cell", file=file, line=line, column=column)
     cleaned = text.lstrip("$").replace(",", "") if column != "jpy_per_usd" else \
         text.lstrip("¥").replace(",", "")
     try:
         value = float(cleaned)
     except ValueError:
-        raise catalog_error(
-            f'{column} "{text}" is not a number', file=file, line=line,
-            fix=(f"Write the {column} as a plain number, e.g. 0.02 (US dollars per 1M tokens)"
-                 if column != "jpy_per_usd" else "Write yen per dollar as a number, e.g. 155"),
-        ) from None
+        raise (catalog_error("cost.cat_not_number", file=file, line=line, column=column,
+                             text=text) if column != "jpy_per_usd" else
+               catalog_error("cost.cat_rate_not_number", file=file, line=line, column=column,
+                             text=text)) from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise catalog_error(f"{column} is {text}", file=file, line=line,
-                            fix=f"Write the {column} as a finite number")
+        raise catalog_error("cost.cat_not_finite", file=file, line=line, column=column,
+                            text=text)
     if value < 0:
-        raise catalog_error(f"{column} is {text}: a price cannot be negative", file=file,
-                            line=line, fix=f"Write the {column} as a number ≥ 0")
+        raise catalog_error("cost.cat_negative", file=file, line=line, column=column,
+                            text=text)
     if column == "jpy_per_usd" and value == 0:
-        raise catalog_error("jpy_per_usd is 0", file=file, line=line,
-                            fix="Write yen per dollar (e.g. 155) or leave it empty")
+        raise catalog_error("cost.cat_zero_rate", file=file, line=line)
     return value
 
 
@@ -174,15 +176,12 @@ def parse_catalog(text: str, *, file: str | Path = "<prices>", origin: str = "de
             continue
         row = _row(header, record, file, line, origin)
         if row.key in seen:
-            raise catalog_error(
-                f"{row.provider} / {row.model} is listed twice (first on line "
-                f"{seen[row.key]})", file=file, line=line,
-                fix="Keep one row per provider and model")
+            raise catalog_error("cost.cat_twice", file=file, line=line, provider=row.provider,
+                                model=row.model, first=seen[row.key])
         seen[row.key] = line
         rows.append(row)
     if header is None:
-        raise catalog_error("the file is empty", file=file, line=1,
-                            fix="The first line must name the columns: " + ",".join(COLUMNS))
+        raise catalog_error("cost.cat_empty_file", file=file, line=1, columns=",".join(COLUMNS))
     return rows
 
 
@@ -191,35 +190,30 @@ def _header(record: list[str], file, line: int) -> list[str]:
     header = [c.strip().casefold() for c in record]
     missing = [c for c in REQUIRED if c not in header]
     if missing:
-        raise catalog_error(
-            f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-            f"(header is: {', '.join(record)})", file=file, line=line,
-            fix="The first line must name the columns: " + ",".join(COLUMNS))
+        said = {"file": file, "line": line, "missing": ", ".join(missing),
+                "header": ", ".join(record), "columns": ",".join(COLUMNS)}
+        raise (catalog_error("cost.cat_missing_columns", **said) if len(missing) > 1
+               else catalog_error("cost.cat_missing_column", **said))
     dupes = sorted({c for c in header if c and header.count(c) > 1})
     if dupes:
-        raise catalog_error(f"column {dupes[0]} appears twice", file=file, line=line,
-                            fix="Keep one column of each name")
+        raise catalog_error("cost.cat_column_twice", file=file, line=line, column=dupes[0])
     return header
 
 
 def _row(header: list[str], record: list[str], file, line: int, origin: str) -> PriceRow:
     """One data line as a row, each cell checked."""
     if len(record) > len(header):
-        raise catalog_error(
-            f"{len(record)} fields but the header has {len(header)}", file=file, line=line,
-            fix='Quote a value that contains a comma ("like, this") or remove the extra field')
+        raise catalog_error("cost.cat_too_many_fields", file=file, line=line,
+                            fields=len(record), width=len(header))
     cells = dict(zip(header, (c.strip() for c in record)))
     provider, model = cells.get("provider", ""), cells.get("model", "")
     if not provider:
-        raise catalog_error("provider is empty", file=file, line=line,
-                            fix="Name the provider, e.g. OpenAI, or local for no API")
+        raise catalog_error("cost.cat_no_provider", file=file, line=line)
     if not model:
-        raise catalog_error("model is empty", file=file, line=line,
-                            fix="Name the model as the API expects it")
+        raise catalog_error("cost.cat_no_model", file=file, line=line)
     as_of = cells.get("as_of", "")
     if as_of and not _is_date(as_of):
-        raise catalog_error(f'as_of "{as_of}" is not a date', file=file, line=line,
-                            fix="Write the date the price was checked as YYYY-MM-DD")
+        raise catalog_error("cost.cat_bad_date", file=file, line=line, as_of=as_of)
     return PriceRow(
         provider=provider, model=model,
         usd_per_1m=_number(cells.get("usd_per_1m", ""), "usd_per_1m", file, line,
@@ -253,9 +247,7 @@ def _yes_no(text: str, file, line: int) -> bool | None:
     if not text:
         return None
     if text not in _YES:
-        raise catalog_error(f'truncatable "{text}" is not yes or no', file=file, line=line,
-                            fix="Write yes (the model's vectors can be truncated), no, or "
-                                "leave it empty")
+        raise catalog_error("cost.cat_bad_yes_no", file=file, line=line, text=text)
     return _YES[text]
 
 
@@ -264,14 +256,11 @@ def read_catalog_file(path: str | Path, *, origin: str = "default") -> list[Pric
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise catalog_error("file not found", file=path,
-                            fix="Check the path, or delete the setting that points to it"
-                            ) from None
+        raise catalog_error("cost.cat_not_found", file=path) from None
     except UnicodeDecodeError as exc:
-        raise catalog_error(f"not UTF-8 text ({exc.reason})", file=path,
-                            fix="Save the file as UTF-8 CSV") from None
+        raise catalog_error("cost.cat_not_utf8", file=path, reason=exc.reason) from None
     except OSError as exc:
-        raise catalog_error(f"cannot be read ({exc.strerror})", file=path) from None
+        raise catalog_error("cost.cat_unreadable", file=path, reason=exc.strerror) from None
     return parse_catalog(text, file=path, origin=origin)
 
 
@@ -344,7 +333,7 @@ class Catalog:
                     and r.provider.casefold() == provider.strip().casefold()]
             if wild:  # e.g. a local model whose name is not typed yet: still free
                 return wild[0]
-            raise CostError("no model given. Name one, e.g. --model text-embedding-3-small.")
+            raise error(CostError, "cost.no_model_given")
         if provider is None and "/" in model:
             head, tail = model.split("/", 1)
             if head.casefold() in {p.casefold() for p in self.providers}:
@@ -357,11 +346,9 @@ class Catalog:
                 close = difflib.get_close_matches(pf, [p.casefold() for p in self.providers],
                                                   n=3, cutoff=0.5)
                 names = [p for p in self.providers if p.casefold() in close]
-                raise CostError(
-                    f'unknown provider "{provider}".'
-                    + (f" Did you mean {_or(names)}?" if names else "")
-                    + f" Known providers: {', '.join(self.providers)}."
-                    + " Or add a row for it to the price catalog.")
+                raise error(CostError, "cost.unknown_provider", provider=provider,
+                            mean=text("cost.did_you_mean", names=_or(names)) if names else "",
+                            known=", ".join(self.providers))
         mf = model.casefold()
         for match in (lambda r: r.model.casefold() == mf,
                       lambda r: _loose(r.model) == _loose(model)):
@@ -403,7 +390,8 @@ class Catalog:
 
 
 def _or(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return names[0] if len(names) == 1 else text("cost.or_names", names=", ".join(names[:-1]),
+                                                 last=names[-1])
 
 
 def merge_rows(defaults: list[PriceRow], user: list[PriceRow]) -> list[PriceRow]:
@@ -452,8 +440,7 @@ def _atomic_write(path: Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
     except OSError as exc:
-        raise catalog_error(f"cannot be written ({exc.strerror})", file=path,
-                            fix="Set RAGDASH_HOME to a writable folder") from None
+        raise catalog_error("cost.cat_unwritable", file=path, reason=exc.strerror) from None
 
 
 def save_user_rows(rows: list[PriceRow], user_path: str | Path | None = None) -> Path:
@@ -466,8 +453,7 @@ def save_user_rows(rows: list[PriceRow], user_path: str | Path | None = None) ->
     seen: set[tuple[str, str]] = set()
     for r in rows:
         if r.key in seen:
-            raise catalog_error(f"{r.label} is given twice", file=path,
-                                fix="Keep one row per provider and model")
+            raise catalog_error("cost.cat_given_twice", file=path, label=r.label)
         seen.add(r.key)
     _atomic_write(path, rows_to_csv(rows))
     return path

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..errors import CostError
 from ..home import ragdash_home, remove_file
+from ..i18n import error
 from .catalog import PriceRow, catalog_error
 
 DEFAULT_JPY_PER_USD = 155.0
@@ -37,11 +38,9 @@ def check_rate(rate) -> float:
     try:
         value = float(rate)
     except (TypeError, ValueError):
-        raise CostError(f'exchange rate "{rate}" is not a number. '
-                        "Give yen per dollar, e.g. 155.") from None
+        raise error(CostError, "cost.rate_not_number", rate=rate) from None
     if not (value > 0 and math.isfinite(value)):
-        raise CostError(f"exchange rate {rate} must be a positive number of yen per dollar, "
-                        "e.g. 155.")
+        raise error(CostError, "cost.rate_not_positive", rate=rate)
     return value
 
 
@@ -57,16 +56,13 @@ def load_settings(path: str | Path | None = None) -> CostSettings:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise catalog_error(f"cannot be read as JSON ({exc})", file=path,
-                            fix="Fix or delete the file to go back to 155 JPY per USD") from None
+        raise catalog_error("cost.settings_not_json", file=path, reason=exc) from None
     if not isinstance(data, dict):
-        raise catalog_error("is not a JSON object", file=path,
-                            fix='Write {"jpy_per_usd": 155} or delete the file')
+        raise catalog_error("cost.settings_not_object", file=path)
     try:
         return CostSettings(jpy_per_usd=data.get("jpy_per_usd", DEFAULT_JPY_PER_USD))
     except CostError as exc:
-        raise catalog_error(str(exc), file=path,
-                            fix="Fix or delete the file to go back to 155 JPY per USD") from None
+        raise catalog_error("cost.settings_invalid", file=path, error=exc) from None
 
 
 def save_settings(settings: CostSettings, path: str | Path | None = None) -> Path:
@@ -77,8 +73,7 @@ def save_settings(settings: CostSettings, path: str | Path | None = None) -> Pat
         tmp.write_text(json.dumps(asdict(settings), indent=2) + "\n", encoding="utf-8")
         os.replace(tmp, path)
     except OSError as exc:
-        raise catalog_error(f"cannot be written ({exc.strerror})", file=path,
-                            fix="Set RAGDASH_HOME to a writable folder") from None
+        raise catalog_error("cost.settings_unwritable", file=path, reason=exc.strerror) from None
     return path
 
 
@@ -101,11 +96,10 @@ def usd_cost(tokens: int | float, row: PriceRow, batch: bool = False) -> float:
     ``batch=True`` uses the batch price; a row without one raises :class:`CostError`.
     """
     if tokens < 0:
-        raise CostError(f"token count {tokens} is negative")
+        raise error(CostError, "cost.negative_tokens", tokens=tokens)
     if batch:
         if row.batch_usd_per_1m is None:
-            raise CostError(f"{row.label} has no batch price in the catalog. "
-                            "Estimate without batch, or add batch_usd_per_1m to its row.")
+            raise error(CostError, "cost.no_batch_price", label=row.label)
         price = row.batch_usd_per_1m
     else:
         price = row.usd_per_1m
@@ -145,7 +139,7 @@ def format_money(amount: float | None, currency: str = "USD") -> str:
     """
     cur = str(currency).upper()
     if cur not in ("USD", "JPY"):
-        raise CostError(f'unknown currency "{currency}". Use USD or JPY.')
+        raise error(CostError, "cost.unknown_currency", currency=currency)
     symbol = "$" if cur == "USD" else "¥"
     if amount is None or math.isnan(float(amount)):
         return NO_MONEY

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from ..errors import CostError
-from ..i18n import text
+from ..i18n import error, text
 from .catalog import Catalog, PriceRow, load_catalog
 from .currency import CostSettings, effective_rate, load_settings, usd_cost
 from .tokens import METHOD_ESTIMATE, TokenCount, count_tokens
@@ -151,7 +151,7 @@ def estimate_evaluation(dataset, model: str = "text-embedding-3-small",
     settings = settings if settings is not None else load_settings()
     row = catalog.find(model, provider)
     if limit_queries is not None and limit_queries < 0:
-        raise CostError(f"--limit-queries {limit_queries} is negative. Give a number ≥ 0.")
+        raise error(CostError, "cost.negative_limit", limit_queries=limit_queries)
     docs, queries = evaluation_texts(dataset, limit_queries)
     need_per_text = callable(cached)
     tdocs: TokenCount = count_tokens(docs, per_text=need_per_text, method=token_method)
@@ -167,7 +167,7 @@ def estimate_evaluation(dataset, model: str = "text-embedding-3-small",
     else:
         cached_tokens = int(cached)
         if cached_tokens < 0:
-            raise CostError(f"cached token count {cached} is negative")
+            raise error(CostError, "cost.negative_cached", cached=cached)
     cached_tokens = min(cached_tokens, tokens)
     due = tokens - cached_tokens
 
@@ -236,7 +236,7 @@ def actual_cost(usage: dict, *, model: str | None = None, provider: str | None =
     model = model or usage.get("model") or (estimate.model if estimate else None)
     provider = provider or usage.get("provider") or (estimate.provider if estimate else None)
     if not model:
-        raise CostError("the run's usage names no model. Pass model= to price it.")
+        raise error(CostError, "cost.usage_no_model")
     catalog = catalog if catalog is not None else load_catalog()
     settings = settings if settings is not None else load_settings()
     row = estimate.row if (estimate is not None and estimate.row is not None
@@ -261,8 +261,7 @@ def actual_cost(usage: dict, *, model: str | None = None, provider: str | None =
             note += f" scaled to the {embedded} of {embedded + cached_texts} texts embedded"
         source = "estimate"
     else:
-        raise CostError("the server reported no token usage and there is no estimate to "
-                        "fall back on. Pass estimate= (from estimate_evaluation).")
+        raise error(CostError, "cost.no_usage")
     usd = usd_cost(tokens, row)
     return ActualCost(tokens, source, usd, usd * rate, rate, row.model, row.provider,
                       estimate.usd if estimate is not None else None, note)

@@ -59,23 +59,20 @@ def parse_rerank_prices(text: str, *, file: str | Path = "<rerank prices>") -> l
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     missing = [c for c in COLUMNS[:4] if c not in (reader.fieldnames or [])]
     if missing:
-        raise catalog_error(f"missing column(s) {', '.join(missing)}", file=file, line=1,
-                            fix="The first line must name the columns: " + ",".join(COLUMNS))
+        raise catalog_error("cost.rr_missing_columns", file=file, line=1,
+                            missing=", ".join(missing), columns=",".join(COLUMNS))
     rows = []
     for record in reader:
         line = reader.line_num
         cells = {k: (v or "").strip() for k, v in record.items() if k}
         if not cells.get("provider") or not cells.get("model"):
-            raise catalog_error("provider or model is empty", file=file, line=line,
-                                fix="Name the provider and the model as the API expects it")
+            raise catalog_error("cost.rr_empty", file=file, line=line)
         su = _number(cells.get("usd_per_1k_search_units", ""), "usd_per_1k_search_units", file,
                      line, optional=True)
         tok = _number(cells.get("usd_per_1m_tokens", ""), "usd_per_1m_tokens", file, line,
                       optional=True)
         if (su is None) == (tok is None):
-            raise catalog_error("give exactly one of usd_per_1k_search_units and "
-                                "usd_per_1m_tokens", file=file, line=line,
-                                fix="Cohere bills search units, Jina and Voyage tokens")
+            raise catalog_error("cost.rr_one_price", file=file, line=line)
         rows.append(RerankPrice(cells["provider"], cells["model"], su, tok,
                                 cells.get("source_url", ""), cells.get("as_of", ""),
                                 cells.get("notes", "")))

@@ -50,6 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CostError
+from ..i18n import error
 
 #: shown beside every figure
 METHOD_TIKTOKEN = "tiktoken cl100k_base"
@@ -304,11 +305,11 @@ def count_tokens(texts: str | Iterable[str], *, per_text: bool = False,
     """
     items = _as_list(texts)
     if method not in ("auto", "tiktoken", "estimate"):
-        raise CostError(f'unknown token counting method "{method}". '
-                        'Use "auto", "tiktoken" or "estimate".')
+        raise error(CostError, "cost.unknown_token_method", method=method)
     enc = None if method == "estimate" else load_cl100k()
     if enc is None and method == "tiktoken":
-        raise CostError(f"cannot count with tiktoken: {tokenizer_status()['detail']}.")
+        raise error(CostError, "cost.no_tiktoken",
+                    detail=tokenizer_status()["detail"])
     if enc is not None:
         counts = np.zeros(len(items), dtype=np.int64)
         for start in range(0, len(items), _BATCH):

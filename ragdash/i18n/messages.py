@@ -2029,6 +2029,266 @@ MESSAGES: dict[str, dict[str, str]] = {
               "に送られ、途中のネットワークの誰でも読めます。https:// "
               "を使うか、信頼できるネットワークなら {env}=1 を設定してこの警告を消してください。",
     },
+    # -- cost: the price catalog, settings, estimates (ragdash.cost) -------------------------------
+    "msg.cost.cat_given_twice": {
+        "en": "{label} is given twice",
+        "ja": "{label} が 2 回指定されています",
+    },
+    "msg.cost.cat_given_twice.fix": {
+        "en": "Keep one row per provider and model",
+        "ja": "プロバイダーとモデルごとに 1 行にしてください",
+    },
+    "msg.cost.cat_unwritable": {
+        "en": "cannot be written ({reason})",
+        "ja": "書き込めません({reason})",
+    },
+    "msg.cost.cat_unwritable.fix": {
+        "en": "Set RAGDASH_HOME to a writable folder",
+        "ja": "RAGDASH_HOME を書き込めるフォルダーにしてください",
+    },
+    "msg.cost.no_model_given": {
+        "en": "no model given. Name one, e.g. --model text-embedding-3-small.",
+        "ja": "モデルが指定されていません。--model text-embedding-3-small "
+              "のように指定してください。",
+    },
+    "msg.cost.no_model_given.app": {
+        "en": "no model given. Type one in the model field, e.g. text-embedding-3-small.",
+        "ja": "モデルが指定されていません。モデル欄に入力してください(例: text-embedding-3-small)"
+              "。",
+    },
+    "msg.cost.cat_unreadable": {"en": "cannot be read ({reason})", "ja": "読めません({reason})"},
+    "msg.cost.cat_not_utf8": {
+        "en": "not UTF-8 text ({reason})",
+        "ja": "UTF-8 のテキストではありません({reason})",
+    },
+    "msg.cost.cat_not_utf8.fix": {
+        "en": "Save the file as UTF-8 CSV",
+        "ja": "ファイルを UTF-8 の CSV で保存してください",
+    },
+    "msg.cost.cat_not_found": {"en": "file not found", "ja": "ファイルが見つかりません"},
+    "msg.cost.cat_not_found.fix": {
+        "en": "Check the path, or delete the setting that points to it",
+        "ja": "パスを確かめるか、そのパスを指す設定を削除してください",
+    },
+    "msg.cost.cat_bad_yes_no": {
+        "en": "truncatable \"{text}\" is not yes or no",
+        "ja": "truncatable の「{text}」が yes でも no でもありません",
+    },
+    "msg.cost.cat_bad_yes_no.fix": {
+        "en": "Write yes (the model's vectors can be truncated), no, or leave it empty",
+        "ja": "yes(そのモデルのベクトルは切り詰められる)か no を書くか、空欄にしてください",
+    },
+    "msg.cost.cat_bad_date": {
+        "en": "as_of \"{as_of}\" is not a date",
+        "ja": "as_of の「{as_of}」が日付ではありません",
+    },
+    "msg.cost.cat_bad_date.fix": {
+        "en": "Write the date the price was checked as YYYY-MM-DD",
+        "ja": "価格を確かめた日を YYYY-MM-DD の形で書いてください",
+    },
+    "msg.cost.cat_no_model": {"en": "model is empty", "ja": "モデルが空です"},
+    "msg.cost.cat_no_model.fix": {
+        "en": "Name the model as the API expects it",
+        "ja": "API が受け付ける形でモデル名を書いてください",
+    },
+    "msg.cost.cat_no_provider": {"en": "provider is empty", "ja": "プロバイダーが空です"},
+    "msg.cost.cat_no_provider.fix": {
+        "en": "Name the provider, e.g. OpenAI, or local for no API",
+        "ja": "プロバイダー名を書いてください(例: OpenAI。API を使わないなら local)",
+    },
+    "msg.cost.cat_too_many_fields": {
+        "en": "{fields} fields but the header has {width}",
+        "ja": "{fields} 列ありますが見出しは {width} 列です",
+    },
+    "msg.cost.cat_too_many_fields.fix": {
+        "en": "Quote a value that contains a comma (\"like, this\") or remove the extra field",
+        "ja": "カンマを含む値は引用符で囲むか(\"like, this\")、余分な列を削除してください",
+    },
+    "msg.cost.cat_column_twice": {
+        "en": "column {column} appears twice",
+        "ja": "列 {column} が 2 回あります",
+    },
+    "msg.cost.cat_column_twice.fix": {
+        "en": "Keep one column of each name",
+        "ja": "同じ名前の列は 1 つにしてください",
+    },
+    "msg.cost.cat_twice": {
+        "en": "{provider} / {model} is listed twice (first on line {first})",
+        "ja": "{provider} / {model} が 2 回あります(最初は {first} 行目)",
+    },
+    "msg.cost.cat_twice.fix": {
+        "en": "Keep one row per provider and model",
+        "ja": "プロバイダーとモデルごとに 1 行にしてください",
+    },
+    "msg.cost.cat_zero_rate": {"en": "jpy_per_usd is 0", "ja": "jpy_per_usd が 0 です"},
+    "msg.cost.cat_zero_rate.fix": {
+        "en": "Write yen per dollar (e.g. 155) or leave it empty",
+        "ja": "1 ドルあたりの円を書くか(例: 155)、空欄にしてください",
+    },
+    "msg.cost.cat_negative": {
+        "en": "{column} is {text}: a price cannot be negative",
+        "ja": "{column} が {text} です。価格は負にできません",
+    },
+    "msg.cost.cat_negative.fix": {
+        "en": "Write the {column} as a number ≥ 0",
+        "ja": "{column} は 0 以上の数値で書いてください",
+    },
+    "msg.cost.cat_not_finite": {"en": "{column} is {text}", "ja": "{column} が {text} です"},
+    "msg.cost.cat_not_finite.fix": {
+        "en": "Write the {column} as a finite number",
+        "ja": "{column} は有限の数値で書いてください",
+    },
+    "msg.cost.cat_empty_cell": {"en": "{column} is empty", "ja": "{column} が空です"},
+    "msg.cost.cat_empty_cell.fix": {
+        "en": "Write the {column} as a number of US dollars, e.g. 0.02",
+        "ja": "{column} は米ドルの数値で書いてください(例: 0.02)",
+    },
+    "msg.cost.cat_not_number": {
+        "en": "{column} \"{text}\" is not a number",
+        "ja": "{column} の「{text}」は数値ではありません",
+    },
+    "msg.cost.cat_not_number.fix": {
+        "en": "Write the {column} as a plain number, e.g. 0.02 (US dollars per 1M tokens)",
+        "ja": "{column} はただの数値で書いてください(例: 0.02。100 万トークンあたりの米ドル)",
+    },
+    "msg.cost.cat_rate_not_number": {
+        "en": "{column} \"{text}\" is not a number",
+        "ja": "{column} の「{text}」は数値ではありません",
+    },
+    "msg.cost.cat_rate_not_number.fix": {
+        "en": "Write yen per dollar as a number, e.g. 155",
+        "ja": "1 ドルあたりの円を数値で書いてください(例: 155)",
+    },
+    "msg.cost.cat_empty_file": {"en": "the file is empty", "ja": "ファイルが空です"},
+    "msg.cost.cat_empty_file.fix": {
+        "en": "The first line must name the columns: {columns}",
+        "ja": "1 行目には列名を書いてください: {columns}",
+    },
+    "msg.cost.cat_missing_column": {
+        "en": "missing column {missing} (header is: {header})",
+        "ja": "列 {missing} がありません(見出し: {header})",
+    },
+    "msg.cost.cat_missing_column.fix": {
+        "en": "The first line must name the columns: {columns}",
+        "ja": "1 行目には列名を書いてください: {columns}",
+    },
+    "msg.cost.cat_missing_columns": {
+        "en": "missing columns {missing} (header is: {header})",
+        "ja": "列 {missing} がありません(見出し: {header})",
+    },
+    "msg.cost.cat_missing_columns.fix": {
+        "en": "The first line must name the columns: {columns}",
+        "ja": "1 行目には列名を書いてください: {columns}",
+    },
+    "msg.cost.unknown_provider": {
+        "en": "unknown provider \"{provider}\".{mean} Known providers: {known}. Or add a row for "
+              "it to the price catalog.",
+        "ja": "プロバイダー「{provider}」は不明です。{mean}登録済みのプロバイダー: "
+              "{known}。または価格表にそのプロバイダーの行を追加してください。",
+    },
+    "msg.cost.did_you_mean": {"en": " Did you mean {names}?", "ja": "{names} のことですか?"},
+    "msg.cost.unknown_currency": {
+        "en": "unknown currency \"{currency}\". Use USD or JPY.",
+        "ja": "通貨「{currency}」は不明です。USD か JPY を使ってください。",
+    },
+    "msg.cost.no_batch_price": {
+        "en": "{label} has no batch price in the catalog. Estimate without batch, or add "
+              "batch_usd_per_1m to its row.",
+        "ja": "{label} には価格表にバッチ料金がありません。バッチなしで見積もるか、その行に "
+              "batch_usd_per_1m を追加してください。",
+    },
+    "msg.cost.negative_tokens": {
+        "en": "token count {tokens} is negative",
+        "ja": "トークン数 {tokens} が負です",
+    },
+    "msg.cost.settings_unwritable": {
+        "en": "cannot be written ({reason})",
+        "ja": "書き込めません({reason})",
+    },
+    "msg.cost.settings_unwritable.fix": {
+        "en": "Set RAGDASH_HOME to a writable folder",
+        "ja": "RAGDASH_HOME を書き込めるフォルダーにしてください",
+    },
+    "msg.cost.settings_not_object": {
+        "en": "is not a JSON object",
+        "ja": "JSON オブジェクトではありません",
+    },
+    "msg.cost.settings_not_object.fix": {
+        "en": "Write {{\"jpy_per_usd\": 155}} or delete the file",
+        "ja": "{{\"jpy_per_usd\": 155}} と書くか、ファイルを削除してください",
+    },
+    "msg.cost.settings_not_json": {
+        "en": "cannot be read as JSON ({reason})",
+        "ja": "JSON として読めません({reason})",
+    },
+    "msg.cost.settings_not_json.fix": {
+        "en": "Fix or delete the file to go back to 155 JPY per USD",
+        "ja": "ファイルを直すか、削除して 1 USD = 155 円に戻してください",
+    },
+    "msg.cost.settings_invalid": {"en": "{error}", "ja": "{error}"},
+    "msg.cost.settings_invalid.fix": {
+        "en": "Fix or delete the file to go back to 155 JPY per USD",
+        "ja": "ファイルを直すか、削除して 1 USD = 155 円に戻してください",
+    },
+    "msg.cost.rate_not_positive": {
+        "en": "exchange rate {rate} must be a positive number of yen per dollar, e.g. 155.",
+        "ja": "為替レート {rate} は 1 ドルあたりの円を正の数で指定してください(例: 155)。",
+    },
+    "msg.cost.rate_not_number": {
+        "en": "exchange rate \"{rate}\" is not a number. Give yen per dollar, e.g. 155.",
+        "ja": "為替レート「{rate}」は数値ではありません。1 ドルあたりの円を指定してください(例: "
+              "155)。",
+    },
+    "msg.cost.no_usage": {
+        "en": "the server reported no token usage and there is no estimate to fall back on. Pass "
+              "estimate= (from estimate_evaluation).",
+        "ja": "サーバーがトークン使用量を返さず、代わりに使える見積もりもありません。"
+              "estimate=(estimate_evaluation の結果)を渡してください。",
+    },
+    "msg.cost.usage_no_model": {
+        "en": "the run's usage names no model. Pass model= to price it.",
+        "ja": "実行の使用量にモデル名がありません。料金を出すには model= を渡してください。",
+    },
+    "msg.cost.negative_cached": {
+        "en": "cached token count {cached} is negative",
+        "ja": "キャッシュ済みのトークン数 {cached} が負です",
+    },
+    "msg.cost.negative_limit": {
+        "en": "--limit-queries {limit_queries} is negative. Give a number ≥ 0.",
+        "ja": "--limit-queries {limit_queries} が負です。0 以上の数を指定してください。",
+    },
+    "msg.cost.rr_one_price": {
+        "en": "give exactly one of usd_per_1k_search_units and usd_per_1m_tokens",
+        "ja": "usd_per_1k_search_units と usd_per_1m_tokens のどちらか一方だけを書いてください",
+    },
+    "msg.cost.rr_one_price.fix": {
+        "en": "Cohere bills search units, Jina and Voyage tokens",
+        "ja": "Cohere は検索ユニット、Jina と Voyage はトークンで課金します",
+    },
+    "msg.cost.rr_empty": {"en": "provider or model is empty", "ja": "プロバイダーかモデルが空です"},
+    "msg.cost.rr_empty.fix": {
+        "en": "Name the provider and the model as the API expects it",
+        "ja": "API が受け付ける形でプロバイダーとモデルを書いてください",
+    },
+    "msg.cost.rr_missing_columns": {
+        "en": "missing column(s) {missing}",
+        "ja": "列 {missing} がありません",
+    },
+    "msg.cost.rr_missing_columns.fix": {
+        "en": "The first line must name the columns: {columns}",
+        "ja": "1 行目には列名を書いてください: {columns}",
+    },
+    "msg.cost.no_tiktoken": {
+        "en": "cannot count with tiktoken: {detail}.",
+        "ja": "tiktoken で数えられません: {detail}。",
+    },
+    "msg.cost.unknown_token_method": {
+        "en": "unknown token counting method \"{method}\". Use \"auto\", \"tiktoken\" or "
+              "\"estimate\".",
+        "ja": "トークンの数え方「{method}」は不明です。\"auto\"、\"tiktoken\"、\"estimate\" "
+              "のいずれかを使ってください。",
+    },
+    "msg.cost.or_names": {"en": "{names} or {last}", "ja": "{names}、{last}"},
 }
 
 # A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``
