@@ -71,6 +71,7 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from .errors import RagdashError
+from .i18n import error, text
 from .retry import is_quota_code
 
 #: same-host redirects followed before giving up
@@ -147,22 +148,19 @@ def check_header_value(name: str, value: str, *, what: str = "API key") -> None:
     character or one outside Latin-1 (a curly quote, a full-width letter). The message names
     the position, never the value. Also refuses a header ``name`` that is not an HTTP token."""
     if not _TOKEN.match(name or ""):
-        raise HeaderValueError(
-            f"{name!r} cannot be an HTTP header name: use letters, digits and '-' "
-            "(e.g. X-Api-Key).")
+        raise error(HeaderValueError, "http.bad_header_name", name=name)
     for i, ch in enumerate(value):
         o = ord(ch)
         if ch in "\r\n":
-            kind = "a line break"
+            kind = text("http.char_line_break")
         elif o == 127 or (o < 32 and ch != "\t"):
-            kind = "a control character"
+            kind = text("http.char_control")
         elif o > 255:
-            kind = "a character outside Latin-1 (such as a curly quote or a full-width letter)"
+            kind = text("http.char_not_latin1")
         else:
             continue
-        raise HeaderValueError(
-            f"The {what} has a character no HTTP header can carry ({kind} at position "
-            f"{i + 1}): copy the {what} again, exactly as the provider shows it.")
+        raise error(HeaderValueError, "http.bad_header_value", kind=kind, position=i + 1,
+                    what=text("http.api_key") if what == "API key" else what)
 
 
 def is_loopback(host: str) -> bool:
@@ -191,8 +189,6 @@ def plain_http_host(base_url: str, *, key_set: bool) -> str | None:
 def plain_http_warning(base_url: str, *, key_set: bool, what: str = "key") -> str | None:
     """The sentence for :func:`plain_http_host` (None when there is nothing to say), with a
     message id; ``what``: ``"key"`` (an API key) or ``"token"`` (a vector engine's token)."""
-    from .i18n import text
-
     where = plain_http_host(base_url, key_set=key_set)
     if where is None:
         return None

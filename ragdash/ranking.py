@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import DatasetError
 from .formats import trec_run
+from .i18n import dataset_error
 
 
 class Ranking:
@@ -165,8 +165,7 @@ class Ranking:
         try:
             columns = trec_run.read_columns(path, str(path))
         except OSError as exc:
-            raise DatasetError(f"cannot read the run file ({exc.strerror})", file=str(path),
-                               fix="check the path") from exc
+            raise dataset_error("run.cannot_read", file=str(path), reason=exc.strerror) from exc
         return cls._from_columns(*columns, source=str(path), name=name or path.stem)
 
     @classmethod
@@ -214,8 +213,7 @@ class Ranking:
             key = int(keys[dup[0]])
             q = uq[appearance[key // len(vocab)]].decode("utf-8")
             d = vocab[key % len(vocab)].decode("utf-8")
-            raise DatasetError(f"document {d!r} appears twice for query {q!r}", file=source,
-                               fix="keep one line per (query, document) pair")
+            raise dataset_error("run.doc_twice", file=source, d=d, q=q)
         words = np.array([v.decode("utf-8") for v in vocab.tolist()] or [""], dtype=object)
         counts = np.bincount(qpos, minlength=len(uq))
         offsets = np.concatenate([[0], np.cumsum(counts)])

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .dataset import Dataset
-from .errors import DatasetError
+from .i18n import dataset_error
 from .loaders import load_dataset
 
 SAMPLES_DIR = Path(__file__).resolve().parent / "data" / "samples"
@@ -96,8 +96,8 @@ def _get(name: str) -> Sample:
     try:
         return SAMPLES[name]
     except KeyError:
-        raise DatasetError(f"there is no sample named {name!r}", record=name,
-                           fix=f"choose one of: {', '.join(SAMPLES)}") from None
+        raise dataset_error("samples.unknown", record=name, name=name,
+                            names=", ".join(SAMPLES)) from None
 
 
 def load_sample(name: str = DEFAULT_SAMPLE) -> Dataset:

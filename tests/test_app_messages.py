@@ -61,3 +61,43 @@ def test_a_price_table_error_is_said_in_japanese(home):
     assert "Relay / m-3 が 2 回指定されています。プロバイダーとモデルごとに 1 行にしてください" \
         in said, said
     assert "given twice" not in said and "、1 行目" not in said
+
+
+def _run_page_ja(url: str, key: str):
+    at = _japanese("data")
+    at.selectbox(key="data_sample").set_value("jsquad-mini")
+    at.button(key="data_load_sample").click().run()
+    open_page(at, "run")
+    at.radio(key="w:rd_retriever").set_value("openai").run()
+    at.selectbox(key="w:rd_preset").set_value("custom").run()
+    at.text_input(key="w:rd_base_url").set_value(url)
+    at.text_input(key="w:rd_model").set_value("emb-1")
+    at.text_input(key="w:rd_api_key").set_value(key).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_a_key_no_header_can_carry_is_said_in_japanese():
+    from app_support import wait_for_jobs
+
+    at = _run_page_ja("http://127.0.0.1:9/v1", "sk-ａｂｃ")  # full-width letters
+    at.button(key="run_start").click().run()
+    wait_for_jobs(at)
+    at.run()
+    said = _errors(at)
+    assert "API キーに HTTP ヘッダーで送れない文字があります(Latin-1 以外の文字" in said, said
+    assert "が 4 文字目にあります" in said
+    assert "no HTTP header" not in said and "ａ" not in said
+
+
+def test_an_empty_run_name_is_refused_in_japanese(sample):
+    from app_support import save_bm25_run
+
+    at = new_app(run=save_bm25_run(sample, name="bm25")).run()
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    open_page(at, "run")
+    (name,) = [w for w in at.text_input if str(w.key).startswith("run_manage_name:")]
+    name.set_value("   ")
+    at.button(key="run_manage_rename").click().run()
+    said = _errors(at)
+    assert "実行の名前は空にできません" in said and "cannot be empty" not in said, said

@@ -87,3 +87,15 @@ def test_a_cost_error_is_japanese_when_asked():
     assert japanese.returncode == 2
     assert "プロバイダー「opnai」は不明です。OpenAI" in japanese.stderr, japanese.stderr
     assert " or " not in japanese.stderr and "Known providers" not in japanese.stderr
+
+
+def test_an_embeddings_error_is_japanese_when_asked():
+    args = ["evaluate", JSQUAD, "--retriever", "openai", "--model", "m",
+            "--base-url", "ftp://example.com/v1"]
+    env = {"OPENAI_API_KEY": "sk-test"}
+    english = ragdash(*args, env=env)
+    assert "The base URL 'ftp://example.com/v1' is not an http(s) URL" in english.stderr
+    japanese = ragdash("--lang", "ja", *args, env=env)
+    assert japanese.returncode == 2
+    assert "ベース URL 'ftp://example.com/v1' は http(s) の URL ではありません" \
+        in japanese.stderr, japanese.stderr

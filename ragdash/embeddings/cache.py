@@ -38,6 +38,7 @@ import numpy as np
 
 from ..errors import CacheError
 from ..home import ragdash_home
+from ..i18n import error, has, text
 
 FILENAME = "embeddings.sqlite"
 #: seconds a writer waits for another process's transaction before giving up
@@ -85,6 +86,12 @@ def _initialize(conn: sqlite3.Connection, schema: str = _SCHEMA) -> None:
             if not transient or time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
+
+
+def _label(label: str) -> str:
+    """A cache's name ("embeddings cache", "rerank cache") as a phrase with an id."""
+    key = "cache.label." + label.replace(" ", "_")
+    return text(key) if has(f"msg.{key}") else label
 
 
 @dataclass(frozen=True)
@@ -193,7 +200,7 @@ class CacheFile:
         try:
             with self._connect() as conn:
                 if self.read_only:
-                    raise CacheError("the folder is read-only")
+                    raise error(CacheError, "cache.read_only")
                 conn.execute("BEGIN IMMEDIATE")
                 conn.execute("ROLLBACK")
         except CacheError as exc:
@@ -203,10 +210,10 @@ class CacheFile:
     def _unwritable(self, exc: BaseException) -> CacheError:
         cause = exc.__cause__ or exc
         detail = getattr(cause, "strerror", None) or str(cause)
-        return CacheError(
-            f"Cannot write the {self.LABEL} {self.path} ({detail}), so nothing was sent: "
-            f"what a server returns could not be kept. Point RAGDASH_HOME at a writable folder "
-            f"(to reuse a read-only cache, copy {self.path.name} into it first).")
+        if getattr(cause, "msg_id", None):  # ours ("the folder is read-only"): say it too
+            detail = cause
+        return error(CacheError, "cache.unwritable", label=_label(self.LABEL), path=self.path,
+                     detail=detail, name=self.path.name)
 
     def close(self) -> None:
         with self._lock:
@@ -215,9 +222,8 @@ class CacheFile:
                 self._conn = None
 
     def _error(self, exc: BaseException) -> CacheError:
-        return CacheError(f"Cannot use the {self.LABEL} {self.path} ({exc}): make the folder "
-                          "writable, point RAGDASH_HOME at another folder, or delete the file "
-                          "if it is damaged.")
+        return error(CacheError, "cache.unusable", label=_label(self.LABEL), path=self.path,
+                     exc=exc)
 
     # -- management (``python -m ragdash cache``) ----------------------------------------
     def exists(self) -> bool:
@@ -476,9 +482,8 @@ class VectorFileWriter:
             raise self._error(exc) from exc
 
     def _error(self, exc: OSError) -> CacheError:
-        return CacheError(f"Cannot write the vector file {self.vf.path} ({exc.strerror or exc}):"
-                          f" free some disk space, make the folder writable or point "
-                          f"RAGDASH_HOME at another folder.")
+        return error(CacheError, "cache.vector_file_unwritable", path=self.vf.path,
+                     reason=exc.strerror or exc)
 
     def append(self, vectors: np.ndarray) -> None:
         vectors = np.ascontiguousarray(vectors, dtype=np.dtype(self.vf.dtype).newbyteorder("<"))

@@ -58,6 +58,7 @@ from ..errors import (
     QuotaExceededError,
     RetrievalError,
     ServerUnreachableError,
+    with_id,
 )
 from ..http import (
     ErrorInfo,
@@ -72,7 +73,7 @@ from ..http import (
     plain_http_warning,
     reply_limit,
 )
-from ..i18n import Text, error, text
+from ..i18n import Text, error, has, text
 from ..retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
 from ..secrets import scrub_secrets
 from .batching import (
@@ -190,8 +191,7 @@ class EmbeddingClient:
                  max_retries: int = MAX_RETRIES, session: requests.Session | None = None,
                  seed: int | None = None) -> None:
         if not model or not str(model).strip():
-            raise RetrievalError("No model name was given: pass --model (e.g. "
-                                 "text-embedding-3-small).")
+            raise error(RetrievalError, "embed.no_model_given")
         _check_range("batch size", batch_size, 1, MAX_BATCH_SIZE)
         _check_range("concurrency", concurrency, 1, 64)
         _check_range("max batch tokens", max_batch_tokens, 1, 10**9)
@@ -199,10 +199,9 @@ class EmbeddingClient:
         if dimensions is not None:
             _check_range("dimensions", dimensions, 1, 65536)
         if encoding_format not in ("float", "base64"):
-            raise RetrievalError(f"Unknown encoding format {encoding_format!r}: use float "
-                                 "or base64.")
+            raise error(RetrievalError, "embed.unknown_encoding", format=encoding_format)
         if not timeout or timeout <= 0:
-            raise RetrievalError("The timeout must be a positive number of seconds.")
+            raise error(RetrievalError, "embed.bad_timeout")
         self.model = str(model).strip()
         self.endpoint = resolve_endpoint(base_url, model=self.model, api_version=api_version)
         self.dimensions = int(dimensions) if dimensions else None
@@ -219,7 +218,7 @@ class EmbeddingClient:
         try:  # before anything is sent: a line break or a curly quote in a pasted key
             check_header_value(self.api_key_header, self._api_key or "")
         except HeaderValueError as exc:
-            raise AuthenticationError(str(exc)) from None
+            raise with_id(exc.msg_id, AuthenticationError(str(exc)), **exc.params) from None
         #: sentences for the user before the run (a key over plain http to another machine)
         self.warnings: list[str] = []
         insecure = plain_http_warning(self.endpoint.base, key_set=self._api_key is not None)
@@ -363,10 +362,8 @@ class EmbeddingClient:
             log.warning("a text of %d characters was cut to %d characters to fit the model",
                         len(text), len(current))
             return vectors
-        raise InputTooLongError(
-            f"A text of {len(text)} characters is longer than {self.model!r} accepts, even cut "
-            f"to {len(current)} characters: shorten the longest documents or queries, or use a "
-            "model with a longer input limit.")
+        raise error(InputTooLongError, "embed.text_too_long", chars=len(text),
+                    model=self.model, cut=len(current))
 
     def _post_with_retries(self, texts: list[str], cancel: threading.Event | None,
                            slot: _Slot | None = None) -> np.ndarray:
@@ -377,7 +374,7 @@ class EmbeddingClient:
             if slot is not None:
                 slot.take()
             if cancel is not None and cancel.is_set():
-                raise Cancelled("Cancelled.")
+                raise error(Cancelled, "embed.cancelled")
             try:
                 return self._post(texts, data, slot)
             except _Failure as failure:
@@ -400,7 +397,7 @@ class EmbeddingClient:
                 if cancel is None:
                     time.sleep(delay)
                 elif cancel.wait(delay):
-                    raise Cancelled("Cancelled.") from None
+                    raise error(Cancelled, "embed.cancelled") from None
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json", "Accept": "application/json",
@@ -794,14 +791,12 @@ class EmbeddingJob:
         c = self.client
         n = len(self.texts)
         if self._cancelled() and self.done < n - len(self.empty):
-            raise Cancelled(f"Cancelled after embedding {self.done} of {n} texts; what was "
-                            "embedded is cached, so running again continues from there.")
+            raise error(Cancelled, "embed.cancelled_after", done=self.done, n=n)
         if self._error is not None:
             raise self._error
         if self.empty:
             if c.dimension is None:
-                raise EmbeddingError("Every text to embed is empty: check the dataset's "
-                                     "text column.")
+                raise error(EmbeddingError, "embed.all_empty")
             with c._lock:
                 c._zero_vectors += len(self.empty)
             log.warning("%d empty text(s) got a zero vector", len(self.empty))
@@ -882,5 +877,6 @@ def _decode(embedding) -> np.ndarray | list:
 def _check_range(what: str, value, lo: int, hi: int) -> None:
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool) \
             or not lo <= value <= hi:
-        raise RetrievalError(f"The {what} must be a whole number from {lo} to {hi}, "
-                             f"not {value!r}.")
+        key = "embed.setting." + what.replace(" ", "_")
+        raise error(RetrievalError, "embed.bad_setting", lo=lo, hi=hi, value=value,
+                    what=text(key) if has(f"msg.{key}") else what)

@@ -190,8 +190,7 @@ class LocalEmbedder:
         parts = []
         for lo in range(0, len(texts), self.batch_size):
             if cancel is not None and cancel.is_set():
-                raise Cancelled(f"Cancelled after embedding {lo} of {len(texts)} texts; what "
-                                "was embedded is cached.")
+                raise error(Cancelled, "local.cancelled_after", lo=lo, n=len(texts))
             batch = texts[lo: lo + self.batch_size]
             raw = model.encode(batch, batch_size=len(batch), convert_to_numpy=True,
                                normalize_embeddings=False, show_progress_bar=False)

@@ -92,7 +92,7 @@ def timed_calls(calls: Sequence[Callable[[], object]], *, spacing: float = PROBE
         if wait > 0:
             sleep(wait)
         if cancel is not None and cancel.is_set():
-            raise Cancelled("latency probe cancelled")
+            raise error(Cancelled, "probe.cancelled")
         t0 = clock()
         call()
         times.append(1000.0 * (clock() - t0))

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from ..errors import EmbeddingError
+from ..i18n import error
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 #: api-version sent to an Azure deployment URL when none is given (the GA data-plane version)
@@ -52,9 +53,7 @@ def resolve_endpoint(base_url: str | None, *, model: str = "",
     parts = urlsplit(raw)
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https") or not parts.hostname:
-        raise EmbeddingError(
-            f"The base URL {_redact(raw)!r} is not an http(s) URL: give one like "
-            "https://api.openai.com/v1 or http://localhost:11434/v1.")
+        raise error(EmbeddingError, "embed.not_http", url=_redact(raw))
     host = parts.hostname.lower()
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"

@@ -2289,6 +2289,237 @@ MESSAGES: dict[str, dict[str, str]] = {
               "のいずれかを使ってください。",
     },
     "msg.cost.or_names": {"en": "{names} or {last}", "ja": "{names}、{last}"},
+    # -- embeddings, caches, HTTP headers, run files, run exports and the run store ----------------
+    "msg.cache.vector_file_unwritable": {
+        "en": "Cannot write the vector file {path} ({reason}): free some disk space, make the "
+              "folder writable or point RAGDASH_HOME at another folder.",
+        "ja": "ベクトルファイル {path} を書き込めません({reason})。ディスクの空きを作るか、フォル"
+              "ダーを書き込めるようにするか、RAGDASH_HOME を別のフォルダーにしてください。",
+    },
+    "msg.cache.unusable": {
+        "en": "Cannot use the {label} {path} ({exc}): make the folder writable, point "
+              "RAGDASH_HOME at another folder, or delete the file if it is damaged.",
+        "ja": "{label} {path} を使えません({exc})。フォルダーを書き込めるようにするか、RAGDASH_HO"
+              "ME を別のフォルダーにするか、壊れているならファイルを削除してください。",
+    },
+    "msg.cache.unwritable": {
+        "en": "Cannot write the {label} {path} ({detail}), so nothing was sent: what a server "
+              "returns could not be kept. Point RAGDASH_HOME at a writable folder (to reuse a "
+              "read-only cache, copy {name} into it first).",
+        "ja": "{label} {path} に書き込めないため({detail})、何も送信していません。サーバーの返す"
+              "結果を保存できないためです。RAGDASH_HOME を書き込めるフォルダーにしてください(読み"
+              "取り専用のキャッシュを使い回すなら、先に {name} をそこへコピーしてください)。",
+    },
+    "msg.cache.read_only": {"en": "the folder is read-only", "ja": "フォルダーが読み取り専用です"},
+    "msg.cache.label.embeddings_cache": {"en": "embeddings cache", "ja": "埋め込みのキャッシュ"},
+    "msg.cache.label.rerank_cache": {"en": "rerank cache", "ja": "リランクのキャッシュ"},
+    "msg.embed.bad_setting": {
+        "en": "The {what} must be a whole number from {lo} to {hi}, not {value!r}.",
+        "ja": "{what}は {lo} から {hi} までの整数にしてください({value!r} ではなく)。",
+    },
+    "msg.embed.setting.batch_size": {"en": "batch size", "ja": "バッチサイズ"},
+    "msg.embed.setting.concurrency": {"en": "concurrency", "ja": "同時実行数"},
+    "msg.embed.setting.max_batch_tokens": {
+        "en": "max batch tokens",
+        "ja": "1 バッチのトークン数の上限",
+    },
+    "msg.embed.setting.max_retries": {"en": "max retries", "ja": "再試行の上限"},
+    "msg.embed.setting.dimensions": {"en": "dimensions", "ja": "次元数"},
+    "msg.embed.all_empty": {
+        "en": "Every text to embed is empty: check the dataset's text column.",
+        "ja": "埋め込むテキストがすべて空です。データセットのテキストの列を確かめてください。",
+    },
+    "msg.embed.cancelled_after": {
+        "en": "Cancelled after embedding {done} of {n} texts; what was embedded is cached, so "
+              "running again continues from there.",
+        "ja": "{n} 件中 {done} 件のテキストを埋め込んだところで取り消しました。埋め込み済みの分は"
+              "キャッシュにあるため、もう一度実行すると続きから再開します。",
+    },
+    "msg.embed.cancelled": {"en": "Cancelled.", "ja": "取り消しました。"},
+    "msg.embed.text_too_long": {
+        "en": "A text of {chars} characters is longer than {model!r} accepts, even cut to {cut} "
+              "characters: shorten the longest documents or queries, or use a model with a longer "
+              "input limit.",
+        "ja": "{chars} 文字のテキストが、{cut} 文字まで切り詰めても {model!r} "
+              "の上限を超えています。長い文書やクエリを短くするか、"
+              "入力上限の長いモデルを使ってください。",
+    },
+    "msg.embed.bad_timeout": {
+        "en": "The timeout must be a positive number of seconds.",
+        "ja": "タイムアウトは正の秒数にしてください。",
+    },
+    "msg.embed.unknown_encoding": {
+        "en": "Unknown encoding format {format!r}: use float or base64.",
+        "ja": "エンコード形式 {format!r} は不明です。float か base64 を使ってください。",
+    },
+    "msg.embed.no_model_given": {
+        "en": "No model name was given: pass --model (e.g. text-embedding-3-small).",
+        "ja": "モデル名が指定されていません。--model で指定してください(例: "
+              "text-embedding-3-small)。",
+    },
+    "msg.embed.no_model_given.app": {
+        "en": "No model name was given: type it in the model field (e.g. text-embedding-3-small).",
+        "ja": "モデル名が指定されていません。モデル欄に入力してください(例: text-embedding-3-smal"
+              "l)。",
+    },
+    "msg.local.cancelled_after": {
+        "en": "Cancelled after embedding {lo} of {n} texts; what was embedded is cached.",
+        "ja": "{n} 件中 {lo} 件のテキストを埋め込んだところで取り消しました。埋め込み済みの分はキ"
+              "ャッシュにあります。",
+    },
+    "msg.probe.cancelled": {
+        "en": "latency probe cancelled",
+        "ja": "レイテンシの計測を取り消しました",
+    },
+    "msg.embed.not_http": {
+        "en": "The base URL {url!r} is not an http(s) URL: give one like "
+              "https://api.openai.com/v1 or http://localhost:11434/v1.",
+        "ja": "ベース URL {url!r} は http(s) の URL ではありません。https://api.openai.com/v1 や "
+              "http://localhost:11434/v1 のような URL を指定してください。",
+    },
+        "msg.http.bad_header_value": {
+        "en": "The {what} has a character no HTTP header can carry ({kind} at position "
+              "{position}): copy the {what} again, exactly as the provider shows it.",
+        "ja": "{what}に HTTP ヘッダーで送れない文字があります({kind}が {position} 文字目に"
+              "あります)。{what}を、プロバイダーが表示するとおりにもう一度コピーしてください。",
+    },
+    "msg.http.api_key": {"en": "API key", "ja": "API キー"},
+    "msg.http.char_line_break": {"en": "a line break", "ja": "改行"},
+    "msg.http.char_control": {"en": "a control character", "ja": "制御文字"},
+    "msg.http.char_not_latin1": {
+        "en": "a character outside Latin-1 (such as a curly quote or a full-width letter)",
+        "ja": "Latin-1 以外の文字(曲がった引用符や全角文字など)",
+    },
+    "msg.http.bad_header_name": {
+        "en": "{name!r} cannot be an HTTP header name: use letters, digits and '-' (e.g. "
+              "X-Api-Key).",
+        "ja": "{name!r} は HTTP ヘッダーの名前にできません。英字・数字・'-' を使ってください(例: "
+              "X-Api-Key)。",
+    },
+    "msg.run.doc_twice": {
+        "en": "document {d!r} appears twice for query {q!r}",
+        "ja": "クエリ {q!r} に文書 {d!r} が 2 回出てきます",
+    },
+    "msg.run.doc_twice.fix": {
+        "en": "keep one line per (query, document) pair",
+        "ja": "(クエリ, 文書)の組ごとに 1 行にしてください",
+    },
+    "msg.run.cannot_read": {
+        "en": "cannot read the run file ({reason})",
+        "ja": "run ファイルを読めません({reason})",
+    },
+    "msg.run.cannot_read.fix": {"en": "check the path", "ja": "パスを確かめてください"},
+    "msg.export.dataset_not_loaded": {
+        "en": "this run was made on the dataset {name!r}, which is not loaded; load that dataset "
+              "first, or export the run with its qrels",
+        "ja": "この run はデータセット {name!r} で作られましたが、そのデータセットは読み込まれて"
+              "いません。先にそのデータセットを読み込むか、qrels 付きで run を書き出してください",
+    },
+    "msg.export.other_dataset": {
+        "en": "this run was made on the dataset {name!r} (fingerprint {fp}…), not on the one "
+              "loaded ({loaded!r}); load that dataset first, or export the run with its qrels",
+        "ja": "この run は読み込み中のデータセット({loaded!r})ではなく、データセット "
+              "{name!r}(フィンガープリント {fp}…)で作られました。先にそのデータセットを読み込むか"
+              "、qrels 付きで run を書き出してください",
+    },
+    "msg.export.fingerprint": {
+        "en": "the dataset inside this run export does not match its fingerprint; the file was "
+              "edited or is damaged",
+        "ja": "この run の書き出しに含まれるデータセットがフィンガープリントと一致しません。ファ"
+              "イルが編集されたか壊れています",
+    },
+    "msg.export.fingerprint.fix": {
+        "en": "export the run again",
+        "ja": "run をもう一度書き出してください",
+    },
+    "msg.export.newer": {
+        "en": "this run export is version {version}, newer than this ragdash reads ({most})",
+        "ja": "この run の書き出しはバージョン {version} で、この ragdash "
+              "が読めるもの({most})より新しいです",
+    },
+    "msg.export.newer.fix": {"en": "update ragdash", "ja": "ragdash を更新してください"},
+    "msg.export.not_export": {
+        "en": "this JSON file is not a ragdash run export",
+        "ja": "この JSON ファイルは ragdash の run の書き出しではありません",
+    },
+    "msg.export.not_export.fix": {
+        "en": "upload a file made with the run's JSON download, or a TREC run file",
+        "ja": "実行の JSON ダウンロードで作ったファイルか、TREC の run "
+              "ファイルをアップロードしてください",
+    },
+    "msg.export.not_utf8": {
+        "en": "the run file is not UTF-8 text",
+        "ja": "run ファイルが UTF-8 のテキストではありません",
+    },
+    "msg.export.not_utf8.fix": {
+        "en": "upload the .json file ragdash exported",
+        "ja": "ragdash が書き出した .json ファイルをアップロードしてください",
+    },
+    "msg.export.incomplete": {
+        "en": "this is not a complete ragdash run export ({kind}: {exc})",
+        "ja": "ragdash の run の書き出しとして不完全です({kind}: {exc})",
+    },
+    "msg.export.incomplete.fix": {
+        "en": "export the run again from ragdash",
+        "ja": "ragdash から run をもう一度書き出してください",
+    },
+    "msg.store.no_run": {
+        "en": "no saved run with id {shown}; it may have been deleted",
+        "ja": "ID {shown} の保存済みの実行はありません。削除された可能性があります",
+    },
+    "msg.store.newer": {
+        "en": "the run store {path} was written by a newer ragdash (schema {version}; this one "
+              "reads up to {most}); update ragdash or set RAGDASH_HOME to another folder",
+        "ja": "実行ストア {path} は新しい ragdash で書かれています(スキーマ {version}。この "
+              "ragdash が読めるのは {most} まで)。ragdash を更新するか、RAGDASH_HOME "
+              "を別のフォルダーにしてください",
+    },
+    "msg.store.damaged": {
+        "en": "the run store {path} is damaged ({exc}); move it aside (for example rename it to "
+              "{name}.damaged) and ragdash starts a new one",
+        "ja": "実行ストア {path} が壊れています({exc})。別の場所に移すと(例えば {name}.damaged "
+              "に名前を変えると)、ragdash は新しいストアを作ります",
+    },
+    "msg.store.unusable": {
+        "en": "cannot use the run store at {path} ({exc}); set RAGDASH_HOME to a writable folder, "
+              "or close the program that holds it",
+        "ja": "{path} の実行ストアを使えません({exc})。RAGDASH_HOME "
+              "を書き込めるフォルダーにするか、それを開いているプログラムを閉じてください",
+    },
+    "msg.store.run_unreadable": {
+        "en": "saved run {run_id} cannot be read ({kind}); delete it on the Results page and run "
+              "the evaluation again",
+        "ja": "保存済みの実行 {run_id} を読めません({kind})。結果ページで削除して、もう一度評価を"
+              "実行してください",
+    },
+    "msg.store.no_dataset": {
+        "en": "no saved dataset with fingerprint {fp}…; it may have been deleted with its last run",
+        "ja": "フィンガープリント {fp}… の保存済みのデータセットはありません。最後の実行と一緒に"
+              "削除された可能性があります",
+    },
+    "msg.store.empty_name": {
+        "en": "a run name cannot be empty",
+        "ja": "実行の名前は空にできません",
+    },
+    "msg.store.cannot_open": {
+        "en": "cannot open the run store at {path} ({exc}); set RAGDASH_HOME to a writable folder",
+        "ja": "{path} の実行ストアを開けません({exc})。RAGDASH_HOME "
+              "を書き込めるフォルダーにしてください",
+    },
+    "msg.store.cannot_create": {
+        "en": "cannot create the run store folder {home} ({exc}); set RAGDASH_HOME to a writable "
+              "folder",
+        "ja": "実行ストアのフォルダー {home} を作れません({exc})。RAGDASH_HOME "
+              "を書き込めるフォルダーにしてください",
+    },
+    "msg.samples.unknown": {
+        "en": "there is no sample named {name!r}",
+        "ja": "{name!r} という名前のサンプルはありません",
+    },
+    "msg.samples.unknown.fix": {
+        "en": "choose one of: {names}",
+        "ja": "次から選んでください: {names}",
+    },
 }
 
 # A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``

@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..dataset import Dataset, Document, Query
-from ..errors import DatasetError, RunStoreError
-from ..i18n import dataset_error
+from ..errors import RunStoreError
+from ..i18n import dataset_error, error
 from ..loaders import parse_json_text
 from ..ranking import Ranking
 from ..run import Run, now_iso
@@ -120,9 +120,8 @@ def run_from_json_obj(store: RunStore, data: bytes | str | Mapping, *,
             created_at=str(obj.get("created_at") or "") or now_iso(),
             cost=obj.get("cost"), source="import")
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise DatasetError(f"this is not a complete ragdash run export ({type(exc).__name__}: "
-                           f"{exc})", file=filename,
-                           fix="export the run again from ragdash") from exc
+        raise dataset_error("export.incomplete", file=filename, kind=type(exc).__name__,
+                            exc=exc) from exc
 
 
 def _parse(data: bytes | str | Mapping, filename: str) -> dict:
@@ -135,18 +134,14 @@ def _parse(data: bytes | str | Mapping, filename: str) -> dict:
             try:
                 data = data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise DatasetError("the run file is not UTF-8 text", file=filename,
-                                   fix="upload the .json file ragdash exported") from exc
+                raise dataset_error("export.not_utf8", file=filename) from exc
         # invalid JSON, deep nesting, long ints: one sentence naming the file
         obj = parse_json_text(data, file=filename, about="export")
     if not isinstance(obj, dict) or obj.get("format") != EXPORT_FORMAT:
-        raise DatasetError("this JSON file is not a ragdash run export", file=filename,
-                           fix="upload a file made with the run's JSON download, or a TREC "
-                               "run file")
+        raise dataset_error("export.not_export", file=filename)
     if int(obj.get("version", 0)) > EXPORT_VERSION:
-        raise DatasetError(f"this run export is version {obj.get('version')}, newer than this "
-                           f"ragdash reads ({EXPORT_VERSION})", file=filename,
-                           fix="update ragdash")
+        raise dataset_error("export.newer", file=filename, version=obj.get("version"),
+                            most=EXPORT_VERSION)
     return obj
 
 
@@ -155,9 +150,7 @@ def _resolve_dataset(store: RunStore, obj: Mapping, meta: Mapping, fp: str | Non
     if meta.get("content"):
         embedded = dataset_from_json_obj(meta["content"])
         if fp and embedded.fingerprint() != fp:
-            raise DatasetError("the dataset inside this run export does not match its "
-                               "fingerprint; the file was edited or is damaged",
-                               file=filename, fix="export the run again")
+            raise dataset_error("export.fingerprint", file=filename)
         return embedded
     if fp and store.has_dataset(fp):
         return store.dataset(fp)
@@ -167,11 +160,9 @@ def _resolve_dataset(store: RunStore, obj: Mapping, meta: Mapping, fp: str | Non
         return _ids_only_dataset(obj, meta)
     name = meta.get("name", "?")
     if dataset is not None:
-        raise RunStoreError(f"this run was made on the dataset {name!r} (fingerprint "
-                            f"{str(fp)[:12]}…), not on the one loaded ({dataset.name!r}); load "
-                            f"that dataset first, or export the run with its qrels")
-    raise RunStoreError(f"this run was made on the dataset {name!r}, which is not loaded; load "
-                        f"that dataset first, or export the run with its qrels")
+        raise error(RunStoreError, "export.other_dataset", name=name, fp=str(fp)[:12],
+                    loaded=dataset.name)
+    raise error(RunStoreError, "export.dataset_not_loaded", name=name)
 
 
 def _ids_only_dataset(obj: Mapping, meta: Mapping) -> Dataset:

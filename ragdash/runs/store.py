@@ -42,7 +42,7 @@ import numpy as np
 from ..dataset import Dataset, Document, Query
 from ..errors import RunStoreError
 from ..home import ragdash_home as default_home
-from ..i18n import t
+from ..i18n import error, t
 from ..ranking import Ranking
 from ..run import Run
 from ..secrets import scrub_secrets
@@ -304,8 +304,7 @@ class RunStore:
         try:
             self.home.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise RunStoreError(f"cannot create the run store folder {self.home} ({exc}); set "
-                                f"RAGDASH_HOME to a writable folder") from exc
+            raise error(RunStoreError, "store.cannot_create", home=self.home, exc=exc) from exc
         with self._connect() as conn:
             conn.execute("PRAGMA journal_mode=WAL")
             _migrate(conn, self.path)
@@ -315,8 +314,7 @@ class RunStore:
         try:
             conn = sqlite3.connect(self.path, timeout=30)
         except sqlite3.Error as exc:
-            raise RunStoreError(f"cannot open the run store at {self.path} ({exc}); set "
-                                f"RAGDASH_HOME to a writable folder") from exc
+            raise error(RunStoreError, "store.cannot_open", path=self.path, exc=exc) from exc
         try:
             conn.execute("PRAGMA foreign_keys=ON")
             with conn:  # commit or roll back
@@ -352,7 +350,7 @@ class RunStore:
     def rename(self, run_id: str, name: str) -> None:
         name = (name or "").strip()[:200]
         if not name:
-            raise RunStoreError("a run name cannot be empty")
+            raise error(RunStoreError, "store.empty_name")
         with self._connect() as conn:
             cur = conn.execute("UPDATE runs SET name=? WHERE id=?", (name, run_id))
         if cur.rowcount == 0:
@@ -500,8 +498,7 @@ class RunStore:
             row = conn.execute("SELECT content FROM datasets WHERE fingerprint=?",
                                (fingerprint,)).fetchone()
         if row is None:
-            raise RunStoreError(f"no saved dataset with fingerprint {fingerprint[:12]}…; it "
-                                f"may have been deleted with its last run")
+            raise error(RunStoreError, "store.no_dataset", fp=fingerprint[:12])
         dataset = dataset_from_json_obj(_unpack(row[0]))
         self._remember(fingerprint, dataset)
         return dataset
@@ -551,16 +548,14 @@ def _summary(r: tuple) -> RunSummary:
 
 
 def _bad_row(run_id: str, exc: Exception) -> RunStoreError:
-    return RunStoreError(f"saved run {run_id} cannot be read ({type(exc).__name__}); delete "
-                         f"it on the Results page and run the evaluation again")
+    return error(RunStoreError, "store.run_unreadable", run_id=run_id,
+                 kind=type(exc).__name__)
 
 
 def _damaged(path: Path, exc: sqlite3.DatabaseError) -> RunStoreError:
     if isinstance(exc, sqlite3.OperationalError):
-        return RunStoreError(f"cannot use the run store at {path} ({exc}); set RAGDASH_HOME "
-                             f"to a writable folder, or close the program that holds it")
-    return RunStoreError(f"the run store {path} is damaged ({exc}); move it aside (for example "
-                         f"rename it to {path.name}.damaged) and ragdash starts a new one")
+        return error(RunStoreError, "store.unusable", path=path, exc=exc)
+    return error(RunStoreError, "store.damaged", path=path, exc=exc, name=path.name)
 
 
 # -- schema versions ---------------------------------------------------------------------------
@@ -573,9 +568,8 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     has_runs = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='runs'"
                             ).fetchone()
     if version > SCHEMA_VERSION:
-        raise RunStoreError(f"the run store {path} was written by a newer ragdash (schema "
-                            f"{version}; this one reads up to {SCHEMA_VERSION}); update "
-                            f"ragdash or set RAGDASH_HOME to another folder")
+        raise error(RunStoreError, "store.newer", path=path,
+                    version=version, most=SCHEMA_VERSION)
     if has_runs and version < 2:
         _migrate_1_to_2(conn)
     conn.executescript(_SCHEMA)
@@ -600,7 +594,7 @@ def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
 
 def _unknown(run_id: str) -> RunStoreError:
     shown = run_id if _RUN_ID.match(str(run_id)) else repr(str(run_id)[:40])
-    return RunStoreError(f"no saved run with id {shown}; it may have been deleted")
+    return error(RunStoreError, "store.no_run", shown=shown)
 
 
 _stores: dict[Path, RunStore] = {}
