@@ -21,6 +21,7 @@ from typing import Protocol
 
 from .dataset import Dataset, Query
 from .errors import RetrievalError
+from .i18n import error
 from .ranking import Ranking
 from .run import Run
 
@@ -54,11 +55,10 @@ def run_evaluation(dataset: Dataset, retriever: Retriever, *, kmax: int = 100,
     if limit_queries is not None:
         limit_queries = _positive_int(limit_queries, "limit_queries")
     if not dataset.documents:
-        raise RetrievalError("the dataset has no documents to retrieve from")
+        raise error(RetrievalError, "pipeline.no_documents")
     queries = dataset.evaluated_queries(limit_queries)
     if not queries:
-        raise RetrievalError("no query has relevance judgements (qrels), so there is nothing "
-                             "to evaluate; check that the qrels use the queries' ids")
+        raise error(RetrievalError, "pipeline.no_judged")
     fingerprint = dataset.fingerprint()
     started = time.perf_counter()
     ranking = retriever.rank(dataset, queries, kmax, progress=progress, cancel=cancel)
@@ -86,13 +86,13 @@ def _resources(retriever: Retriever, n_queries: int) -> dict:
 
 def _positive_int(value, what: str) -> int:
     if isinstance(value, bool):
-        raise RetrievalError(f"{what} must be a whole number >= 1, not {value!r}")
+        raise error(RetrievalError, "pipeline.not_positive", what=what, value=value)
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise RetrievalError(f"{what} must be a whole number >= 1, not {value!r}") from None
+        raise error(RetrievalError, "pipeline.not_positive", what=what, value=value) from None
     if number != value or number < 1:
-        raise RetrievalError(f"{what} must be a whole number >= 1, not {value!r}")
+        raise error(RetrievalError, "pipeline.not_positive", what=what, value=value)
     return number
 
 
@@ -203,14 +203,13 @@ def fuse_runs(runs: list[Run], method: str = "rrf", *, norm: str | None = None,
 
     runs = list(runs)
     if len(runs) < 2:
-        raise RetrievalError(f"fusion needs at least two runs, got {len(runs)}")
+        raise error(RetrievalError, "pipeline.fuse_two", n=len(runs))
     first = runs[0]
     for other in runs[1:]:
         if other.dataset_fingerprint != first.dataset_fingerprint:
-            raise RetrievalError(
-                f"the runs were made on different datasets: {stage_label(first)!r} on "
-                f"{first.dataset.name!r} and {stage_label(other)!r} on "
-                f"{other.dataset.name!r}; fuse runs of one dataset")
+            raise error(RetrievalError, "pipeline.fuse_datasets", a=stage_label(first),
+                        a_dataset=first.dataset.name, b=stage_label(other),
+                        b_dataset=other.dataset.name)
     labels = [stage_label(r) for r in runs]
     rrf_k = RRF_K if rrf_k is None else rrf_k
     ranking = fuse([r.ranking for r in runs], method, norm=norm, weights=weights, alpha=alpha,
@@ -343,19 +342,16 @@ def _check_composition(dataset: Dataset, first: list, fusion: dict | None) -> No
     """One sentence for a pipeline that cannot be run: no first stage, several without a
     fusion, a fusion of one, a run made before on another dataset."""
     if not first:
-        raise RetrievalError("a pipeline needs at least one first-stage retriever")
+        raise error(RetrievalError, "pipeline.no_first_stage")
     if len(first) > 1 and not fusion:
-        raise RetrievalError(f"{len(first)} first stages need a fusion method to become one "
-                             f"ranking (e.g. RRF)")
+        raise error(RetrievalError, "pipeline.needs_fusion", n=len(first))
     if len(first) == 1 and fusion:
-        raise RetrievalError("fusion combines two or more first stages; add another "
-                             "retriever or drop the fusion")
+        raise error(RetrievalError, "pipeline.fusion_of_one")
     fingerprint = dataset.fingerprint()
     for run in first:
         if isinstance(run, Run) and run.dataset_fingerprint != fingerprint:
-            raise RetrievalError(
-                f"the run {stage_label(run)!r} was made on the dataset {run.dataset.name!r}, "
-                f"not on {dataset.name!r}; a pipeline's stages must rank one dataset")
+            raise error(RetrievalError, "pipeline.other_dataset", run=stage_label(run),
+                        run_dataset=run.dataset.name, dataset=dataset.name)
 
 
 def pipeline_task(dataset: Dataset, make_first, *, fusion: dict | None = None,

@@ -101,3 +101,17 @@ def test_an_empty_run_name_is_refused_in_japanese(sample):
     at.button(key="run_manage_rename").click().run()
     said = _errors(at)
     assert "実行の名前は空にできません" in said and "cannot be empty" not in said, said
+
+
+def test_bad_chunk_settings_are_said_in_japanese_without_the_flag():
+    at = _japanese("data")
+    at.selectbox(key="data_sample").set_value("jsquad-mini")
+    at.button(key="data_load_sample").click().run()
+    open_page(at, "run")
+    at.number_input(key="w:rd_pipe_chunk_size").set_value(64).run()
+    at.number_input(key="w:rd_pipe_chunk_overlap").set_value(64).run()
+    warned = "\n".join(w.value.replace("\\", "") for w in at.warning)
+    assert "チャンクの重なりは 0 以上、チャンクサイズ(64 トークン)未満にしてください" \
+        in warned, warned
+    assert "例: 重なり 8" in warned and "--chunk-overlap" not in warned
+    assert at.button(key="pipe_start").disabled

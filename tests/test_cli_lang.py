@@ -99,3 +99,15 @@ def test_an_embeddings_error_is_japanese_when_asked():
     assert japanese.returncode == 2
     assert "ベース URL 'ftp://example.com/v1' は http(s) の URL ではありません" \
         in japanese.stderr, japanese.stderr
+
+
+def test_a_retrieval_setting_error_is_japanese_when_asked():
+    args = ["evaluate", JSQUAD, "--retriever", "bm25", "--chunk-size", "64",
+            "--chunk-overlap", "64"]
+    english = ragdash(*args)
+    assert "the chunk overlap must be at least 0 and smaller than the chunk size" \
+        in english.stderr, english.stderr
+    japanese = ragdash("--lang", "ja", *args)
+    assert japanese.returncode == 2
+    assert "チャンクの重なりは 0 以上、チャンクサイズ(64 トークン)未満にしてください" \
+        in japanese.stderr and "例: --chunk-overlap 8" in japanese.stderr, japanese.stderr

@@ -350,6 +350,18 @@ ENGLISH_ONLY: dict[tuple[str, str], str] = {
         "programmer: the probe's callers plan at least one request (else 'no texts' first)",
     ("ragdash/runs/store.py", "RunStore.save takes a ragdash.run.Run"):
         "programmer: a wrong type passed to the Python API",
+    ("ragdash/retrieval/cosine.py", "doc_ids has {} entries for {} document vectors"):
+        "programmer: the dense retriever passes one id per vector it embedded",
+    ("ragdash/retrieval/cosine.py", "k must be at least 0, got {}"):
+        "programmer: kmax is checked (>= 1) by the pipeline and the command line first",
+    ("ragdash/retrieval/cosine.py", "{} must be a 2-D array (rows x dimensions)"):
+        "programmer: a wrong array passed to the Python API",
+    ("ragdash/retrieval/cosine.py", "{} must be numbers, got dtype {}"):
+        "programmer: a wrong array passed to the Python API",
+    ("ragdash/retrieval/chunking.py", "document {} has {} chunks of {} tokens, not a chunk {}"):
+        "programmer: a chunk id the chunker itself made",
+    ("ragdash/retrieval/chunking.py", "the chunk ranking names chunks that are not in the"):
+        "programmer: the chunk ranking comes from the chunk set it is mapped back with",
 }
 #: Files still to convert (shrinks to nothing as #14 item 4 lands).
 PENDING = {
@@ -357,19 +369,7 @@ PENDING = {
     "ragdash/metrics/judging.py",
     "ragdash/metrics/registry.py",
     "ragdash/metrics/table.py",
-    "ragdash/pipeline.py",
-    "ragdash/retrieval/__init__.py",
-    "ragdash/retrieval/chunking.py",
-    "ragdash/retrieval/compress.py",
-    "ragdash/retrieval/cosine.py",
     "ragdash/retrieval/dense.py",
-    "ragdash/retrieval/engines/experiment.py",
-    "ragdash/retrieval/engines/retriever.py",
-    "ragdash/retrieval/fusion.py",
-    "ragdash/retrieval/rerank/client.py",
-    "ragdash/retrieval/rerank/local.py",
-    "ragdash/retrieval/rerank/stage.py",
-    "ragdash/retrieval/sweep.py",
     "ragdash/stats/bootstrap.py",
     "ragdash/stats/compare.py",
     "ragdash/stats/correction.py",

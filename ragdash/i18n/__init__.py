@@ -68,7 +68,7 @@ def has(key: str) -> bool:
     return key in CATALOG
 
 
-def t(key: str, lang: str | None = DEFAULT_LANG, **fmt: object) -> str:
+def t(key: str, /, lang: str | None = DEFAULT_LANG, **fmt: object) -> str:
     """The text for ``key`` in ``lang``, with ``fmt`` substituted (``str.format``).
 
     Raises :class:`KeyError` for an unknown key. A missing translation falls back to English.

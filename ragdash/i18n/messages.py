@@ -2520,6 +2520,292 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "choose one of: {names}",
         "ja": "次から選んでください: {names}",
     },
+    # -- retrieval: pipelines, fusion, chunks, compression, cosine, sweeps, cancels ---------
+    "msg.pipeline.other_dataset": {
+        "en": "the run {run!r} was made on the dataset {run_dataset!r}, not on {dataset!r}; a "
+              "pipeline's stages must rank one dataset",
+        "ja": "実行 {run!r} は {dataset!r} ではなくデータセット {run_dataset!r} "
+              "で作られました。パイプラインの各段は 1 つのデータセットをランク付けする必要があり"
+              "ます",
+    },
+    "msg.pipeline.fusion_of_one": {
+        "en": "fusion combines two or more first stages; add another retriever or drop the fusion",
+        "ja": "融合は 2 つ以上の第 1 段を組み合わせます。検索器をもう 1 "
+              "つ追加するか、融合を外してください",
+    },
+    "msg.pipeline.needs_fusion": {
+        "en": "{n} first stages need a fusion method to become one ranking (e.g. RRF)",
+        "ja": "{n} 個の第 1 段を 1 つのランキングにするには融合の方法(例: RRF)が必要です",
+    },
+    "msg.pipeline.no_first_stage": {
+        "en": "a pipeline needs at least one first-stage retriever",
+        "ja": "パイプラインには第 1 段の検索器が 1 つ以上必要です",
+    },
+    "msg.pipeline.fuse_datasets": {
+        "en": "the runs were made on different datasets: {a!r} on {a_dataset!r} and {b!r} on "
+              "{b_dataset!r}; fuse runs of one dataset",
+        "ja": "実行が別々のデータセットで作られています: {a!r} は {a_dataset!r}、{b!r} は "
+              "{b_dataset!r}。1 つのデータセットの実行を融合してください",
+    },
+    "msg.pipeline.fuse_two": {
+        "en": "fusion needs at least two runs, got {n}",
+        "ja": "融合には実行が 2 つ以上必要です({n} 個が指定されました)",
+    },
+    "msg.pipeline.not_positive": {
+        "en": "{what} must be a whole number >= 1, not {value!r}",
+        "ja": "{what} は 1 以上の整数にしてください({value!r} ではなく)",
+    },
+    "msg.pipeline.no_judged": {
+        "en": "no query has relevance judgements (qrels), so there is nothing to evaluate; check "
+              "that the qrels use the queries' ids",
+        "ja": "関連判定(qrels)のあるクエリがないため、評価するものがありません。qrels がクエリの "
+              "ID を使っているか確かめてください",
+    },
+    "msg.pipeline.no_documents": {
+        "en": "the dataset has no documents to retrieve from",
+        "ja": "データセットに検索対象の文書がありません",
+    },
+    "msg.retr.unknown": {
+        "en": "unknown retriever {name!r}; choose one of {names}",
+        "ja": "検索器 {name!r} は不明です。{names} から選んでください",
+    },
+    "msg.retr.needs_model": {
+        "en": "the {key} retriever needs a model name (model=..., or --model on the command line)",
+        "ja": "{key} 検索器にはモデル名が必要です(model=...、またはコマンドラインの --model)",
+    },
+    "msg.retr.needs_model.app": {
+        "en": "the {key} retriever needs a model name: type it in the model field",
+        "ja": "{key} 検索器にはモデル名が必要です。モデル欄に入力してください",
+    },
+    "msg.retr.bm25_options": {
+        "en": "bm25 does not take {unknown}; its options are {allowed}",
+        "ja": "bm25 は {unknown} を受け付けません。使える設定は {allowed} です",
+    },
+    "msg.chunk.unknown_aggregate": {
+        "en": "unknown chunk aggregate {aggregate!r}; choose one of {names} (max: best chunk, "
+              "first: first chunk, mean2: mean of the two best)",
+        "ja": "チャンクの集約 {aggregate!r} は不明です。{names} から選んでください(max: "
+              "最良のチャンク、first: 最初のチャンク、mean2: 上位 2 つの平均)",
+    },
+    "msg.chunk.bad_overlap": {
+        "en": "the chunk overlap must be at least 0 and smaller than the chunk size ({size} "
+              "tokens), got {overlap}; e.g. --chunk-overlap {example}",
+        "ja": "チャンクの重なりは 0 以上、チャンクサイズ({size} トークン)未満にしてください({over"
+              "lap} が指定されました。例: --chunk-overlap {example})",
+    },
+    "msg.chunk.bad_overlap.app": {
+        "en": "the chunk overlap must be at least 0 and smaller than the chunk size ({size} "
+              "tokens), got {overlap}; e.g. an overlap of {example}",
+        "ja": "チャンクの重なりは 0 以上、チャンクサイズ({size} トークン)未満にしてください({over"
+              "lap} が指定されました。例: 重なり {example})",
+    },
+    "msg.chunk.too_small": {
+        "en": "a chunk size of {size} tokens is too small to hold a sentence; use {least} tokens "
+              "or more (e.g. 256)",
+        "ja": "{size} トークンのチャンクサイズは文を収めるには小さすぎます。{least} "
+              "トークン以上にしてください(例: 256)",
+    },
+    "msg.chunk.not_whole": {
+        "en": "chunk size and overlap are whole numbers of tokens, got {size!r} and {overlap!r}",
+        "ja": "チャンクサイズと重なりはトークン数の整数です({size!r} と {overlap!r} "
+              "が指定されました)",
+    },
+    "msg.compress.unknown_precision": {
+        "en": "unknown precision {precision!r}; choose from {names}",
+        "ja": "精度 {precision!r} は不明です。{names} から選んでください",
+    },
+    "msg.compress.cannot_truncate": {
+        "en": "cannot truncate {full}-dimensional vectors to {d} dimensions; choose a number from "
+              "1 to {full}",
+        "ja": "{full} 次元のベクトルを {d} 次元に切り詰めることはできません。1 から {full} "
+              "までの数を選んでください",
+    },
+    "msg.cosine.not_finite": {
+        "en": "{what} row {row} contains NaN or infinity; check the embeddings",
+        "ja": "{what} の {row} 行目に NaN か無限大があります。埋め込みを確かめてください",
+    },
+    "msg.cosine.cancelled": {"en": "cancelled", "ja": "取り消しました"},
+    "msg.cosine.no_faiss": {
+        "en": "the faiss backend needs faiss-cpu: pip install faiss-cpu",
+        "ja": "faiss のバックエンドには faiss-cpu が必要です: pip install faiss-cpu",
+    },
+    "msg.cosine.unknown_backend": {
+        "en": "unknown cosine backend {backend!r}; use auto, numpy or faiss",
+        "ja": "コサインのバックエンド {backend!r} は不明です。auto、numpy、faiss "
+              "のどれかを使ってください",
+    },
+    "msg.cosine.dims_differ": {
+        "en": "query vectors have {queries} dimensions but document vectors have {docs}; embed "
+              "both with the same model",
+        "ja": "クエリのベクトルは {queries} 次元ですが、文書のベクトルは {docs} "
+              "次元です。両方を同じモデルで埋め込んでください",
+    },
+    "msg.engine.cancelled": {
+        "en": "Cancelled; every vector paid for is cached.",
+        "ja": "取り消しました。料金を払ったベクトルはすべてキャッシュにあります。",
+    },
+    "msg.engine.cancelled_while": {
+        "en": "Cancelled while searching; every query vector is cached.",
+        "ja": "検索中に取り消しました。クエリのベクトルはすべてキャッシュにあります。",
+    },
+    "msg.engine.cancelled_before": {
+        "en": "Cancelled before searching; every query vector is cached.",
+        "ja": "検索の前に取り消しました。クエリのベクトルはすべてキャッシュにあります。",
+    },
+    "msg.fusion.tune_sides": {
+        "en": "a weight sweep needs queries on both sides of the split (it chooses α on one part "
+              "and reports the other); {n} queries cannot be split {tune:g} / {rest:g}",
+        "ja": "重みのスイープには分割の両側にクエリが必要です(一方で α "
+              "を選び、もう一方で報告します)。{n} クエリは {tune:g} / {rest:g} に分けられません",
+    },
+    "msg.fusion.tune_sides_one": {
+        "en": "a weight sweep needs queries on both sides of the split (it chooses α on one part "
+              "and reports the other); {n} query cannot be split {tune:g} / {rest:g}",
+        "ja": "重みのスイープには分割の両側にクエリが必要です(一方で α "
+              "を選び、もう一方で報告します)。{n} クエリは {tune:g} / {rest:g} に分けられません",
+    },
+    "msg.rerank.cancelled": {"en": "Cancelled.", "ja": "取り消しました。"},
+    "msg.rerank.cancelled_after": {
+        "en": "Cancelled after scoring {done} of {total} pairs; what was scored is cached, so "
+              "running again continues from there.",
+        "ja": "{total} 組中 {done} 組をスコア付けしたところで取り消しました。スコア済みの分はキャ"
+              "ッシュにあるため、もう一度実行すると続きから再開します。",
+    },
+    "msg.rerank.local_cancelled_after": {
+        "en": "Cancelled after scoring {done} of {total} pairs; what was scored is cached.",
+        "ja": "{total} 組中 {done} 組をスコア付けしたところで取り消しました。スコア済みの分はキャ"
+              "ッシュにあります。",
+    },
+    "msg.rerank.probe_no_texts": {
+        "en": "this run has no query with texts and documents to send",
+        "ja": "この実行には、送れるテキストと文書のあるクエリがありません",
+    },
+    "msg.rerank.probe_no_stage": {
+        "en": "{run} has no rerank stage over an API to probe",
+        "ja": "{run} には計測できる API のリランク段がありません",
+    },
+    "msg.sweep.not_dense": {
+        "en": "{run} is not a dense run (an embedding model): there are no vectors to sweep",
+        "ja": "{run} は密ベクトル(埋め込みモデル)の実行ではないため、スイープするベクトルがありま"
+              "せん",
+    },
+    "msg.sweep.no_judged": {
+        "en": "no query has relevance judgements (qrels), so there is nothing to evaluate; check "
+              "that the qrels use the queries' ids",
+        "ja": "関連判定(qrels)のあるクエリがないため、評価するものがありません。qrels がクエリの "
+              "ID を使っているか確かめてください",
+    },
+    "msg.sweep.no_documents": {
+        "en": "the dataset has no documents to retrieve from",
+        "ja": "データセットに検索対象の文書がありません",
+    },
+    "msg.sweep.kmax": {
+        "en": "kmax must be at least 1, got {kmax}",
+        "ja": "kmax は 1 以上にしてください({kmax} が指定されました)",
+    },
+    "msg.sweep.needs_dense": {
+        "en": "a sweep needs a dense retriever (openai or local): BM25 has no vectors to truncate "
+              "or quantize",
+        "ja": "スイープには密ベクトルの検索器(openai か local)が必要です。BM25 "
+              "には切り詰めたり量子化したりするベクトルがありません",
+    },
+    "msg.sweep.cancelled": {
+        "en": "Cancelled during the sweep; every vector is cached.",
+        "ja": "スイープ中に取り消しました。ベクトルはすべてキャッシュにあります。",
+    },
+    "msg.sweep.no_precision": {
+        "en": "no precision to sweep: write a list such as float32,int8,binary",
+        "ja": "スイープする精度がありません。float32,int8,binary のようにリストを書いてください",
+    },
+    "msg.sweep.unknown_precision": {
+        "en": "unknown precision {raw!r}: choose from {names}",
+        "ja": "精度 {raw!r} は不明です。{names} から選んでください",
+    },
+    "msg.sweep.no_dims": {
+        "en": "no dimensions to sweep: write a list such as 64,128,256,full",
+        "ja": "スイープする次元数がありません。64,128,256,full のようにリストを書いてください",
+    },
+    "msg.sweep.dim_below_one": {
+        "en": "dimension {value} must be at least 1",
+        "ja": "次元数 {value} は 1 以上にしてください",
+    },
+    "msg.sweep.dim_not_whole": {
+        "en": "dimension {raw!r} is not a whole number: write a list such as 64,128,256,full",
+        "ja": "次元数 {raw!r} は整数ではありません。64,128,256,full のようにリストを書いてください",
+    },
+    "msg.fusion.tune_share": {
+        "en": "the tuning share of the queries must lie strictly between 0 and 1, got "
+              "{tune_fraction}",
+        "ja": "調整に使うクエリの割合は 0 より大きく 1 より小さくしてください({tune_fraction} "
+              "が指定されました)",
+    },
+    "msg.fusion.rrf_k": {
+        "en": "the RRF constant k must be ≥ 0, got {rrf_k}",
+        "ja": "RRF の定数 k は 0 以上にしてください({rrf_k} が指定されました)",
+    },
+    "msg.fusion.norm_only": {
+        "en": "--norm applies to combsum and combmnz only ({method} has its own: {own})",
+        "ja": "--norm が使えるのは combsum と combmnz だけです({method} "
+              "には独自の正規化があります: {own})",
+    },
+    "msg.fusion.norm_only.app": {
+        "en": "normalization applies to CombSUM and CombMNZ only ({method} has its own: {own})",
+        "ja": "正規化が使えるのは CombSUM と CombMNZ だけです({method} "
+              "には独自の正規化があります: {own})",
+    },
+    "msg.fusion.own_ranks": {"en": "ranks", "ja": "順位"},
+    "msg.fusion.own_mean": {"en": "mean ± 3σ", "ja": "平均 ± 3σ"},
+    "msg.fusion.unknown_norm": {
+        "en": "unknown normalization {norm!r}; choose one of {names}",
+        "ja": "正規化 {norm!r} は不明です。{names} から選んでください",
+    },
+    "msg.fusion.weights_bad": {
+        "en": "weights must be finite and ≥ 0, got {weights}",
+        "ja": "重みは有限で 0 以上にしてください({weights} が指定されました)",
+    },
+    "msg.fusion.weights_count": {
+        "en": "{weights} weights for {n} runs; give one weight per run, in the order of the runs",
+        "ja": "{n} 個の実行に {weights} 個の重みがあります。実行の順に、実行ごとに 1 "
+              "つの重みを指定してください",
+    },
+    "msg.fusion.alpha_range": {
+        "en": "α must lie between 0 and 1, got {alpha}",
+        "ja": "α は 0 から 1 の間にしてください({alpha} が指定されました)",
+    },
+    "msg.fusion.alpha_two": {
+        "en": "--method alpha combines exactly two runs (α·A + (1−α)·B), got {n}; use combsum "
+              "with --weights for more",
+        "ja": "--method alpha が組み合わせるのはちょうど 2 つの実行です(α·A + (1−α)·B)。{n} "
+              "個が指定されました。3 つ以上なら combsum と --weights を使ってください",
+    },
+    "msg.fusion.alpha_two.app": {
+        "en": "the α fusion combines exactly two runs (α·A + (1−α)·B), got {n}; use CombSUM with "
+              "weights for more",
+        "ja": "α による融合が組み合わせるのはちょうど 2 つの実行です(α·A + (1−α)·B)。{n} "
+              "個が指定されました。3 つ以上なら重み付きの CombSUM を使ってください",
+    },
+    "msg.fusion.two": {
+        "en": "fusion needs at least two rankings, got {n}",
+        "ja": "融合にはランキングが 2 つ以上必要です({n} 個が指定されました)",
+    },
+    "msg.fusion.unknown_method": {
+        "en": "unknown fusion method {method!r}; choose one of {names}",
+        "ja": "融合の方法 {method!r} は不明です。{names} から選んでください",
+    },
+    "msg.fusion.shallow": {
+        "en": "run {name!r} returns at most {d} documents per query, fewer than K = {k}: below "
+              "rank {d} only the other runs vote; retrieve deeper (--kmax) to fuse at K = {k}",
+        "ja": "実行 {name!r} はクエリごとに最大 {d} 件の文書しか返さず、K = {k} "
+              "より少ないです。{d} 位より下では他の実行だけが投票します。K = {k} "
+              "で融合するには、もっと深く検索してください(--kmax)",
+    },
+    "msg.fusion.shallow.app": {
+        "en": "run {name!r} returns at most {d} documents per query, fewer than K = {k}: below "
+              "rank {d} only the other runs vote; retrieve deeper to fuse at K = {k}",
+        "ja": "実行 {name!r} はクエリごとに最大 {d} 件の文書しか返さず、K = {k} "
+              "より少ないです。{d} 位より下では他の実行だけが投票します。K = {k} "
+              "で融合するには、もっと深く検索してください",
+    },
 }
 
 # A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``

@@ -18,6 +18,7 @@ from typing import Protocol, runtime_checkable
 
 from ..dataset import Dataset, Query
 from ..errors import RetrievalError
+from ..i18n import error
 from ..ranking import Ranking
 from .bm25 import BM25Retriever
 from .cosine import top_k_cosine
@@ -73,13 +74,12 @@ def make_retriever(name: str, **options) -> Retriever:
         allowed = {"k1", "b", "method"}
         unknown = sorted(set(options) - allowed)
         if unknown:
-            raise RetrievalError(f"bm25 does not take {', '.join(unknown)}; its options are "
-                                 f"{', '.join(sorted(allowed))}")
+            raise error(RetrievalError, "retr.bm25_options", unknown=", ".join(unknown),
+                        allowed=", ".join(sorted(allowed)))
         return BM25Retriever(**options)
     if key in ("openai", "local"):
         if not options.get("model"):
-            raise RetrievalError(f"the {key} retriever needs a model name (model=..., or "
-                                 f"--model on the command line)")
+            raise error(RetrievalError, "retr.needs_model", key=key)
         from .dense import make_dense_retriever
 
         return make_dense_retriever(key, **options)
@@ -87,7 +87,8 @@ def make_retriever(name: str, **options) -> Retriever:
         from .engines import make_engine_retriever
 
         return make_engine_retriever(key, **options)
-    raise RetrievalError(f"unknown retriever {name!r}; choose one of {', '.join(RETRIEVERS)}")
+    raise error(RetrievalError, "retr.unknown", name=name,
+                names=", ".join(RETRIEVERS))
 
 
 __all__ = ["RETRIEVERS", "TOKENIZER_NAME", "BM25Retriever", "Retriever", "make_retriever",

@@ -47,6 +47,7 @@ import numpy as np
 
 from ..dataset import Dataset, Document, Query
 from ..errors import RetrievalError
+from ..i18n import error
 from ..ranking import Ranking
 
 __all__ = ["AGGREGATES", "MIN_CHUNK_SIZE", "ChunkSet", "ChunkedRetriever", "check_chunking",
@@ -69,22 +70,17 @@ def check_chunking(size, overlap=0, aggregate: str = "max") -> tuple[int, int, s
     try:
         size_i, overlap_i = int(size), int(overlap or 0)
     except (TypeError, ValueError):
-        raise RetrievalError(f"chunk size and overlap are whole numbers of tokens, got "
-                             f"{size!r} and {overlap!r}") from None
+        raise error(RetrievalError, "chunk.not_whole", size=size, overlap=overlap) from None
     if size_i != size or (overlap is not None and overlap_i != overlap):
-        raise RetrievalError(f"chunk size and overlap are whole numbers of tokens, got "
-                             f"{size!r} and {overlap!r}")
+        raise error(RetrievalError, "chunk.not_whole", size=size, overlap=overlap)
     if size_i < MIN_CHUNK_SIZE:
-        raise RetrievalError(f"a chunk size of {size_i} tokens is too small to hold a "
-                             f"sentence; use {MIN_CHUNK_SIZE} tokens or more (e.g. 256)")
+        raise error(RetrievalError, "chunk.too_small", size=size_i, least=MIN_CHUNK_SIZE)
     if overlap_i < 0 or overlap_i >= size_i:
-        raise RetrievalError(f"the chunk overlap must be at least 0 and smaller than the chunk "
-                             f"size ({size_i} tokens), got {overlap_i}; e.g. --chunk-overlap "
-                             f"{size_i // 8}")
+        raise error(RetrievalError, "chunk.bad_overlap", size=size_i,
+                    overlap=overlap_i, example=size_i // 8)
     if aggregate not in AGGREGATES:
-        raise RetrievalError(f"unknown chunk aggregate {aggregate!r}; choose one of "
-                             f"{', '.join(AGGREGATES)} (max: best chunk, first: first chunk, "
-                             f"mean2: mean of the two best)")
+        raise error(RetrievalError, "chunk.unknown_aggregate", aggregate=aggregate,
+                    names=", ".join(AGGREGATES))
     return size_i, overlap_i, aggregate
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import RetrievalError
+from ..i18n import error
 from .cosine import top_k_cosine
 from .topk import doc_id_keys
 
@@ -50,8 +51,7 @@ def truncate(vectors: np.ndarray, dimensions: int | None) -> np.ndarray:
         return vectors
     d = int(dimensions)
     if not 1 <= d <= full:
-        raise RetrievalError(f"cannot truncate {full}-dimensional vectors to {d} dimensions; "
-                             f"choose a number from 1 to {full}")
+        raise error(RetrievalError, "compress.cannot_truncate", full=full, d=d)
     part = np.asarray(vectors[:, :d], dtype=np.float64)
     norms = np.sqrt(np.einsum("ij,ij->i", part, part))
     inv = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
@@ -176,8 +176,8 @@ def index_bytes(n_vectors: int, dimensions: int, precision: str) -> int:
 def _check_precision(precision: str) -> str:
     p = str(precision).strip().lower()
     if p not in PRECISIONS:
-        raise RetrievalError(f"unknown precision {precision!r}; choose from "
-                             f"{', '.join(PRECISIONS)}")
+        raise error(RetrievalError, "compress.unknown_precision", precision=precision,
+                    names=", ".join(PRECISIONS))
     return p
 
 

@@ -60,6 +60,7 @@ from typing import Literal
 import numpy as np
 
 from ..errors import Cancelled, RetrievalError
+from ..i18n import error
 from .topk import doc_id_keys, merge_topk, select_topk
 
 Backend = Literal["auto", "numpy", "faiss"]
@@ -179,17 +180,17 @@ def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",
 def _checked(queries: np.ndarray, docs: np.ndarray, k, backend: str) -> tuple[int, str]:
     """``k`` as an int and the backend to use ("auto" resolved); a RetrievalError if not."""
     if queries.shape[1] != docs.shape[1]:
-        raise RetrievalError(f"query vectors have {queries.shape[1]} dimensions but document "
-                             f"vectors have {docs.shape[1]}; embed both with the same model")
+        raise error(RetrievalError, "cosine.dims_differ", queries=queries.shape[1],
+                    docs=docs.shape[1])
     k = int(k)
     if k < 0:
         raise RetrievalError(f"k must be at least 0, got {k}")
     if backend not in ("auto", "numpy", "faiss"):
-        raise RetrievalError(f"unknown cosine backend {backend!r}; use auto, numpy or faiss")
+        raise error(RetrievalError, "cosine.unknown_backend", backend=backend)
     if backend == "auto":
         backend = "faiss" if faiss_available() else "numpy"
     elif backend == "faiss" and not faiss_available():
-        raise RetrievalError("the faiss backend needs faiss-cpu: pip install faiss-cpu")
+        raise error(RetrievalError, "cosine.no_faiss")
     return k, backend
 
 
@@ -241,7 +242,7 @@ def _first_pass(run, q32b: np.ndarray, keys: np.ndarray, n: int, nc: int, keep: 
 
 def _check_cancel(cancel) -> None:
     if cancel is not None and cancel.is_set():
-        raise Cancelled("cancelled")
+        raise error(Cancelled, "cosine.cancelled")
 
 
 def _faiss_chunk(qblock, docs, lo, hi, inv32, k, buffer):
@@ -441,5 +442,4 @@ def _check_finite(part: np.ndarray, what: str, offset: int) -> None:
     bad = ~np.isfinite(part).all(axis=1)
     if bad.any():
         row = offset + int(np.flatnonzero(bad)[0])
-        raise RetrievalError(f"{what} row {row} contains NaN or infinity; check the "
-                             f"embeddings")
+        raise error(RetrievalError, "cosine.not_finite", what=what, row=row)

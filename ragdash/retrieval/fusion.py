@@ -66,6 +66,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import RetrievalError
+from ..i18n import error, text
 from ..ranking import Ranking
 
 __all__ = ["ALPHAS", "METHODS", "NORMS", "RRF_K", "WeightSweep", "fuse", "fused_name",
@@ -137,7 +138,7 @@ def normalized_scores(ranking: Ranking, norm: str) -> np.ndarray:
         flat = (std == 0) | (counts == 1)
         out[flat[q]] = 0.5
         return out
-    raise RetrievalError(f"unknown normalization {norm!r}; choose one of {', '.join(NORMS)}")
+    raise error(RetrievalError, "fusion.unknown_norm", norm=norm, names=", ".join(NORMS))
 
 
 # -- the join ------------------------------------------------------------------------------
@@ -168,37 +169,36 @@ def _query_union(rankings: Sequence[Ranking]) -> tuple[list[str], list[np.ndarra
 
 def _check(rankings, method, norm, weights, alpha):
     if method not in METHODS:
-        raise RetrievalError(f"unknown fusion method {method!r}; choose one of "
-                             f"{', '.join(METHODS)}")
+        raise error(RetrievalError, "fusion.unknown_method", method=method,
+                    names=", ".join(METHODS))
     if len(rankings) < 2:
-        raise RetrievalError(f"fusion needs at least two rankings, got {len(rankings)}")
+        raise error(RetrievalError, "fusion.two", n=len(rankings))
     if method == "alpha":
         if len(rankings) != 2:
-            raise RetrievalError(f"--method alpha combines exactly two runs (α·A + (1−α)·B), "
-                                 f"got {len(rankings)}; use combsum with --weights for more")
+            raise error(RetrievalError, "fusion.alpha_two", n=len(rankings))
         if alpha is None and weights is None:
             alpha = 0.5
         if alpha is None:
             alpha = float(weights[0])
         if not 0.0 <= float(alpha) <= 1.0 or not np.isfinite(alpha):
-            raise RetrievalError(f"α must lie between 0 and 1, got {alpha}")
+            raise error(RetrievalError, "fusion.alpha_range", alpha=alpha)
         return [float(alpha), 1.0 - float(alpha)], "minmax"
     if weights is None:
         weights = [1.0] * len(rankings)
     weights = [float(w) for w in weights]
     if len(weights) != len(rankings):
-        raise RetrievalError(f"{len(weights)} weights for {len(rankings)} runs; give one "
-                             f"weight per run, in the order of the runs")
+        raise error(RetrievalError, "fusion.weights_count", weights=len(weights),
+                    n=len(rankings))
     if not all(np.isfinite(w) and w >= 0 for w in weights):
-        raise RetrievalError(f"weights must be finite and ≥ 0, got {weights}")
+        raise error(RetrievalError, "fusion.weights_bad", weights=weights)
     if method in ("combsum", "combmnz"):
         norm = norm or "minmax"
         if norm not in NORMS:
-            raise RetrievalError(f"unknown normalization {norm!r}; choose one of "
-                                 f"{', '.join(NORMS)}")
+            raise error(RetrievalError, "fusion.unknown_norm", norm=norm,
+                        names=", ".join(NORMS))
     elif norm not in (None, ""):
-        raise RetrievalError(f"--norm applies to combsum and combmnz only ({method} has its "
-                             f"own: {'ranks' if method == 'rrf' else 'mean ± 3σ'})")
+        raise error(RetrievalError, "fusion.norm_only", method=method,
+                    own=text("fusion.own_ranks") if method == "rrf" else text("fusion.own_mean"))
     return weights, norm
 
 
@@ -216,7 +216,7 @@ def fuse(rankings: Sequence[Ranking], method: str = "rrf", *, norm: str | None =
     weights, norm = _check(rankings, method, norm, weights, alpha)
     kind = {"rrf": f"rrf:{float(rrf_k)!r}", "dbsf": "dbsf", "alpha": "minmax"}.get(method, norm)
     if method == "rrf" and not (np.isfinite(rrf_k) and rrf_k >= 0):
-        raise RetrievalError(f"the RRF constant k must be ≥ 0, got {rrf_k}")
+        raise error(RetrievalError, "fusion.rrf_k", rrf_k=rrf_k)
     qids, qmaps = _query_union(rankings)
     depth = max((r.kmax for r in rankings), default=0) if depth is None else int(depth)
 
@@ -263,9 +263,7 @@ def shallow_inputs(rankings: Sequence[Ranking], k: int) -> list[str]:
     for r in rankings:
         d = r.kmax
         if d < k:
-            out.append(f"run {r.name!r} returns at most {d} documents per query, fewer than "
-                       f"K = {k}: below rank {d} only the other runs vote; retrieve deeper "
-                       f"(--kmax) to fuse at K = {k}")
+            out.append(text("fusion.shallow", name=r.name, d=d, k=k))
     return out
 
 
@@ -276,14 +274,12 @@ def split_queries(query_ids: Sequence[str], *, seed: int = 0,
     keeps the given order). The same ids and seed give the same halves."""
     ids = [str(q) for q in query_ids]
     if not 0.0 < float(tune_fraction) < 1.0:
-        raise RetrievalError(f"the tuning share of the queries must lie strictly between 0 "
-                             f"and 1, got {tune_fraction}")
+        raise error(RetrievalError, "fusion.tune_share", tune_fraction=tune_fraction)
     n_tune = round(len(ids) * float(tune_fraction))
     if len(ids) < 2 or n_tune < 1 or n_tune >= len(ids):
-        raise RetrievalError(f"a weight sweep needs queries on both sides of the split (it "
-                             f"chooses α on one part and reports the other); {len(ids)} "
-                             f"quer{'y' if len(ids) == 1 else 'ies'} cannot be split "
-                             f"{tune_fraction:g} / {1 - tune_fraction:g}")
+        split = {"n": len(ids), "tune": tune_fraction, "rest": 1 - tune_fraction}
+        raise (error(RetrievalError, "fusion.tune_sides_one", **split) if len(ids) == 1
+               else error(RetrievalError, "fusion.tune_sides", **split))
     picked = np.zeros(len(ids), dtype=bool)
     picked[np.random.default_rng(seed).permutation(len(ids))[:n_tune]] = True
     return ([q for q, p in zip(ids, picked) if p], [q for q, p in zip(ids, picked) if not p])

@@ -38,7 +38,7 @@ import numpy as np
 from ..cost import load_catalog
 from ..dataset import Dataset
 from ..errors import Cancelled, CostError, RetrievalError
-from ..i18n import text
+from ..i18n import error, text
 from ..ranking import Ranking
 from ..run import Run
 from . import compress
@@ -126,15 +126,13 @@ def parse_dims(text: str | Sequence) -> list[int | None]:
             try:
                 value = int(item)
             except ValueError:
-                raise RetrievalError(
-                    f"dimension {raw!r} is not a whole number: write a list such as "
-                    f"64,128,256,full") from None
+                raise error(RetrievalError, "sweep.dim_not_whole", raw=raw) from None
             if value < 1:
-                raise RetrievalError(f"dimension {value} must be at least 1")
+                raise error(RetrievalError, "sweep.dim_below_one", value=value)
         if value not in out:
             out.append(value)
     if not out:
-        raise RetrievalError("no dimensions to sweep: write a list such as 64,128,256,full")
+        raise error(RetrievalError, "sweep.no_dims")
     return out
 
 
@@ -147,12 +145,12 @@ def parse_precisions(text: str | Sequence[str]) -> list[str]:
         if not item:
             continue
         if item not in compress.PRECISIONS:
-            raise RetrievalError(f"unknown precision {raw!r}: choose from "
-                                 f"{', '.join(compress.PRECISIONS)}")
+            raise error(RetrievalError, "sweep.unknown_precision", raw=raw,
+                        names=", ".join(compress.PRECISIONS))
         if item not in out:
             out.append(item)
     if not out:
-        raise RetrievalError("no precision to sweep: write a list such as float32,int8,binary")
+        raise error(RetrievalError, "sweep.no_precision")
     return out
 
 
@@ -166,7 +164,7 @@ def sweep_rankings(query_vecs: np.ndarray, doc_vecs: np.ndarray, points: Sequenc
     out = []
     for point in points:
         if cancel is not None and cancel.is_set():
-            raise Cancelled("Cancelled during the sweep; every vector is cached.")
+            raise error(Cancelled, "sweep.cancelled")
         d = point.dimensions or full
         started = time.perf_counter()
         indices, scores = compress.compressed_top_k(
@@ -200,21 +198,19 @@ def sweep(dataset: Dataset, retriever: DenseRetriever, *,
     truncation (the price catalog's column; None: not known) — truncating a model not marked
     True adds a warning. Dimensions above the model's size are skipped (with a warning)."""
     if not isinstance(retriever, DenseRetriever):
-        raise RetrievalError("a sweep needs a dense retriever (openai or local): BM25 has no "
-                             "vectors to truncate or quantize")
+        raise error(RetrievalError, "sweep.needs_dense")
     kmax = int(kmax)
     if kmax < 1:
-        raise RetrievalError(f"kmax must be at least 1, got {kmax}")
+        raise error(RetrievalError, "sweep.kmax", kmax=kmax)
     if not dataset.documents:
-        raise RetrievalError("the dataset has no documents to retrieve from")
+        raise error(RetrievalError, "sweep.no_documents")
     if query_ids is not None:
         wanted = set(map(str, query_ids))
         queries = [q for q in dataset.queries if q.id in wanted]
     else:
         queries = dataset.evaluated_queries(limit_queries)
     if not queries:
-        raise RetrievalError("no query has relevance judgements (qrels), so there is nothing "
-                             "to evaluate; check that the qrels use the queries' ids")
+        raise error(RetrievalError, "sweep.no_judged")
     precisions = parse_precisions(precisions)
     started = time.perf_counter()
     # the documents' vectors as a run reads them: the memory-mapped vector file (written
@@ -292,8 +288,8 @@ def dense_retriever_for(run: Run, *, api_key: str | None = None,
     config = dict(run.config)
     kind = str(config.get("retriever") or "").lower()
     if kind not in ("openai", "local") or not config.get("model"):
-        raise RetrievalError(f"{run.name or run.retriever} is not a dense run (an embedding "
-                             f"model): there are no vectors to sweep")
+        raise error(RetrievalError, "sweep.not_dense",
+                    run=run.name or run.retriever)
     options = {"model": config["model"], "dimensions": config.get("dimensions"),
                "batch_size": config.get("batch_size"),
                "query_prefix": config.get("query_prefix") or "",

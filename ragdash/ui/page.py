@@ -24,7 +24,7 @@ from ..i18n import t as _t
 from ..jobs import JobManager
 from ..runs import RunStore
 from . import keys, state
-from .widgets import bind_choice, md
+from .widgets import bind_choice, md, say
 
 #: (page id, script path relative to app.py, i18n key of its label, icon)
 PAGES: tuple[tuple[str, str, str, str], ...] = (
@@ -75,7 +75,7 @@ def page_setup(page: str, *, settle: float = 0.0) -> PageContext:
     st.set_page_config(page_title=title, page_icon=str(PAGE_ICON), layout="wide")
     owner = state.owner()
     st.session_state.setdefault(keys.API_KEY, state.default_api_key())
-    _stop_if_store_unreadable()
+    _stop_if_store_unreadable(lang)
     _open_run_link(t)
     if settle > 0:
         _settle(owner, settle)
@@ -94,14 +94,14 @@ def _counts(fmt: dict[str, object]) -> dict[str, object]:
             for k, v in fmt.items()}
 
 
-def _stop_if_store_unreadable() -> None:
+def _stop_if_store_unreadable(lang: str) -> None:
     """A damaged or unopenable run store (``runs.sqlite``) is one sentence with its path and
     what to do, on every page, and nothing else is drawn (each page reads the store; a
     traceback is what it used to show). A damaged row is not this: it is skipped and named."""
     try:
         state.store().list(limit=1)
     except RagdashError as exc:
-        st.error(md(exc), icon=":material/error:")
+        st.error(say(exc, lang), icon=":material/error:")
         st.stop()
 
 

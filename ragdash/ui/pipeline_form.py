@@ -20,13 +20,14 @@ import streamlit as st
 from ..cost import estimate_evaluation, format_money
 from ..dataset import Dataset
 from ..errors import RagdashError
+from ..i18n import message
 from ..pipeline import pipeline_name, pipeline_task
 from ..retrieval.chunking import AGGREGATES, check_chunking
 from ..retrieval.fusion import METHODS
 from ..retrieval.rerank import PROTOCOLS, resolve_rerank_endpoint
 from . import keys
 from .page import PageContext
-from .widgets import bind, bind_choice, md, plain_http_banner, secret_input
+from .widgets import bind, bind_choice, md, plain_http_banner, say, secret_input
 
 #: session keys (plain: they survive page switches)
 BM25 = "rd_pipe_bm25"
@@ -134,7 +135,7 @@ def _first_stages(ctx, ds, settings, plan: Plan, limit) -> None:
         try:
             check_chunking(size, overlap, aggregate)
         except RagdashError as exc:
-            plan.blocker = str(exc)
+            plan.blocker = message(exc, ctx.lang, app=True)
         else:
             plan.chunking = {"size": size, "overlap": overlap, "aggregate": aggregate}
             chunks = _chunks(ds, size, overlap, aggregate)
@@ -277,7 +278,7 @@ def _rerank(ctx, ds: Dataset, plan: Plan, limit) -> None:
     try:
         endpoint = resolve_rerank_endpoint(url, protocol=None if protocol == _AUTO else protocol)
     except RagdashError as exc:
-        plan.blocker = plan.blocker or str(exc)
+        plan.blocker = plan.blocker or message(exc, ctx.lang, app=True)
         return
     plan.rerank = {"kind": "http", "base_url": url, "model": model,
                    "protocol": endpoint.protocol, "api_key": key, "depth": depth}
@@ -455,12 +456,12 @@ def sweep_view(ctx: PageContext, ds: Dataset) -> None:
     from ..retrieval.fusion import shallow_inputs
 
     for text in shallow_inputs([_named(r) for r in runs], max(r.kmax for r in runs)):
-        st.warning(md(text.replace(" (--kmax)", "")))
+        st.warning(say(text, ctx.lang))
     if len(runs) == 2:
         try:
             sweep, band = _sweep(ctx, runs, method, options, metric, seed)
         except RagdashError as exc:
-            st.error(md(exc))
+            st.error(say(exc, ctx.lang))
         else:
             st.plotly_chart(sweep_figure(sweep, band, lang=ctx.lang), key="pipe_sweep_chart",
                             config=PLOTLY_CONFIG)
@@ -477,7 +478,7 @@ def sweep_view(ctx: PageContext, ds: Dataset) -> None:
             fused = fuse_runs(runs, method, **options)
             run_id = ctx.store.save(fused)
         except RagdashError as exc:
-            st.error(md(exc))
+            st.error(say(exc, ctx.lang))
         else:
             state.set_run(run_id)
             st.session_state[keys.COMPARE_IDS] = [*picked, run_id]

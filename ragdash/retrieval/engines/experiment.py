@@ -248,7 +248,7 @@ def _check(cancel: threading.Event | None) -> None:
     if cancel is not None and cancel.is_set():
         from ...errors import Cancelled
 
-        raise Cancelled("Cancelled; every vector paid for is cached.")
+        raise error(Cancelled, "engine.cancelled")
 
 
 def _ranking(qids, ids, scores, *, name: str) -> Ranking:

@@ -104,7 +104,7 @@ class EngineRetriever:
             raise error(EngineError, "engine.dim_mismatch", collection=repr(self.collection),
                         dim=info.dimension, model=self.dense.name, got=qvecs.shape[1])
         if cancel is not None and cancel.is_set():
-            raise Cancelled("Cancelled before searching; every query vector is cached.")
+            raise error(Cancelled, "engine.cancelled_before")
         if progress is not None:
             progress({"stage": "searching", "done": 0, "total": len(queries)})
         result = self._search(qvecs, int(kmax), info.vector_field, progress, cancel)
@@ -117,7 +117,7 @@ class EngineRetriever:
         n = len(qvecs)
         for start in range(0, n, self.batch):
             if cancel is not None and cancel.is_set():
-                raise Cancelled("Cancelled while searching; every query vector is cached.")
+                raise error(Cancelled, "engine.cancelled_while")
             t0 = time.perf_counter()
             end = min(n, start + self.batch)
             try:

@@ -295,7 +295,7 @@ class RerankClient:
 
         report()
         todo = [g for g, (_, docs) in enumerate(groups) if docs]
-        error: BaseException | None = None
+        failed: BaseException | None = None
         handing = True  # False once on_scores has raised: a failed request does not stop it
         if todo:
             with ThreadPoolExecutor(max_workers=min(self.concurrency, len(todo)),
@@ -308,7 +308,7 @@ class RerankClient:
                     if kind == "done":
                         running -= 1
                     elif kind == "error":
-                        error = error or payload
+                        failed = failed or payload
                     else:
                         positions, scores = payload
                         out[g][positions] = scores
@@ -319,13 +319,12 @@ class RerankClient:
                             except BaseException as exc:
                                 stop.set()
                                 handing = False
-                                error = error or exc
+                                failed = failed or exc
                         report()
-        if error is not None:
-            raise error
+        if failed is not None:
+            raise failed
         if cancel is not None and cancel.is_set() and done < total:
-            raise Cancelled(f"Cancelled after scoring {done} of {total} pairs; what was "
-                            "scored is cached, so running again continues from there.")
+            raise error(Cancelled, "rerank.cancelled_after", done=done, total=total)
         return out
 
     def _score_group(self, g: int, query: str, docs: list[str], results: queue.SimpleQueue,
@@ -393,7 +392,7 @@ class RerankClient:
         attempt = 0
         while True:
             if cancel is not None and cancel.is_set():
-                raise Cancelled("Cancelled.")
+                raise error(Cancelled, "rerank.cancelled")
             try:
                 return self._post(data, query, documents)
             except _Failure as failure:
@@ -416,7 +415,7 @@ class RerankClient:
                 if cancel is None:
                     time.sleep(delay)
                 elif cancel.wait(delay):
-                    raise Cancelled("Cancelled.") from None
+                    raise error(Cancelled, "rerank.cancelled") from None
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json", "Accept": "application/json",

@@ -88,8 +88,8 @@ class LocalCrossEncoder:
             scores = np.empty(len(docs), dtype=np.float64)
             for lo in range(0, len(docs), self.batch_size):
                 if cancel is not None and cancel.is_set():
-                    raise Cancelled(f"Cancelled after scoring {done} of {total} pairs; what "
-                                    "was scored is cached.")
+                    raise error(Cancelled, "rerank.local_cancelled_after", done=done,
+                                total=total)
                 part = [(str(query), str(d)) for d in docs[lo: lo + self.batch_size]]
                 raw = model.predict(part, batch_size=len(part), show_progress_bar=False,
                                     convert_to_numpy=True)

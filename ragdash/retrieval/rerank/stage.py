@@ -362,8 +362,8 @@ def _probe_client_and_groups(run: Run, n: int, api_key: str | None = None):
 
     transform = dict(run.config.get("transform") or {})
     if transform.get("kind") != "rerank" or transform.get("reranker") == "local":
-        raise RetrievalError(f"{run.name or run.retriever} has no rerank stage over an API "
-                             f"to probe")
+        raise error(RetrievalError, "rerank.probe_no_stage",
+                    run=run.name or run.retriever)
     client = make_scorer("http", base_url=transform.get("base_url"),
                          model=transform.get("model"), protocol=transform.get("protocol"),
                          api_key=api_key)
@@ -371,7 +371,7 @@ def _probe_client_and_groups(run: Run, n: int, api_key: str | None = None):
         run.ranking, run.dataset, run.query_ids)
     groups = [(q.query, list(q.texts)) for q in plan.queries if q.query and q.texts]
     if not groups:
-        raise RetrievalError("this run has no query with texts and documents to send")
+        raise error(RetrievalError, "rerank.probe_no_texts")
     return client, [groups[i % len(groups)] for i in range(n)]
 
 
