@@ -2806,6 +2806,27 @@ MESSAGES: dict[str, dict[str, str]] = {
               "より少ないです。{d} 位より下では他の実行だけが投票します。K = {k} "
               "で融合するには、もっと深く検索してください",
     },
+    "msg.dense.fewer_vectors": {
+        "en": "{model!r} returned fewer vectors than texts.",
+        "ja": "{model!r} が返したベクトルがテキストより少なくなっています。",
+    },
+    "msg.dense.cancelled_sending": {
+        "en": "Cancelled before embedding; nothing was sent.",
+        "ja": "埋め込みの前に取り消しました。何も送信していません。",
+    },
+    "msg.dense.unreadable": {
+        "en": "The vector file {path} could not be read back after writing it; check the disk.",
+        "ja": "ベクトルファイル {path} を書き込んだ後に読み戻せませんでした。ディスクを確かめてく"
+              "ださい。",
+    },
+    "msg.dense.cancelled_ranking": {
+        "en": "Cancelled before ranking; every vector is cached.",
+        "ja": "ランク付けの前に取り消しました。ベクトルはすべてキャッシュにあります。",
+    },
+    "msg.dense.no_documents": {
+        "en": "The dataset has no documents to retrieve from.",
+        "ja": "データセットに検索対象の文書がありません。",
+    },
 }
 
 # A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``

@@ -195,12 +195,12 @@ class DenseRetriever:
              cancel: threading.Event | None = None) -> Ranking:
         queries = list(queries)
         if not dataset.documents:
-            raise RetrievalError("The dataset has no documents to retrieve from.")
+            raise error(RetrievalError, "dense.no_documents")
         doc_vecs, query_vecs = self.vectors(dataset, [q.text for q in queries],
                                             progress=progress, cancel=cancel)
         top_k_cosine = _import_ranking()
         if cancel is not None and cancel.is_set():
-            raise Cancelled("Cancelled before ranking; every vector is cached.")
+            raise error(Cancelled, "dense.cancelled_ranking")
         if progress is not None:
             progress({"stage": "ranking", "done": 0, "total": len(queries),
                       "calls": self.embedder.usage["requests"],
@@ -266,8 +266,7 @@ class DenseRetriever:
         qvecs = self._write_vector_file(vf, dataset, query_texts, progress, cancel)
         docs = vf.open(n)
         if docs is None:
-            raise EmbeddingError(f"The vector file {vf.path} could not be read back after "
-                                 f"writing it; check the disk.")
+            raise error(EmbeddingError, "dense.unreadable", path=vf.path)
         return docs, qvecs
 
     def _check_sizes(self, docs: np.ndarray, qvecs: np.ndarray) -> None:
@@ -422,7 +421,7 @@ class _GroupEmbedding:
 
     def check_cancel_before_sending(self) -> None:
         if self.cancel is not None and self.cancel.is_set():
-            raise Cancelled("Cancelled before embedding; nothing was sent.")
+            raise error(Cancelled, "dense.cancelled_sending")
 
     def use_cached_size(self) -> None:
         """Cached vectors of one size tell the embedder what to expect (it then stops at the
@@ -509,7 +508,7 @@ class _GroupEmbedding:
         d = dims.pop() if dims else (self.embedder.dimension or 0)
         n_slots = len(self.slot_pos)
         if sum(len(slots) for slots, _ in self.pieces) != n_slots:
-            raise EmbeddingError(f"{self.embedder.model!r} returned fewer vectors than texts.")
+            raise error(EmbeddingError, "dense.fewer_vectors", model=self.embedder.model)
         table = np.empty((n_slots, d), dtype=np.float32)
         for slots, vectors in self.pieces:
             table[slots] = vectors
