@@ -111,3 +111,20 @@ def test_a_retrieval_setting_error_is_japanese_when_asked():
     assert japanese.returncode == 2
     assert "チャンクの重なりは 0 以上、チャンクサイズ(64 トークン)未満にしてください" \
         in japanese.stderr and "例: --chunk-overlap 8" in japanese.stderr, japanese.stderr
+
+
+def test_metric_and_statistics_errors_are_japanese_when_asked(tmp_path):
+    qrels = JSQUAD / "qrels" / "test.tsv"
+    first = qrels.read_text(encoding="utf-8").splitlines()[1].split("\t")[0]
+    a, b = tmp_path / "a.run", tmp_path / "b.run"
+    a.write_text(f"{first} Q0 a0p0 1 1.0 a\n", encoding="utf-8")
+    b.write_text(f"{first} Q0 a0p1 1 1.0 b\n", encoding="utf-8")
+    english = ragdash("compare", qrels, a, b, "--metric", "ndgc@10")
+    assert "unknown metric 'ndgc@10' (did you mean 'ndcg'?)" in english.stderr, english.stderr
+    japanese = ragdash("--lang", "ja", "compare", qrels, a, b, "--metric", "ndgc@10")
+    assert japanese.returncode == 2
+    assert "指標 'ndgc@10' は不明です('ndcg' のことですか?)。使える種類:" \
+        in japanese.stderr, japanese.stderr
+    japanese = ragdash("--lang", "ja", "compare", qrels, a, b)  # one query in common
+    assert "実行に共通のクエリは 1 件です。比較には 2 件以上必要です" in japanese.stderr, \
+        japanese.stderr

@@ -2827,6 +2827,132 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The dataset has no documents to retrieve from.",
         "ja": "データセットに検索対象の文書がありません。",
     },
+    # -- metrics and statistics (ragdash.metrics, ragdash.stats) -----------------------------------
+    "msg.metric.kmax": {
+        "en": "kmax must be a whole number ≥ 1, not {kmax!r}",
+        "ja": "kmax は 1 以上の整数にしてください({kmax!r} ではなく)",
+    },
+    "msg.metric.level_not_positive": {
+        "en": "relevance level must be a number > 0 (grade 0 means judged not relevant), not "
+              "{level!r}",
+        "ja": "関連とみなす基準は 0 より大きい数にしてください(関連度 0 "
+              "は「関連なし」と判定済みの意味です。{level!r} ではなく)",
+    },
+    "msg.metric.level_not_number": {
+        "en": "relevance level {level!r} is not a number",
+        "ja": "関連とみなす基準 {level!r} は数値ではありません",
+    },
+    "msg.metric.unknown_gain": {
+        "en": "unknown gain {gain!r}; use one of: {names}",
+        "ja": "ゲイン {gain!r} は不明です。次のどれかを使ってください: {names}",
+    },
+    "msg.metric.bad_cutoff": {
+        "en": "metric {name!r}: the cutoff after '@' must be a whole number ≥ 1, as in {found}@10",
+        "ja": "指標 {name!r}: '@' の後のカットオフは 1 以上の整数にしてください({found}@10 "
+              "のように)",
+    },
+    "msg.metric.unknown": {
+        "en": "unknown metric {name!r}{mean}; {hint}",
+        "ja": "指標 {name!r} は不明です{mean}。{hint}",
+    },
+    "msg.metric.no_family": {
+        "en": "metric name {name!r} has no family; {hint}",
+        "ja": "指標名 {name!r} に種類がありません。{hint}",
+    },
+    "msg.metric.unknown_family": {
+        "en": "unknown metric family {name!r}; {hint}",
+        "ja": "指標の種類 {name!r} は不明です。{hint}",
+    },
+    "msg.metric.valid_hint": {
+        "en": "valid families: {names} (write them with a cutoff, e.g. {examples})",
+        "ja": "使える種類: {names}(カットオフを付けて書きます。例: {examples})",
+    },
+    "msg.metric.did_you_mean": {"en": " (did you mean {name}?)", "ja": "({name} のことですか?)"},
+    "msg.metric.k_outside": {
+        "en": "K={k} is outside this table (1..{kmax})",
+        "ja": "K={k} はこの表の範囲(1..{kmax})の外です",
+    },
+    "msg.metric.beyond_table": {
+        "en": "{name} is beyond this table, computed up to K={kmax}; evaluate again with kmax={k} "
+              "or more",
+        "ja": "{name} はこの表の範囲外です(K={kmax} まで計算済み)。kmax={k} "
+              "以上でもう一度評価してください",
+    },
+    "msg.stats.not_finite": {
+        "en": "per-query values contain NaN or infinity; metric values must be finite numbers",
+        "ja": "クエリごとの値に NaN か無限大があります。指標の値は有限の数値である必要があります",
+    },
+    "msg.stats.no_common": {
+        "en": "no queries to resample: the runs have no query in common",
+        "ja": "再標本にするクエリがありません。実行に共通のクエリがありません",
+    },
+    "msg.stats.resamples": {
+        "en": "n_resamples must be at least 1 (got {n_resamples})",
+        "ja": "n_resamples は 1 以上にしてください({n_resamples} が指定されました)",
+    },
+    "msg.stats.confidence": {
+        "en": "confidence must be between 0 and 1 (got {confidence}); use 0.95 for a 95% interval",
+        "ja": "信頼水準は 0 から 1 の間にしてください({confidence} が指定されました)。95% "
+              "区間なら 0.95 です",
+    },
+    "msg.stats.not_finite_values": {
+        "en": "per-query values contain NaN or infinity",
+        "ja": "クエリごとの値に NaN か無限大があります",
+    },
+    "msg.stats.same_name": {
+        "en": "two runs have the same name; give each run its own name",
+        "ja": "2 つの実行が同じ名前です。実行ごとに別の名前を付けてください",
+    },
+    "msg.stats.two_runs": {
+        "en": "a comparison needs at least two runs (got {n})",
+        "ja": "比較には実行が 2 つ以上必要です({n} 個が指定されました)",
+    },
+    "msg.stats.too_few": {
+        "en": "the runs have {n} queries in common; a comparison needs at least 2",
+        "ja": "実行に共通のクエリは {n} 件です。比較には 2 件以上必要です",
+    },
+    "msg.stats.too_few_one": {
+        "en": "the runs have {n} query in common; a comparison needs at least 2",
+        "ja": "実行に共通のクエリは {n} 件です。比較には 2 件以上必要です",
+    },
+    "msg.stats.alpha": {
+        "en": "alpha must be between 0 and 1 (got {alpha})",
+        "ja": "alpha は 0 から 1 の間にしてください({alpha} が指定されました)",
+    },
+    "msg.stats.unknown_test": {
+        "en": "unknown test {test!r}; choose one of {names}",
+        "ja": "検定 {test!r} は不明です。{names} から選んでください",
+    },
+    "msg.stats.frontier_axis": {
+        "en": "unknown x axis {axis!r}; choose one of {names}",
+        "ja": "x 軸 {axis!r} は不明です。{names} から選んでください",
+    },
+    "msg.stats.frontier_datasets": {
+        "en": "these runs were made on different datasets; a frontier compares runs on the same "
+              "queries: pick runs of one dataset",
+        "ja": "これらの実行は別々のデータセットで作られています。フロンティアは同じクエリでの実行"
+              "を比べます。1 つのデータセットの実行を選んでください",
+    },
+    "msg.stats.frontier_empty": {
+        "en": "a frontier needs at least one run",
+        "ja": "フロンティアには実行が 1 つ以上必要です",
+    },
+    "msg.stats.permutations": {
+        "en": "n_permutations must be at least 1 (got {n_permutations})",
+        "ja": "n_permutations は 1 以上にしてください({n_permutations} が指定されました)",
+    },
+    "msg.stats.diffs_not_finite": {
+        "en": "per-query differences contain NaN or infinity",
+        "ja": "クエリごとの差に NaN か無限大があります",
+    },
+    "msg.stats.paired_two_plain": {
+        "en": "a paired test needs at least 2 queries in common",
+        "ja": "対応のある検定には共通のクエリが 2 件以上必要です",
+    },
+    "msg.stats.paired_two": {
+        "en": "a paired test needs at least 2 queries in common (got {n})",
+        "ja": "対応のある検定には共通のクエリが 2 件以上必要です({n} 件でした)",
+    },
 }
 
 # A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from ..errors import MetricError
+from ..i18n import error
 from .judging import GAINS, is_relevant, judge, query_list
 from .kernels import compute_all
 from .registry import (
@@ -63,7 +64,7 @@ def evaluate(ranking, qrels: Mapping, *, kmax: int | None = None,
     if kmax is None:
         kmax = max(ranking.kmax, 1)
     elif isinstance(kmax, bool) or not isinstance(kmax, (int, np.integer)) or kmax < 1:
-        raise MetricError(f"kmax must be a whole number ≥ 1, not {kmax!r}")
+        raise error(MetricError, "metric.kmax", kmax=kmax)
     kmax = int(kmax)
     qids = query_list(ranking, qrels, queries)
     judged, in_run = judge(ranking, qrels, qids, kmax, relevance_level=relevance_level,

@@ -20,6 +20,7 @@ from itertools import chain, repeat
 import numpy as np
 
 from ..errors import MetricError
+from ..i18n import error
 from .kernels import Judged
 
 GAINS = ("linear", "exponential")
@@ -98,7 +99,7 @@ def judge(ranking, qrels: Mapping, qids: list[str], kmax: int, *,
           relevance_level: float | None = None, gain: str = "linear"):
     """The :class:`Judged` matrices of ``qids`` (in that order), and which were in the run."""
     if gain not in GAINS:
-        raise MetricError(f"unknown gain {gain!r}; use one of: {', '.join(GAINS)}")
+        raise error(MetricError, "metric.unknown_gain", gain=gain, names=", ".join(GAINS))
     level = _check_level(relevance_level)
     nq = len(qids)
     qrow, jdocs, grades = flatten_qrels(qrels, qids)
@@ -132,10 +133,9 @@ def _check_level(level) -> float | None:
     try:
         value = float(level)
     except (TypeError, ValueError):
-        raise MetricError(f"relevance level {level!r} is not a number") from None
+        raise error(MetricError, "metric.level_not_number", level=level) from None
     if not value > 0 or not math.isfinite(value):
-        raise MetricError(f"relevance level must be a number > 0 (grade 0 means judged not "
-                          f"relevant), not {level!r}")
+        raise error(MetricError, "metric.level_not_positive", level=level)
     return value
 
 

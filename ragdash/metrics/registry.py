@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import MetricError
+from ..i18n import error, text
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def family(name: str) -> Family:
     key = str(name).strip().lower().replace("-", "_")
     found = _LOOKUP.get(key)
     if found is None:
-        raise MetricError(f"unknown metric family {name!r}; {_valid_names_hint()}")
+        raise error(MetricError, "metric.unknown_family", name=name, hint=_valid_names_hint())
     return FAMILIES[found]
 
 
@@ -127,17 +128,17 @@ def parse_metric(name: str) -> tuple[str, int | None]:
     text = str(name).strip()
     base, sep, cut = text.partition("@")
     if not base:
-        raise MetricError(f"metric name {name!r} has no family; {_valid_names_hint()}")
+        raise error(MetricError, "metric.no_family", name=name, hint=_valid_names_hint())
     key = base.strip().lower().replace("-", "_")
     found = _LOOKUP.get(key)
     if found is None:
-        raise MetricError(f"unknown metric {name!r}{_suggestion(key)}; {_valid_names_hint()}")
+        raise error(MetricError, "metric.unknown", name=name, mean=_suggestion(key),
+                    hint=_valid_names_hint())
     if not sep:
         return found, None
     cut = cut.strip()
     if not cut.isdigit() or int(cut) < 1:
-        raise MetricError(f"metric {name!r}: the cutoff after '@' must be a whole number ≥ 1, "
-                          f"as in {found}@10")
+        raise error(MetricError, "metric.bad_cutoff", name=name, found=found)
     return found, int(cut)
 
 
@@ -159,13 +160,12 @@ def metric_names(ks, families=None) -> list[str]:
 
 
 def _valid_names_hint() -> str:
-    return ("valid families: " + ", ".join(FAMILY_NAMES)
-            + " (write them with a cutoff, e.g. " + ", ".join(f.at(10) for f in _FAMILY_LIST[:2])
-            + ")")
+    return text("metric.valid_hint", names=", ".join(FAMILY_NAMES),
+                examples=", ".join(f.at(10) for f in _FAMILY_LIST[:2]))
 
 
 def _suggestion(key: str) -> str:
     import difflib  # only on the error path
 
     close = difflib.get_close_matches(key, list(_LOOKUP), n=1, cutoff=0.6)
-    return f" (did you mean {_LOOKUP[close[0]]!r}?)" if close else ""
+    return text("metric.did_you_mean", name=repr(_LOOKUP[close[0]])) if close else ""

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from ..errors import MetricError
+from ..i18n import error
 from .registry import FAMILY_NAMES, family, parse_metric
 
 #: cutoffs shown when the caller does not choose (those ≤ Kmax)
@@ -66,8 +67,7 @@ class MetricTable:
         fam, k = parse_metric(name)
         k = self.kmax if k is None else k
         if k > self.kmax:
-            raise MetricError(f"{name} is beyond this table, computed up to K={self.kmax}; "
-                              f"evaluate again with kmax={k} or more")
+            raise error(MetricError, "metric.beyond_table", name=name, kmax=self.kmax, k=k)
         return fam, k
 
     def value(self, name: str) -> np.ndarray:
@@ -155,7 +155,7 @@ class MetricTable:
         k_list = list(range(1, self.kmax + 1)) if ks is None else [int(k) for k in ks]
         for k in k_list:
             if not 1 <= k <= self.kmax:
-                raise MetricError(f"K={k} is outside this table (1..{self.kmax})")
+                raise error(MetricError, "metric.k_outside", k=k, kmax=self.kmax)
         cols = np.asarray(k_list, dtype=np.int64) - 1
         nq, nk = len(self.query_ids), len(cols)
         parts = [self.values[f][:, cols].reshape(-1) for f in fams]

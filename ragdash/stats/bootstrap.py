@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import StatsError
+from ..i18n import error
 
 #: default number of bootstrap resamples (percentile method needs >= 1,000; 10,000 is fast)
 DEFAULT_RESAMPLES = 10_000
@@ -45,13 +46,12 @@ class Bands(NamedTuple):
 
 def _check_confidence(confidence: float) -> None:
     if not 0.0 < confidence < 1.0:
-        raise StatsError(f"confidence must be between 0 and 1 (got {confidence}); "
-                         "use 0.95 for a 95% interval")
+        raise error(StatsError, "stats.confidence", confidence=confidence)
 
 
 def _check_resamples(n_resamples: int) -> None:
     if int(n_resamples) < 1:
-        raise StatsError(f"n_resamples must be at least 1 (got {n_resamples})")
+        raise error(StatsError, "stats.resamples", n_resamples=n_resamples)
 
 
 def resample_counts(n: int, n_resamples: int, seed: int | np.random.Generator | None
@@ -88,10 +88,9 @@ def bootstrap_means(matrix: np.ndarray, *, n_resamples: int = DEFAULT_RESAMPLES,
                          f"got an array with {x.ndim} dimensions")
     n = x.shape[0]
     if n == 0:
-        raise StatsError("no queries to resample: the runs have no query in common")
+        raise error(StatsError, "stats.no_common")
     if not np.isfinite(x).all():
-        raise StatsError("per-query values contain NaN or infinity; metric values must be "
-                         "finite numbers")
+        raise error(StatsError, "stats.not_finite")
     _check_resamples(n_resamples)
     parts = [counts @ x for counts in resample_counts(n, int(n_resamples), seed)]
     means = np.concatenate(parts, axis=0) / n

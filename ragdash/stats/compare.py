@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import StatsError
+from ..i18n import error
 from ..metrics import metric_label
 from .bootstrap import DEFAULT_RESAMPLES, bootstrap_means
 from .correction import holm
@@ -205,9 +206,9 @@ def compare_runs(per_query: Mapping[str, np.ndarray], *, metric_name: str,
     for a given ``seed``.
     """
     if test not in TESTS:
-        raise StatsError(f"unknown test {test!r}; choose one of {', '.join(TESTS)}")
+        raise error(StatsError, "stats.unknown_test", test=test, names=", ".join(TESTS))
     if not 0 < alpha < 1:
-        raise StatsError(f"alpha must be between 0 and 1 (got {alpha})")
+        raise error(StatsError, "stats.alpha", alpha=alpha)
     names, x, query_ids = _matrix(per_query, query_ids)
     index_pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     diffs = np.column_stack([x[:, j] - x[:, i] for i, j in index_pairs])
@@ -252,9 +253,9 @@ def _matrix(per_query: Mapping[str, np.ndarray], query_ids: Sequence[str] | None
     malformed input is one :class:`StatsError` sentence."""
     names = [str(n) for n in per_query]
     if len(names) < 2:
-        raise StatsError(f"a comparison needs at least two runs (got {len(names)})")
+        raise error(StatsError, "stats.two_runs", n=len(names))
     if len(set(names)) != len(names):
-        raise StatsError("two runs have the same name; give each run its own name")
+        raise error(StatsError, "stats.same_name")
     columns = [np.asarray(per_query[n], dtype=np.float64) for n in per_query]
     lengths = {c.shape for c in columns}
     if len(lengths) != 1 or columns[0].ndim != 1:
@@ -265,11 +266,11 @@ def _matrix(per_query: Mapping[str, np.ndarray], query_ids: Sequence[str] | None
     if len(query_ids) != n:
         raise StatsError(f"{len(query_ids)} query ids for {n} values per run")
     if n < 2:
-        raise StatsError(f"the runs have {n} {'query' if n == 1 else 'queries'} in common; "
-                         "a comparison needs at least 2")
+        raise (error(StatsError, "stats.too_few_one", n=n) if n == 1
+               else error(StatsError, "stats.too_few", n=n))
     x = np.column_stack(columns)
     if not np.isfinite(x).all():
-        raise StatsError("per-query values contain NaN or infinity")
+        raise error(StatsError, "stats.not_finite_values")
     return names, x, query_ids
 
 

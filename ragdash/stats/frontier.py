@@ -50,7 +50,7 @@ from ..cost import (
     price_tokens,
 )
 from ..errors import CostError, StatsError
-from ..i18n import text
+from ..i18n import error, text
 from ..metrics import metric_label, parse_metric
 from ..secrets import scrub_secrets
 from .bootstrap import bootstrap_ci
@@ -357,10 +357,9 @@ def build_frontier(runs: Sequence[Run], *, metric: str = "ndcg@10", x: str = "in
     _check_axis(x)
     runs = list(runs)
     if not runs:
-        raise StatsError("a frontier needs at least one run")
+        raise error(StatsError, "stats.frontier_empty")
     if len({r.dataset_fingerprint for r in runs}) > 1:
-        raise StatsError("these runs were made on different datasets; a frontier compares runs "
-                         "on the same queries: pick runs of one dataset")
+        raise error(StatsError, "stats.frontier_datasets")
     parse_metric(metric)
     names = list(names) if names is not None else _unique_names(runs)
     ops = [operating(r, catalog=catalog, settings=settings, project_to=project_to)
@@ -403,7 +402,8 @@ def _unique_names(runs: Sequence[Run]) -> list[str]:
 
 def _check_axis(axis: str) -> None:
     if axis not in X_AXES:
-        raise StatsError(f"unknown x axis {axis!r}; choose one of {', '.join(X_AXES)}")
+        raise error(StatsError, "stats.frontier_axis", axis=axis,
+                    names=", ".join(X_AXES))
 
 
 def _find_pair(comparison: Comparison | None, a: str, b: str):

@@ -29,6 +29,7 @@ import numpy as np
 from scipy import stats as sps
 
 from ..errors import StatsError
+from ..i18n import error
 
 #: default number of random sign patterns in the randomization test
 DEFAULT_PERMUTATIONS = 10_000
@@ -42,9 +43,9 @@ def _pair(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         raise StatsError(f"paired values must be two 1-D arrays of the same length "
                          f"(got shapes {a.shape} and {b.shape})")
     if len(a) < 2:
-        raise StatsError(f"a paired test needs at least 2 queries in common (got {len(a)})")
+        raise error(StatsError, "stats.paired_two", n=len(a))
     if not (np.isfinite(a).all() and np.isfinite(b).all()):
-        raise StatsError("per-query values contain NaN or infinity")
+        raise error(StatsError, "stats.not_finite_values")
     return a, b
 
 
@@ -83,11 +84,11 @@ def randomization_tests(differences: np.ndarray, *, n_permutations: int = DEFAUL
     if d.ndim == 1:
         d = d[:, None]
     if d.ndim != 2 or d.shape[0] < 2:
-        raise StatsError("a paired test needs at least 2 queries in common")
+        raise error(StatsError, "stats.paired_two_plain")
     if not np.isfinite(d).all():
-        raise StatsError("per-query differences contain NaN or infinity")
+        raise error(StatsError, "stats.diffs_not_finite")
     if int(n_permutations) < 1:
-        raise StatsError(f"n_permutations must be at least 1 (got {n_permutations})")
+        raise error(StatsError, "stats.permutations", n_permutations=n_permutations)
     n, n_pairs = d.shape
     total = d.sum(axis=0)
     observed = np.abs(total)
