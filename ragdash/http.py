@@ -214,11 +214,11 @@ def parse_json(body: bytes | str):
     try:
         return json.loads(body)
     except RecursionError:
-        raise ReplyError("the reply is JSON nested too deeply to read", retry=False) from None
+        raise ReplyError(text("http.reply_deep"), retry=False) from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, int over 4,300 digits
         if "digits" in str(exc) and "limit" in str(exc).lower():
-            raise ReplyError("the reply has a number too long to read", retry=False) from None
-        raise ReplyError("the reply is not JSON", retry=True) from None
+            raise ReplyError(text("http.reply_long_number"), retry=False) from None
+        raise ReplyError(text("http.reply_not_json"), retry=True) from None
 
 
 def parse_error_body(body: bytes | str) -> ErrorInfo:
@@ -280,23 +280,23 @@ def _str(value) -> str | None:
 
 def connection_reason(exc: BaseException) -> str:
     """What went wrong with a connection, in words (never a library class name)."""
-    text = str(exc)
-    for marker, reason in (("Connection refused", "connection refused"),
-                           ("Name or service not known", "unknown host"),
-                           ("nodename nor servname", "unknown host"),
-                           ("Temporary failure in name resolution", "unknown host"),
-                           ("No address associated", "unknown host"),
-                           ("CERTIFICATE_VERIFY_FAILED", "TLS certificate not trusted"),
-                           ("RemoteDisconnected", "the server closed the connection"),
-                           ("Connection aborted", "the server closed the connection"),
-                           ("Connection reset", "the connection was reset"),
-                           ("Broken pipe", "the connection was reset"),
-                           ("IncompleteRead", "the server closed the connection mid-reply"),
-                           ("InvalidChunkLength", "the server sent a broken reply"),
-                           ("ProtocolError", "the server closed the connection")):
-        if marker in text:
-            return reason
-    return "the connection failed"
+    said = str(exc)
+    for marker, reason in (("Connection refused", "refused"),
+                           ("Name or service not known", "unknown_host"),
+                           ("nodename nor servname", "unknown_host"),
+                           ("Temporary failure in name resolution", "unknown_host"),
+                           ("No address associated", "unknown_host"),
+                           ("CERTIFICATE_VERIFY_FAILED", "tls"),
+                           ("RemoteDisconnected", "closed"),
+                           ("Connection aborted", "closed"),
+                           ("Connection reset", "reset"),
+                           ("Broken pipe", "reset"),
+                           ("IncompleteRead", "closed_mid_reply"),
+                           ("InvalidChunkLength", "broken_reply"),
+                           ("ProtocolError", "closed")):
+        if marker in said:
+            return text(f"http.reason.{reason}")
+    return text("http.reason.failed")
 
 
 #: reasons that a quick retry rarely mends (retry.UNREACHABLE_RETRIES), and one that none does
@@ -491,8 +491,8 @@ class Transport:
         limit = self.timeout if timeout is None else float(timeout)
         deadline = time.monotonic() + limit
         if not self._allowed(url):
-            raise TransportError("redirect", f"{_host_text(url)} is not the configured host "
-                                 f"{self.host}")
+            raise TransportError("redirect", text("http.other_host", host=_host_text(url),
+                                                  configured=self.host))
         watch = _WATCHDOG.watch(deadline)
         _current.watch = watch
         try:
@@ -505,15 +505,15 @@ class Transport:
                     resp.close()
                     if not self._allowed(target):
                         raise TransportError(
-                            "redirect", f"{self.host} redirected the request (HTTP {status}) "
-                            f"to {_host_text(target)}, another host", status=status)
+                            "redirect", text("http.redirected", host=self.host, status=status,
+                                             target=_host_text(target)), status=status)
                     url, params = target, None  # the Location carries its own query
                     continue
                 ok = 200 <= resp.status_code < 300
                 body = self._read(resp, max_bytes if ok else error_bytes, watch, strict=ok)
                 return Reply(resp.status_code, resp.headers, body, resp.url)
-            raise TransportError("redirect", f"{self.host} redirected the request more than "
-                                 f"{MAX_REDIRECTS} times")
+            raise TransportError("redirect", text("http.redirects", host=self.host,
+                                                  most=MAX_REDIRECTS))
         finally:
             _current.watch = None
             with watch._lock:
@@ -529,17 +529,17 @@ class Transport:
                 prepared.url, {}, True, None, None)
         left = deadline - time.monotonic()
         if left <= 0:
-            raise TransportError("timeout", "the deadline passed")
+            raise TransportError("timeout", text("http.deadline"))
         if on_send is not None:
             on_send()
         try:
             return session.send(prepared, timeout=(min(left, CONNECT_TIMEOUT_CAP), left),
                                 allow_redirects=False, **settings)
         except requests.Timeout:
-            raise TransportError("timeout", "no reply in time") from None
+            raise TransportError("timeout", text("http.no_reply")) from None
         except requests.RequestException as exc:
             if watch.expired:
-                raise TransportError("timeout", "no whole reply in time") from None
+                raise TransportError("timeout", text("http.no_whole_reply")) from None
             reason = connection_reason(exc)
             raise TransportError(_REASON_KINDS.get(reason, "connection"), reason) from None
 
@@ -551,8 +551,8 @@ class Transport:
             decoder = zlib.decompressobj(47 if encoding != "deflate" else 15)
         elif encoding not in ("", "identity"):
             resp.close()
-            raise TransportError("encoding", f"the reply is encoded as {encoding!r}, which "
-                                 "ragdash did not ask for", status=resp.status_code)
+            raise TransportError("encoding", text("http.encoding_unasked", encoding=encoding),
+                                 status=resp.status_code)
         out = bytearray()
         raw = resp.raw
         try:
@@ -560,7 +560,7 @@ class Transport:
                 chunk = raw.read(CHUNK, decode_content=False)
                 if not chunk:
                     if watch.expired:
-                        raise TransportError("timeout", "no whole reply in time")
+                        raise TransportError("timeout", text("http.no_whole_reply"))
                     break
                 if decoder is None:
                     out += chunk
@@ -569,7 +569,7 @@ class Transport:
                         out += decoder.decompress(chunk, cap + 1 - len(out))
                         chunk = decoder.unconsumed_tail
                 if watch.expired or time.monotonic() > watch.deadline:
-                    raise TransportError("timeout", "no whole reply in time")
+                    raise TransportError("timeout", text("http.no_whole_reply"))
             if decoder is not None and len(out) <= cap:
                 out += decoder.flush()
         except TransportError:
@@ -577,22 +577,22 @@ class Transport:
             raise
         except zlib.error:
             resp.close()
-            raise TransportError("encoding", f"the {encoding} reply cannot be decoded",
+            raise TransportError("encoding", text("http.encoding_broken", encoding=encoding),
                                  status=resp.status_code) from None
         except Exception as exc:  # urllib3 / OS errors mid-body
             resp.close()
             if watch.expired:
-                raise TransportError("timeout", "no whole reply in time") from None
+                raise TransportError("timeout", text("http.no_whole_reply")) from None
             reason = connection_reason(exc)
             if reason == "the connection failed":
-                reason = "the server closed the connection mid-reply"
+                reason = text("http.reason.closed_mid_reply")
             raise TransportError(_REASON_KINDS.get(reason, "connection"), reason) from None
         if len(out) > cap:
             resp.close()
             if strict:
                 raise TransportError(
-                    "too_large", f"the reply is larger than {_size(cap)} decoded, more than "
-                    "this request can need", status=resp.status_code, headers=resp.headers)
+                    "too_large", text("http.too_large", size=_size(cap)),
+                    status=resp.status_code, headers=resp.headers)
             return bytes(out[:cap])
         raw.release_conn()  # read to the end: the connection goes back to the pool
         return bytes(out)

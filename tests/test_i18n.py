@@ -439,3 +439,29 @@ def test_the_literal_error_scan_sees_what_it_claims_to():
         "    return with_id('formats.x', exc, x=x)\n")}
     assert [(line, said) for _, line, said in literal_error_sites(src)] == [
         (5, "bad {}"), (6, "plain joined"), (7, "problem"), (11, "{} is empty")]
+
+
+def test_what_the_transport_said_and_a_bad_reply_are_japanese_too():
+    """A refused connection and a reply that is not embeddings, against real servers on
+    127.0.0.1: the English is the text as before; Japanese holds no English phrase."""
+    from fake_openai import FakeOpenAI
+
+    from ragdash.embeddings import EmbeddingClient
+    from ragdash.errors import EmbeddingError, ServerUnreachableError
+    from ragdash.i18n import message
+
+    with FakeOpenAI() as closed:
+        url = closed.url  # nothing listens there any more
+    with pytest.raises(ServerUnreachableError) as got:
+        EmbeddingClient(url, "emb-1", api_key="sk-test", max_retries=0).embed(["a"])
+    assert "(connection refused)" in str(got.value) and message(got.value, "en") == str(got.value)
+    ja = message(got.value, "ja")
+    assert "接続を拒否されました" in ja and "connection refused" not in ja, ja
+    with FakeOpenAI() as server:
+        server.fault("count")
+        with pytest.raises(EmbeddingError) as got:
+            EmbeddingClient(server.url, "emb-1", api_key="sk-test", max_retries=0).embed(
+                ["a", "b"])
+    assert "returned" in str(got.value) and message(got.value, "en") == str(got.value)
+    ja = message(got.value, "ja")
+    assert "2 件のテキストに" in ja and "OpenAI 互換" in ja and "returned" not in ja, ja

@@ -459,39 +459,32 @@ class EmbeddingClient:
         except ReplyError as exc:
             if exc.retry:
                 raise _Failure("malformed", status=200, detail=exc.detail) from None
-            raise _Failure("invalid", status=200, detail=(
-                f"{self.endpoint.url} sent a reply that cannot be read ({exc.detail}): check "
-                "that the base URL points at an OpenAI-compatible embeddings endpoint.")
-            ) from None
+            raise _Failure("invalid", status=200, detail=text(
+                "embed.unreadable_reply", url=self.endpoint.url, detail=exc.detail)) from None
         data = obj.get("data") if isinstance(obj, dict) else None
         if not isinstance(data, list):
-            raise _Failure("malformed", status=200, detail="the reply has no 'data' list")
+            raise _Failure("malformed", status=200, detail=text("embed.no_data_list"))
         if len(data) != n:
-            raise _Failure("invalid", status=200, detail=(
-                f"{self.endpoint.url} returned {len(data)} vectors for {n} texts: check that "
-                "the base URL points at an OpenAI-compatible embeddings endpoint."))
+            raise _Failure("invalid", status=200, detail=text(
+                "embed.vector_count", url=self.endpoint.url, got=len(data), n=n))
         try:
             indices = self._indices(data)
             rows = [_decode(item["embedding"]) for item in data]
             vectors = np.asarray(rows, dtype=np.float32)
         except (AttributeError, KeyError, TypeError, ValueError, binascii.Error):
-            raise _Failure("invalid", status=200, detail=(
-                f"{self.endpoint.url} returned embeddings that cannot be read (missing, of "
-                "different lengths, or not numbers): check the base URL and the model.")
-            ) from None
+            raise _Failure("invalid", status=200, detail=text(
+                "embed.unreadable_vectors", url=self.endpoint.url)) from None
         if sorted(indices) != list(range(n)):
-            raise _Failure("invalid", status=200, detail=(
-                f"{self.endpoint.url} returned index values that are not 0..{n - 1}: check "
-                "that the server is OpenAI-compatible."))
+            raise _Failure("invalid", status=200, detail=text(
+                "embed.bad_indices", url=self.endpoint.url, last=n - 1))
         if vectors.ndim != 2 or vectors.shape[1] == 0:
-            raise _Failure("invalid", status=200, detail=(
-                f"{self.endpoint.url} returned empty embeddings: check the model name."))
+            raise _Failure("invalid", status=200, detail=text(
+                "embed.empty_vectors", url=self.endpoint.url))
         ordered = np.empty_like(vectors)
         ordered[indices] = vectors
         if not np.isfinite(ordered).all():
-            raise _Failure("invalid", status=200, detail=(
-                f"{self.endpoint.url} returned NaN or infinite values in an embedding: the "
-                "model or server is broken; try another model or server."))
+            raise _Failure("invalid", status=200, detail=text(
+                "embed.not_finite", url=self.endpoint.url))
         self._check_dimension(ordered.shape[1])
         usage = obj.get("usage")
         tokens = usage.get("prompt_tokens") if isinstance(usage, dict) else None
@@ -512,10 +505,9 @@ class EmbeddingClient:
                     self._no_index = True
             return list(range(len(data)))
         if not all(has):
-            raise _Failure("invalid", status=200, detail=(
-                f"{self.endpoint.url} sent {has.count(False)} of {len(data)} vectors without "
-                "an 'index' field and the others with one, so they cannot be matched to the "
-                "texts: check that the server is OpenAI-compatible."))
+            raise _Failure("invalid", status=200, detail=text(
+                "embed.some_indices", url=self.endpoint.url, without=has.count(False),
+                n=len(data)))
         out = []
         for item in data:
             index = item["index"]
@@ -543,7 +535,8 @@ class EmbeddingClient:
     def _scrub(self, text: str) -> str:
         """``text`` without the key, nor anything shaped like a key or a Bearer token."""
         key = self._api_key if self._api_key and len(self._api_key) >= 4 else None
-        return scrub_secrets(text, [key] if key else [])
+        out = scrub_secrets(text, [key] if key else [])
+        return text if out == text else out  # unchanged: a phrase keeps its message id
 
     def _final_error(self, f: _Failure, code: str | None, attempts: int) -> EmbeddingError:
         """The failure in one sentence with a message id (ragdash.i18n.messages ``embed.*``),

@@ -2953,6 +2953,112 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "a paired test needs at least 2 queries in common (got {n})",
         "ja": "対応のある検定には共通のクエリが 2 件以上必要です({n} 件でした)",
     },
+    # -- HTTP: what a transport said, and replies that are not embeddings (ragdash.http) -----------
+    "msg.http.reply_deep": {
+        "en": "the reply is JSON nested too deeply to read",
+        "ja": "応答の JSON は入れ子が深すぎて読めません",
+    },
+    "msg.http.reply_long_number": {
+        "en": "the reply has a number too long to read",
+        "ja": "応答に長すぎて読めない数値があります",
+    },
+    "msg.http.reply_not_json": {"en": "the reply is not JSON", "ja": "応答が JSON ではありません"},
+    "msg.http.other_host": {
+        "en": "{host} is not the configured host {configured}",
+        "ja": "{host} は設定されたホスト {configured} ではありません",
+    },
+    "msg.http.redirected": {
+        "en": "{host} redirected the request (HTTP {status}) to {target}, another host",
+        "ja": "{host} がリクエストを別のホスト {target} に転送しました(HTTP {status})",
+    },
+    "msg.http.redirects": {
+        "en": "{host} redirected the request more than {most} times",
+        "ja": "{host} がリクエストを {most} 回を超えて転送しました",
+    },
+    "msg.http.deadline": {"en": "the deadline passed", "ja": "期限を過ぎました"},
+    "msg.http.no_reply": {"en": "no reply in time", "ja": "時間内に応答がありませんでした"},
+    "msg.http.no_whole_reply": {
+        "en": "no whole reply in time",
+        "ja": "時間内に応答が揃いませんでした",
+    },
+    "msg.http.encoding_unasked": {
+        "en": "the reply is encoded as {encoding!r}, which ragdash did not ask for",
+        "ja": "応答が ragdash の求めていない {encoding!r} でエンコードされています",
+    },
+    "msg.http.encoding_broken": {
+        "en": "the {encoding} reply cannot be decoded",
+        "ja": "{encoding} の応答を復号できません",
+    },
+    "msg.http.too_large": {
+        "en": "the reply is larger than {size} decoded, more than this request can need",
+        "ja": "復号後の応答が {size} を超えており、このリクエストに必要な大きさを超えています",
+    },
+    "msg.http.reason.refused": {"en": "connection refused", "ja": "接続を拒否されました"},
+    "msg.http.reason.unknown_host": {"en": "unknown host", "ja": "ホストが見つかりません"},
+    "msg.http.reason.tls": {
+        "en": "TLS certificate not trusted",
+        "ja": "TLS 証明書が信頼されていません",
+    },
+    "msg.http.reason.closed": {
+        "en": "the server closed the connection",
+        "ja": "サーバーが接続を閉じました",
+    },
+    "msg.http.reason.reset": {"en": "the connection was reset", "ja": "接続がリセットされました"},
+    "msg.http.reason.closed_mid_reply": {
+        "en": "the server closed the connection mid-reply",
+        "ja": "サーバーが応答の途中で接続を閉じました",
+    },
+    "msg.http.reason.broken_reply": {
+        "en": "the server sent a broken reply",
+        "ja": "サーバーが壊れた応答を送りました",
+    },
+    "msg.http.reason.failed": {"en": "the connection failed", "ja": "接続に失敗しました"},
+    "msg.embed.unreadable_reply": {
+        "en": "{url} sent a reply that cannot be read ({detail}): check that the base URL points "
+              "at an OpenAI-compatible embeddings endpoint.",
+        "ja": "{url} の応答を読めませんでした({detail})。ベース URL が OpenAI "
+              "互換の埋め込みエンドポイントを指しているか確かめてください。",
+    },
+    "msg.embed.no_data_list": {
+        "en": "the reply has no 'data' list",
+        "ja": "応答に 'data' のリストがありません",
+    },
+    "msg.embed.vector_count": {
+        "en": "{url} returned {got} vectors for {n} texts: check that the base URL points at an "
+              "OpenAI-compatible embeddings endpoint.",
+        "ja": "{url} は {n} 件のテキストに {got} 件のベクトルを返しました。ベース URL が OpenAI "
+              "互換の埋め込みエンドポイントを指しているか確かめてください。",
+    },
+    "msg.embed.unreadable_vectors": {
+        "en": "{url} returned embeddings that cannot be read (missing, of different lengths, or "
+              "not numbers): check the base URL and the model.",
+        "ja": "{url} が読めない埋め込みを返しました(欠けている、長さがそろわない、または数値でな"
+              "い)。ベース URL とモデルを確かめてください。",
+    },
+    "msg.embed.bad_indices": {
+        "en": "{url} returned index values that are not 0..{last}: check that the server is "
+              "OpenAI-compatible.",
+        "ja": "{url} が 0..{last} ではない index の値を返しました。サーバーが OpenAI "
+              "互換か確かめてください。",
+    },
+    "msg.embed.empty_vectors": {
+        "en": "{url} returned empty embeddings: check the model name.",
+        "ja": "{url} が空の埋め込みを返しました。モデル名を確かめてください。",
+    },
+    "msg.embed.not_finite": {
+        "en": "{url} returned NaN or infinite values in an embedding: the model or server is "
+              "broken; try another model or server.",
+        "ja": "{url} が埋め込みに NaN か無限大の値を返しました。モデルかサーバーが壊れています。"
+              "別のモデルかサーバーを試してください。",
+    },
+    "msg.embed.some_indices": {
+        "en": "{url} sent {without} of {n} vectors without an 'index' field and the others with "
+              "one, so they cannot be matched to the texts: check that the server is "
+              "OpenAI-compatible.",
+        "ja": "{url} は {n} 件中 {without} 件のベクトルを 'index' 欄なしで、残りを 'index' "
+              "欄付きで返したため、テキストと対応付けられません。サーバーが OpenAI "
+              "互換か確かめてください。",
+    },
 }
 
 # A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``

@@ -477,7 +477,8 @@ class RerankClient:
     # -- messages ------------------------------------------------------------------------
     def _scrub(self, text: str) -> str:
         key = self._api_key if self._api_key and len(self._api_key) >= 4 else None
-        return scrub_secrets(text, [key] if key else [])
+        out = scrub_secrets(text, [key] if key else [])
+        return text if out == text else out  # unchanged: a phrase keeps its message id
 
     def _final_error(self, f: _Failure, code: str | None, attempts: int) -> RerankError:
         """The sentence for a request that failed for good, with a message id
