@@ -302,6 +302,11 @@ def _error_classes(trees) -> set[str]:
     return names | {"catalog_error"}
 
 
+#: exceptions that carry a phrase for a user into a client's final error: where the phrase is
+#: (argument position or keyword)
+CARRIERS = {"TransportError": 1, "ReplyError": 0, "BadReply": 0, "_Failure": "detail"}
+
+
 def literal_error_sites(sources: dict[str, str]) -> list[tuple[str, int, str]]:
     """(path, line, text) of every ragdash error made from a literal English text: an error
     with a message id is made with error()/dataset_error()/with_id() instead."""
@@ -323,6 +328,12 @@ def literal_error_sites(sources: dict[str, str]) -> list[tuple[str, int, str]]:
             f = node.func
             name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)
             said = _literal(node.args[0]) if name in classes else None
+            if name in CARRIERS:  # the phrase a client's final error says inside its own
+                where = CARRIERS[name]
+                arg = (next((k.value for k in node.keywords if k.arg == where), None)
+                       if isinstance(where, str) else
+                       node.args[where] if len(node.args) > where else None)
+                said = _literal(arg) if arg is not None else None
             if said is not None and not re.fullmatch(r"[a-z0-9_]+(\.[a-z0-9_]+)+", said):
                 sites.append((path, node.lineno, said))  # (a message id is no text)
     return sorted(sites)
@@ -434,11 +445,15 @@ def test_the_literal_error_scan_sees_what_it_claims_to():
         "    raise RetrievalError(str(x))\n"
         "    return catalog_error(f'{x} is empty', file=x)\n"
         "    return catalog_error('cost.cat_empty', file=x)\n"
+        "    raise TransportError('timeout', 'no reply')\n"
+        "    raise _Failure('invalid', status=200, detail=f'bad {x}')\n"
+        "    raise _Failure('invalid', status=200, detail=text('embed.x'))\n"
         "def g(x):\n"
         "    exc = DatasetError(f'{x} has an id below')\n"
         "    return with_id('formats.x', exc, x=x)\n")}
     assert [(line, said) for _, line, said in literal_error_sites(src)] == [
-        (5, "bad {}"), (6, "plain joined"), (7, "problem"), (11, "{} is empty")]
+        (5, "bad {}"), (6, "plain joined"), (7, "problem"), (11, "{} is empty"),
+        (13, "no reply"), (14, "bad {}")]
 
 
 def test_what_the_transport_said_and_a_bad_reply_are_japanese_too():
@@ -465,3 +480,25 @@ def test_what_the_transport_said_and_a_bad_reply_are_japanese_too():
     assert "returned" in str(got.value) and message(got.value, "en") == str(got.value)
     ja = message(got.value, "ja")
     assert "2 件のテキストに" in ja and "OpenAI 互換" in ja and "returned" not in ja, ja
+
+
+def test_a_rerank_reply_that_cannot_be_right_is_japanese_and_app_worded():
+    from fake_rerank import FakeRerank
+
+    from ragdash.errors import RerankError
+    from ragdash.i18n import message
+    from ragdash.retrieval.rerank import RerankClient
+
+    with FakeRerank("cohere") as server:
+        server.fault("fewer")
+        with pytest.raises(RerankError) as got:
+            RerankClient(server.url, "m", max_retries=0, seed=0).score_groups(
+                [("q", ["a", "b", "c"])])
+    exc = got.value
+    assert str(exc).endswith("returned 2 scores for 3 documents sent: the server dropped or "
+                             "invented results; check the model and the server; what was "
+                             "already scored is cached.")
+    assert message(exc, "en") == str(exc)
+    ja = message(exc, "ja", app=True)
+    assert "送った 3 件の文書に 2 件のスコアを返しました" in ja and "スコア済みの分" in ja, ja
+    assert "returned" not in ja

@@ -3059,6 +3059,80 @@ MESSAGES: dict[str, dict[str, str]] = {
               "欄付きで返したため、テキストと対応付けられません。サーバーが OpenAI "
               "互換か確かめてください。",
     },
+    # -- rerank replies that cannot be right (ragdash.retrieval.rerank.protocols) ------------------
+    "msg.rerank.bad.unreadable": {
+        "en": "{url} sent a reply that cannot be read ({detail}): check the base URL and "
+              "--protocol",
+        "ja": "{url} の応答を読めませんでした({detail})。ベース URL と --protocol "
+              "を確かめてください",
+    },
+    "msg.rerank.bad.unreadable.app": {
+        "en": "{url} sent a reply that cannot be read ({detail}): check the base URL and the API "
+              "shape",
+        "ja": "{url} の応答を読めませんでした({detail})。ベース URL と「API "
+              "の形式」を確かめてください",
+    },
+    "msg.rerank.bad.no_results": {
+        "en": "{url} did not answer with rerank results (no 'results' list, 'data' list or list "
+              "of scores): check the base URL and --protocol",
+        "ja": "{url} はリランクの結果を返しませんでした('results' のリストも 'data' "
+              "のリストもスコアのリストもありません)。ベース URL と --protocol を確かめてください",
+    },
+    "msg.rerank.bad.no_results.app": {
+        "en": "{url} did not answer with rerank results (no 'results' list, 'data' list or list "
+              "of scores): check the base URL and the API shape",
+        "ja": "{url} はリランクの結果を返しませんでした('results' のリストも 'data' "
+              "のリストもスコアのリストもありません)。ベース URL と「API "
+              "の形式」を確かめてください",
+    },
+    "msg.rerank.bad.count": {
+        "en": "{url} returned {got} scores for {n} documents sent: the server dropped or invented "
+              "results; check the model and the server",
+        "ja": "{url} は送った {n} 件の文書に {got} 件のスコアを返しました。サーバーが結果を落とし"
+              "たか作り出しています。モデルとサーバーを確かめてください",
+    },
+    "msg.rerank.bad.not_object": {
+        "en": "{url} returned a result that is not an object: check --protocol",
+        "ja": "{url} がオブジェクトではない結果を返しました。--protocol を確かめてください",
+    },
+    "msg.rerank.bad.not_object.app": {
+        "en": "{url} returned a result that is not an object: check the API shape",
+        "ja": "{url} がオブジェクトではない結果を返しました。「API の形式」を確かめてください",
+    },
+    "msg.rerank.bad.no_index": {
+        "en": "{url} returned a result without a whole-number index: check --protocol",
+        "ja": "{url} が整数の index のない結果を返しました。--protocol を確かめてください",
+    },
+    "msg.rerank.bad.no_index.app": {
+        "en": "{url} returned a result without a whole-number index: check the API shape",
+        "ja": "{url} が整数の index のない結果を返しました。「API の形式」を確かめてください",
+    },
+    "msg.rerank.bad.no_score": {
+        "en": "{url} returned a result without a numeric score: check --protocol",
+        "ja": "{url} が数値のスコアのない結果を返しました。--protocol を確かめてください",
+    },
+    "msg.rerank.bad.no_score.app": {
+        "en": "{url} returned a result without a numeric score: check the API shape",
+        "ja": "{url} が数値のスコアのない結果を返しました。「API の形式」を確かめてください",
+    },
+    "msg.rerank.bad.index_range": {
+        "en": "{url} returned index {index} for {n} documents sent (valid: 0..{last}): the server "
+              "is not answering this request's documents",
+        "ja": "{url} は送った {n} 件の文書に対して index {index} を返しました(有効なのは "
+              "0..{last})。サーバーはこのリクエストの文書に答えていません",
+    },
+    "msg.rerank.bad.index_twice": {
+        "en": "{url} returned index {index} more than once: some documents got two scores and "
+              "others none; check the server",
+        "ja": "{url} が index {index} を複数回返しました。スコアが 2 つ付いた文書と 1 "
+              "つもない文書があります。サーバーを確かめてください",
+    },
+    "msg.rerank.bad.not_finite": {
+        "en": "{url} returned NaN or infinite relevance scores: the model or the server is "
+              "broken; try another model or server",
+        "ja": "{url} が NaN か無限大の関連度スコアを返しました。モデルかサーバーが壊れています。"
+              "別のモデルかサーバーを試してください",
+    },
 }
 
 # A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``

@@ -450,14 +450,14 @@ class RerankClient:
             obj = parse_json(content)  # deep nesting and huge numbers are a ReplyError
         except ReplyError as exc:
             if exc.retry:
-                raise _Failure("malformed", status=200, detail="the reply is not JSON") from None
-            raise _Failure("invalid", status=200, detail=(
-                f"{self.endpoint.url} sent a reply that cannot be read ({exc.detail}): check "
-                "the base URL and --protocol")) from None
+                raise _Failure("malformed", status=200, detail=exc.detail) from None
+            raise _Failure("invalid", status=200, detail=text(
+                "rerank.bad.unreadable", url=self.endpoint.url, detail=exc.detail)) from None
         try:
             reply = parse_reply(obj, len(documents), self.endpoint.url)
         except BadReply as exc:
-            raise _Failure("invalid", status=200, detail=str(exc)) from None
+            raise _Failure("invalid", status=200,
+                           detail=exc.args[0] if exc.args else str(exc)) from None
         with self._lock:
             self.usage["pairs_scored"] += len(documents)
             if self.billing == "search_units":
@@ -489,7 +489,9 @@ class RerankClient:
         tried = (text("embed.tried_one", attempts=attempts) if attempts == 1
                  else text("embed.tried_many", attempts=attempts))
         if f.kind == "invalid":
-            return error(RerankError, "rerank.invalid", detail=self._scrub(f.detail).rstrip("."))
+            detail = self._scrub(f.detail)  # a phrase with an id has no final stop
+            return error(RerankError, "rerank.invalid",
+                         detail=detail if getattr(detail, "msg_id", None) else detail.rstrip("."))
         if f.kind == "timeout":
             return error(RerankError, "rerank.timeout", url=url, timeout=f"{self.timeout:g}",
                          tried=tried)

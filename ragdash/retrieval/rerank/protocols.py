@@ -45,7 +45,7 @@ from urllib.parse import urlsplit, urlunsplit
 import numpy as np
 
 from ...errors import RerankError
-from ...i18n import error
+from ...i18n import error, text
 
 PROTOCOLS = ("cohere", "jina", "voyage", "tei", "vllm")
 
@@ -169,38 +169,32 @@ def parse_reply(obj, n: int, url: str) -> Reply:
     elif isinstance(obj, dict) and isinstance(obj.get("data"), list):
         items, score_key = obj["data"], "relevance_score"
     else:
-        raise BadReply(f"{url} did not answer with rerank results (no 'results' list, "
-                       "'data' list or list of scores): check the base URL and --protocol.")
+        raise BadReply(text("rerank.bad.no_results", url=url))
     if len(items) != n:
-        raise BadReply(f"{url} returned {len(items)} scores for {n} documents sent: the "
-                       "server dropped or invented results; check the model and the server.")
+        raise BadReply(text("rerank.bad.count", url=url, got=len(items), n=n))
     indices = np.empty(n, dtype=np.int64)
     scores = np.empty(n, dtype=np.float64)
     for pos, item in enumerate(items):
         if not isinstance(item, dict):
-            raise BadReply(f"{url} returned a result that is not an object: check --protocol.")
+            raise BadReply(text("rerank.bad.not_object", url=url))
         index = item.get("index")
         raw = item.get(score_key, item.get("score", item.get("relevance_score")))
         if isinstance(index, bool) or not isinstance(index, (int, float)) \
                 or index != int(index):
-            raise BadReply(f"{url} returned a result without a whole-number index: check "
-                           "--protocol.")
+            raise BadReply(text("rerank.bad.no_index", url=url))
         if isinstance(raw, bool) or not isinstance(raw, (int, float)):
-            raise BadReply(f"{url} returned a result without a numeric score: check "
-                           "--protocol.")
+            raise BadReply(text("rerank.bad.no_score", url=url))
         indices[pos] = int(index)
         scores[pos] = float(raw)
     bad = indices[(indices < 0) | (indices >= n)]
     if len(bad):
-        raise BadReply(f"{url} returned index {int(bad[0])} for {n} documents sent (valid: "
-                       f"0..{n - 1}): the server is not answering this request's documents.")
+        raise BadReply(text("rerank.bad.index_range", url=url, index=int(bad[0]), n=n,
+                            last=n - 1))
     uniq, counts = np.unique(indices, return_counts=True)
     if len(uniq) != n:
-        raise BadReply(f"{url} returned index {int(uniq[counts > 1][0])} more than once: "
-                       "some documents got two scores and others none; check the server.")
+        raise BadReply(text("rerank.bad.index_twice", url=url, index=int(uniq[counts > 1][0])))
     if not np.isfinite(scores).all():
-        raise BadReply(f"{url} returned NaN or infinite relevance scores: the model or the "
-                       "server is broken; try another model or server.")
+        raise BadReply(text("rerank.bad.not_finite", url=url))
     ordered = np.empty(n, dtype=np.float64)
     ordered[indices] = scores
     return Reply(ordered, _billed_search_units(obj), _reported_tokens(obj))
