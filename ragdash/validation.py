@@ -44,6 +44,7 @@ from typing import Any
 from .cost import count_tokens
 from .dataset import Dataset
 from .errors import RagdashError
+from .i18n import has, normalize_lang, t
 from .metrics import is_relevant
 
 EXAMPLES = 5
@@ -64,6 +65,18 @@ class Issue:
             return self.message
         more = ", ..." if self.count > len(self.examples) else ""
         return f"{self.message} (e.g. {', '.join(self.examples)}{more})"
+
+    def said(self, lang: str) -> str:
+        """The finding in ``lang`` (the catalog's ``valid.<code>``); English, or a code the
+        catalog does not have, as :meth:`__str__` says it."""
+        key = f"valid.{self.code}"
+        if normalize_lang(lang) == "en" or not has(key):
+            return str(self)
+        said = t(key, lang, count=f"{self.count:,}")
+        if not self.examples:
+            return said
+        more = ", …" if self.count > len(self.examples) else ""
+        return f"{said}(例: {', '.join(self.examples)}{more})"
 
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "level": self.level, "message": self.message,

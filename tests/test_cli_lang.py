@@ -128,3 +128,23 @@ def test_metric_and_statistics_errors_are_japanese_when_asked(tmp_path):
     japanese = ragdash("--lang", "ja", "compare", qrels, a, b)  # one query in common
     assert "実行に共通のクエリは 1 件です。比較には 2 件以上必要です" in japanese.stderr, \
         japanese.stderr
+
+
+def test_the_validation_findings_and_notes_are_japanese_when_asked(tmp_path):
+    (tmp_path / "qrels").mkdir()
+    (tmp_path / "corpus.jsonl").write_text(
+        '{"_id":"d1","text":"東京は首都"}\n{"_id":"d1","text":"東京は首都"}\n'
+        '{"_id":"d2","text":"大阪"}\n', encoding="utf-8")
+    (tmp_path / "queries.jsonl").write_text('{"_id":"q1","text":"首都は"}\n'
+                                            '{"_id":"q2","text":"大阪は"}\n', encoding="utf-8")
+    (tmp_path / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\n"
+                                                 "q2\td2\t0\n", encoding="utf-8")
+    english = ragdash("evaluate", tmp_path, "--retriever", "bm25", "--k", "1")
+    assert english.returncode == 0, english.stderr
+    assert "validation: 2 findings in" in english.stderr
+    assert "repeated documents (same id, same text) were dropped" in english.stderr
+    japanese = ragdash("--lang", "ja", "evaluate", tmp_path, "--retriever", "bm25", "--k", "1")
+    assert japanese.returncode == 0, japanese.stderr
+    said = japanese.stderr
+    assert "件の指摘があります" in said and "警告: " in said and "注: 評価した 1 クエリ" in said
+    assert "validation:" not in said and "warning:" not in said and "note:" not in said, said

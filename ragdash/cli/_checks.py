@@ -14,7 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..formats.trec_run import first_unsafe_id, unsafe_id_error
+from ..i18n import text
 from ..validation import CHECKS
+from . import _output
 from ._output import note
 
 if TYPE_CHECKING:
@@ -30,12 +32,14 @@ def report_warnings(dataset: Dataset) -> list[dict]:
     found = [issue for check in CHECKS for issue in check(dataset)
              if issue.level in ("error", "warning")]
     if found:
-        note(f"validation: {len(found)} finding{'s' if len(found) != 1 else ''} in "
-             f"{dataset.name} (the app's Data page shows the same)")
+        note(text("cli.findings_one", n=1, dataset=dataset.name) if len(found) == 1 else
+             text("cli.findings", n=len(found), dataset=dataset.name))
     for issue in found[:SHOWN]:
-        note(f"{issue.level}: {issue}")
+        said = issue.said(_output.LANG)
+        note(text("cli.level_error", issue=said) if issue.level == "error" else
+             text("cli.level_warning", issue=said))
     if len(found) > SHOWN:
-        note(f"... and {len(found) - SHOWN} more (--format json lists them all)")
+        note(text("cli.findings_more", n=len(found) - SHOWN))
     return [issue.to_dict() for issue in found]
 
 

@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 
 from ..errors import StatsError
-from ..i18n import dataset_error, error
+from ..i18n import dataset_error, error, text
 from ..ranking import Ranking
 from ..stats import (
     DEFAULT_PERMUTATIONS,
@@ -121,8 +121,8 @@ def compare_files(qrels_path: str, run_paths: list[str], *, metric: str, seed: i
         for name, r in rankings.items():
             absent = len(set(qrels_ids) - set(r.query_ids))
             if absent:
-                notes.append(f"{name} has no results for {absent} of the {len(qrels_ids)} "
-                             "judged queries; they count as 0")
+                notes.append(text("cli.cmp_no_results", name=name, absent=absent,
+                                  total=len(qrels_ids)))
     else:
         alignment = align_queries({"qrels": qrels_ids,
                                    **{name: r.query_ids for name, r in rankings.items()}})
@@ -198,7 +198,7 @@ def _sample(ids: list[str]) -> str:
 def format_report(cmp: Comparison, *, lang: str = "en") -> str:
     """The human-readable report: runs, pairs, verdicts, and what was left out, its labels
     in ``lang`` (``--lang ja``: the table too, not only the verdicts)."""
-    from ..i18n import t
+    from ..i18n import message, t
 
     def say(key: str, **fmt: object) -> str:
         return t(f"cli.cmp.{key}", lang, **fmt)
@@ -233,7 +233,7 @@ def format_report(cmp: Comparison, *, lang: str = "en") -> str:
                                       ids=", ".join(ids[:_SHOW_IDS]), more=more))
     if cmp.notes:
         out.append("")
-        out += [say("note", note=n) for n in cmp.notes]
+        out += [say("note", note=message(n, lang)) for n in cmp.notes]
     return "\n".join(out)
 
 

@@ -50,7 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CostError
-from ..i18n import error
+from ..i18n import error, text
 
 #: shown beside every figure
 METHOD_TIKTOKEN = "tiktoken cl100k_base"
@@ -122,10 +122,10 @@ def find_cl100k_file() -> tuple[Path | None, list[str]]:
         try:
             data = path.read_bytes()
         except OSError as exc:
-            notes.append(f"{path} ({label}) cannot be read: {exc}")
+            notes.append(text("cost.tok_unreadable", path=path, label=label, exc=exc))
             continue
         if hashlib.sha256(data).hexdigest() != CL100K_SHA256:
-            notes.append(f"{path} ({label}) is not cl100k_base (sha256 differs); skipped")
+            notes.append(text("cost.tok_not_cl100k", path=path, label=label))
             continue
         return path, notes
     return None, notes

@@ -3133,6 +3133,80 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{url} が NaN か無限大の関連度スコアを返しました。モデルかサーバーが壊れています。"
               "別のモデルかサーバーを試してください",
     },
+    # -- warnings and notes (loaders, comparisons, engines, token files) ---------------------------
+    "msg.stats.note_no_relevant": {
+        "en": "{n} queries without any relevant document were left out",
+        "ja": "関連文書のない {n} クエリを除外しました",
+    },
+    "msg.stats.note_not_in_every": {
+        "en": "{n} queries are not in every run and were left out; compared on the {common} "
+              "shared queries",
+        "ja": "{n} クエリはすべての実行にはないため除外しました。共通の {common} "
+              "クエリで比較しています",
+    },
+    "msg.cli.cmp_no_results": {
+        "en": "{name} has no results for {absent} of the {total} judged queries; they count as 0",
+        "ja": "{name} は判定のある {total} クエリのうち {absent} "
+              "クエリで結果がありません。それらは 0 として数えます",
+    },
+    "msg.engine.note_unmapped": {
+        "en": "{n:,} hits had a {field} not in the dataset (e.g. {examples}); they were left out "
+              "of the ranking",
+        "ja": "{n:,} 件のヒットの {field} がデータセットにありませんでした(例: "
+              "{examples})。ランキングから除外しました",
+    },
+    "msg.load.scored_not_listed": {
+        "en": "{file}: {n} documents have a relevance score but are not in relevant_docs; they "
+              "are kept as judged with that score (a score above 0 makes them relevant)",
+        "ja": "{file}: {n} 件の文書に関連度スコアがありますが relevant_docs "
+              "にありません。そのスコアで判定済みとして残します(スコアが 0 "
+              "より大きければ関連ありです)",
+    },
+    "msg.load.listed_with_zero_score": {
+        "en": "{file}: documents listed in relevant_docs with a score of 0 or less count as not "
+              "relevant",
+        "ja": "{file}: relevant_docs にあってもスコアが 0 以下の文書は関連なしとして数えます",
+    },
+    "msg.load.repeated_documents": {
+        "en": "{file}: {n} repeated documents (same id, same text) were dropped; the first copy "
+              "is kept",
+        "ja": "{file}: 重複した {n} 件の文書(同じ ID、同じテキスト)を除きました。最初のものを残し"
+              "ています",
+    },
+    "msg.load.repeated_queries": {
+        "en": "{file}: {n} repeated queries (same id, same text) were dropped; the first copy is "
+              "kept",
+        "ja": "{file}: 重複した {n} 件のクエリ(同じ ID、同じテキスト)を除きました。最初のものを残"
+              "しています",
+    },
+    "msg.load.repeated_judgements": {
+        "en": "{file}: {n} repeated judgements (same query, document and grade) were dropped",
+        "ja": "{file}: 重複した {n} 件の判定(同じクエリ、文書、関連度)を除きました",
+    },
+    "msg.cost.tok_unreadable": {
+        "en": "{path} ({label}) cannot be read: {exc}",
+        "ja": "{path}({label})を読めません: {exc}",
+    },
+    "msg.cost.tok_not_cl100k": {
+        "en": "{path} ({label}) is not cl100k_base (sha256 differs); skipped",
+        "ja": "{path}({label})は cl100k_base ではありません(sha256 が違います)。飛ばしました",
+    },
+    "msg.cli.findings": {
+        "en": "validation: {n} findings in {dataset} (the app's Data page shows the same)",
+        "ja": "検証: {dataset} に {n} 件の指摘があります(アプリのデータのページにも同じものが出ま"
+              "す)",
+    },
+    "msg.cli.findings_one": {
+        "en": "validation: {n} finding in {dataset} (the app's Data page shows the same)",
+        "ja": "検証: {dataset} に {n} 件の指摘があります(アプリのデータのページにも同じものが出ま"
+              "す)",
+    },
+    "msg.cli.level_error": {"en": "error: {issue}", "ja": "エラー: {issue}"},
+    "msg.cli.level_warning": {"en": "warning: {issue}", "ja": "警告: {issue}"},
+    "msg.cli.findings_more": {
+        "en": "... and {n} more (--format json lists them all)",
+        "ja": "…ほか {n} 件(--format json ですべて一覧できます)",
+    },
 }
 
 # A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``

@@ -173,10 +173,11 @@ class DocumentsBuilder:
     def finish(self) -> list:
         if self._repeat_count:
             plural = "documents" if self.kind == "document" else "queries"
-            self.log.warn(f"repeated_{plural}",
-                          f"{self.file}: {self._repeat_count} repeated {plural} (same id, same "
-                          "text) were dropped; the first copy is kept",
-                          count=self._repeat_count, examples=self._repeats)
+            said = (text("load.repeated_documents", file=self.file, n=self._repeat_count)
+                    if plural == "documents" else
+                    text("load.repeated_queries", file=self.file, n=self._repeat_count))
+            self.log.warn(f"repeated_{plural}", said, count=self._repeat_count,
+                          examples=self._repeats)
         return self.items
 
 
@@ -213,8 +214,7 @@ class QrelsBuilder:
     def finish(self) -> Qrels:
         if self._repeat_count:
             self.log.warn("repeated_judgements",
-                          f"{self.file}: {self._repeat_count} repeated judgements (same query, "
-                          "document and grade) were dropped",
+                          text("load.repeated_judgements", file=self.file, n=self._repeat_count),
                           count=self._repeat_count, examples=self._repeats)
         return self.qrels
 

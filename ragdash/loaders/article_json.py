@@ -239,13 +239,11 @@ def _log_notes(log: LoadLog, file: str, n_docs: int, n_queries: int, found: _Fin
                        last_query=n_queries - 1), code="article_format")
     if found.extra_count:
         log.warn("scored_not_listed",
-                 f"{file}: {found.extra_count} documents have a relevance score but are not in "
-                 "relevant_docs; they are kept as judged with that score (a score above 0 "
-                 "makes them relevant)", count=found.extra_count, examples=found.extra_scored)
+                 i18n.text("load.scored_not_listed", file=file, n=found.extra_count),
+                 count=found.extra_count, examples=found.extra_scored)
     if found.zero_listed:
-        log.warn("listed_with_zero_score",
-                 f"{file}: documents listed in relevant_docs with a score of 0 or less count "
-                 "as not relevant", count=len(found.zero_listed), examples=found.zero_listed)
+        log.warn("listed_with_zero_score", i18n.text("load.listed_with_zero_score", file=file),
+                 count=len(found.zero_listed), examples=found.zero_listed)
 
 
 def _stem(source: Source) -> str:

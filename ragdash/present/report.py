@@ -45,7 +45,7 @@ from markupsafe import Markup
 from .. import __version__
 from ..cost import actual_cost, format_money
 from ..errors import RagdashError
-from ..i18n import normalize_lang, t
+from ..i18n import message, normalize_lang, t
 from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
 from ..secrets import scrub_secrets
 from ..stats import build_frontier, compare_tables, table_bands
@@ -488,7 +488,7 @@ def _significance(rep: _Report, cmp: Comparison) -> list[Block]:
     heading = f"{metric_label(rep.metric)} — {rep.t('report.n_queries')}: {cmp.n_queries:,}"
     return [Heading(heading), means, pairs,
             *(Para(v, "verdict") for v in cmp.verdicts(rep.lang)),
-            *(Para(n, "muted") for n in cmp.notes)]
+            *(Para(message(n, rep.lang), "muted") for n in cmp.notes)]
 
 
 def _disagreement(rep: _Report, a: _Entry, b: _Entry, n: int) -> list[Block]:
@@ -536,12 +536,12 @@ def _frontier_section(rep: _Report, axis: str | None, project_to: int | None
                                   drop_no_relevant=rep.drop_no_relevant,
                                   n_resamples=rep.n_resamples)
     except RagdashError as exc:
-        return Section("frontier", heading, [Para(str(exc), "note")])
+        return Section("frontier", heading, [Para(message(exc, rep.lang), "note")])
     notes = sorted({n for p in frontier.points for n in p.operating.notes})
     return Section("frontier", heading, [
         Para(frontier.recommendation(rep.lang), "verdict"),
         rep.figures.add(frontier_figure(frontier, lang=rep.lang)),
-        *(Para(n, "muted") for n in notes)])
+        *(Para(message(n, rep.lang), "muted") for n in notes)])
 
 
 def _cost_section(rep: _Report, cost: ReportCost | None) -> Section:

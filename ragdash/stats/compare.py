@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import StatsError
-from ..i18n import error
+from ..i18n import error, text
 from ..metrics import metric_label
 from .bootstrap import DEFAULT_RESAMPLES, bootstrap_means
 from .correction import holm
@@ -340,10 +340,9 @@ def compare_tables(tables: Mapping, metric: str, *, drop_no_relevant: bool = Fal
             keep = ~no_relevant
             common = [q for q, k in zip(common, keep) if k]
             per_query = {name: v[keep] for name, v in per_query.items()}
-            notes.append(f"{int(no_relevant.sum())} queries without any relevant document "
-                         "were left out")
+            notes.append(text("stats.note_no_relevant", n=int(no_relevant.sum())))
     if not alignment.complete:
-        notes.append(f"{len(alignment.dropped)} queries are not in every run and were left "
-                     f"out; compared on the {len(alignment.common)} shared queries")
+        notes.append(text("stats.note_not_in_every", n=len(alignment.dropped),
+                          common=len(alignment.common)))
     return compare_runs(per_query, metric_name=metric, query_ids=common, alignment=alignment,
                         notes=notes, **options)

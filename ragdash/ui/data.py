@@ -11,7 +11,6 @@ import streamlit as st
 
 from ..dataset import Dataset
 from ..errors import RagdashError
-from ..i18n import has
 from ..loaders import Source, column_mappings, load_uploads, read_limits
 from ..loaders.detect import classify_name
 from ..loaders.tables import ALIASES, Table, normalize_column, plan_table
@@ -303,13 +302,7 @@ def _shown_path(path: str) -> str:
 def issue_text(ctx: PageContext, issue) -> str:
     """An issue in the page's language (English from the validator when there is no
     translation for its code)."""
-    key = f"valid.{issue.code}"
-    if ctx.lang != "en" and has(key):
-        more = ", …" if issue.count > len(issue.examples) else ""
-        examples = ", ".join(issue.examples) + more
-        text = ctx.t(key, count=f"{issue.count:,}")
-        return f"{text}(例: {examples})" if issue.examples else text
-    return str(issue)
+    return issue.said(ctx.lang)
 
 
 def validation_view(ctx: PageContext, report) -> None:

@@ -20,7 +20,7 @@ import numpy as np
 
 from ...dataset import Dataset, Query
 from ...errors import Cancelled, EngineError
-from ...i18n import error
+from ...i18n import error, text
 from ...ranking import Ranking
 from .base import SearchResult, VectorEngine
 
@@ -70,9 +70,8 @@ class EngineRetriever:
     def notes(self) -> list[str]:
         notes = list(getattr(self.dense, "notes", []))
         if self.unmapped:
-            notes.append(f"{self.unmapped:,} hits had a {self.id_field} not in the dataset "
-                         f"(e.g. {', '.join(map(repr, self.unmapped_examples))}); they were "
-                         f"left out of the ranking")
+            notes.append(text("engine.note_unmapped", n=self.unmapped, field=self.id_field,
+                              examples=", ".join(map(repr, self.unmapped_examples))))
         return notes
 
     def config(self) -> dict:
