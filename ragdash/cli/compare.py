@@ -128,7 +128,8 @@ def compare_files(qrels_path: str, run_paths: list[str], *, metric: str, seed: i
                                    **{name: r.query_ids for name, r in rankings.items()}})
     common = alignment.common
     if not common:
-        raise StatsError(_no_common_message(qrels_ids, rankings))
+        raise error(StatsError, "cli.cmp_no_common", samples=_no_common_samples(qrels_ids,
+                                                                             rankings))
     kmax = k if k is not None else max(max(r.kmax for r in rankings.values()), 1)
     per_query = {}
     for name, ranking in rankings.items():
@@ -182,11 +183,10 @@ def read_run(path: str, *, name: str | None = None) -> Ranking:
     return ranking
 
 
-def _no_common_message(qrels_ids: list[str], rankings: dict[str, Ranking]) -> str:
+def _no_common_samples(qrels_ids: list[str], rankings: dict[str, Ranking]) -> str:
     parts = [f"qrels: {_sample(qrels_ids)}"]
     parts += [f"{name}: {_sample(r.query_ids)}" for name, r in rankings.items()]
-    return ("the qrels and the runs have no query in common, so nothing can be compared ("
-            + "; ".join(parts) + "); check that the runs were made for these qrels")
+    return "; ".join(parts)
 
 
 def _sample(ids: list[str]) -> str:

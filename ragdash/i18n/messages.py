@@ -3207,6 +3207,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "... and {n} more (--format json lists them all)",
         "ja": "…ほか {n} 件(--format json ですべて一覧できます)",
     },
+    "msg.cli.cmp_no_common": {
+        "en": "the qrels and the runs have no query in common, so nothing can be compared "
+              "({samples}); check that the runs were made for these qrels",
+        "ja": "qrels と run に共通のクエリがないため、何も比較できません({samples})。run がこの "
+              "qrels 用に作られたか確かめてください",
+    },
+    "msg.embed.dimension_changed.app": {
+        "en": "{url} returned {got}-dimensional vectors after {before}-dimensional ones from "
+              "{source}: the model behind this name changed; in a terminal, run `python -m "
+              "ragdash cache clear --model {model}`, then start again.",
+        "ja": "{url} は {source} の {before} 次元に続いて {got} "
+              "次元のベクトルを返しました。この名前のモデルが変わっています。ターミナルで `python "
+              "-m ragdash cache clear --model {model}` を実行してから、もう一度開始してください。",
+    },
+    "msg.embed.sizes_differ.app": {
+        "en": "Vectors of {n} different sizes ({sizes}) for {model} between the cache and the "
+              "model: in a terminal, run `python -m ragdash cache clear --model {name}`, then "
+              "start again.",
+        "ja": "キャッシュとモデルで {model} のベクトルの大きさが {n} "
+              "通り({sizes})あります。ターミナルで `python -m ragdash cache clear --model {name}` "
+              "を実行してから、もう一度開始してください。",
+    },
 }
 
 # A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``
