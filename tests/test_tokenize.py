@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -98,3 +99,75 @@ def test_ascii_shortcut_on_every_ascii_character():
     every = "".join(chr(i) for i in range(128))
     for text in (every, every[::-1], "Don't_stop 3.14 ABC_def\x00x\x7fy"):
         assert tokenize_one(text) == _full_path(text)
+
+
+# -- code_texts: the corpus tokenized at array speed must give exactly the same tokens -------
+def _reference_codes(texts):
+    from ragdash.retrieval.bm25 import code_tokens
+
+    return code_tokens(tokenize(texts))
+
+
+def _assert_same_codes(texts):
+    from ragdash.retrieval.tokenize import code_texts
+
+    want, got = _reference_codes(texts), code_texts(texts)
+    assert got[0] == want[0]  # the same distinct tokens, in the same first-seen order
+    assert got[1].dtype == want[1].dtype and np.array_equal(got[1], want[1])
+    assert got[2].dtype == want[2].dtype and np.array_equal(got[2], want[2])
+
+
+# characters of every kind the tokenizer tells apart, and the ones that change under NFKC
+_MIXED = ("abcXYZ019 _-.'\n\t" "éßİ\u0301ﬁⅫ①" "東京都梅雨入々〆〇𠀋" "あいうアイウーｶﾀﾅ" "한국어"
+          "ＡＢＣ１２３" "😀★。、" "\u2028\u00a0\x00\x7f")
+
+
+@given(st.lists(st.text(alphabet=_MIXED, max_size=40), max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_code_texts_equals_the_tokenizer_on_mixed_text(texts):
+    _assert_same_codes(texts)
+
+
+@given(st.lists(st.text(max_size=60), max_size=8))
+@settings(max_examples=300, deadline=None)
+def test_code_texts_equals_the_tokenizer_on_any_unicode(texts):
+    _assert_same_codes(texts)
+
+
+@given(st.lists(st.lists(st.text(alphabet="ab0", min_size=1, max_size=40), max_size=8)
+                .map(" ".join), max_size=10))
+@settings(max_examples=300, deadline=None)
+def test_code_texts_tells_long_words_apart(texts):
+    # words of 1..40 characters over a tiny alphabet: many share their first 8 or 16
+    # characters, so the packed keys of long tokens must still be exact
+    _assert_same_codes(texts)
+
+
+def test_code_texts_at_the_key_lengths():
+    words = ["x" * n for n in range(1, 40)] + ["y" + "x" * n for n in range(1, 40)]
+    ja = ["漢" * n for n in range(1, 9)] + ["ab東" * n for n in range(1, 6)]
+    mixed = ["Tokyo Skytree は東京スカイツリー", "international 国際化 internationalization"]
+    for texts in (words, ja, words + ja, mixed + words, ["", "", "a"], ["a", ""], [""]):
+        _assert_same_codes(texts)
+    from ragdash.retrieval.tokenize import code_texts
+
+    distinct, codes, lengths = code_texts([])
+    assert distinct == [] and len(codes) == 0 and len(lengths) == 0
+
+
+def test_code_texts_on_every_code_point():
+    # every character Python knows, in texts of 1,000 (the class table against the regexes)
+    every = "".join(map(chr, range(0x110000)))
+    texts = [every[i:i + 1000] for i in range(0, len(every), 1000)]
+    _assert_same_codes(texts[:400] + texts[-60:])
+    _assert_same_codes(texts[400:800])
+
+
+def test_code_texts_on_jsquad():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "jsquad-valid" / "corpus.jsonl"
+    docs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    texts = [f"{d.get('title', '')} {d['text']}" for d in docs]
+    _assert_same_codes(texts)
