@@ -254,8 +254,8 @@ class BM25Index:
         return np.ascontiguousarray(product, dtype=np.float32)
 
 
-#: documents per block while the matrix is built (bounds the temporaries to ~0.2 GB)
-BUILD_BLOCK_DOCS = 100_000
+#: documents per block while the matrix is built (bounds the temporaries to ~0.1 GB)
+BUILD_BLOCK_DOCS = 50_000
 
 
 def _score_matrix(ids: TokenIds, n_terms: int, *, k1: float, b: float, method: str,
@@ -278,6 +278,9 @@ def _score_matrix(ids: TokenIds, n_terms: int, *, k1: float, b: float, method: s
     blocks: list[tuple[int, object]] = []  # (first document, tf counts: terms x block docs)
     df = np.zeros(n_terms, dtype=np.int64)
     first = 0
+    # progress: the first pass counts for the first half of the documents, the second for
+    # the second half
+    _report(progress, "indexing", 0, n_docs)
     for tokens, lens in _blocks(ids):
         nd = len(lens)
         docs = np.repeat(np.arange(nd, dtype=np.int32), lens)
@@ -287,8 +290,13 @@ def _score_matrix(ids: TokenIds, n_terms: int, *, k1: float, b: float, method: s
         tf.sum_duplicates()
         tf.sort_indices()
         df += np.diff(tf.indptr)
+        # counts kept as uint16 until the second pass when they fit (they nearly always do):
+        # the blocks and the final arrays are alive together, and this is the peak
+        if tf.nnz and tf.data.max() < 2**16:
+            tf.data = tf.data.astype(np.uint16)
         blocks.append((first, tf))
         first += nd
+        _report(progress, "indexing", first // 2, n_docs)
     idf = _IDF[method](df.astype(np.float64), float(n_docs)).astype(np.float32)
     avg = lengths.mean()  # float64, as bm25s's np.array(lengths).mean()
     indptr = np.zeros(n_terms + 1, dtype=np.int64)
@@ -296,22 +304,24 @@ def _score_matrix(ids: TokenIds, n_terms: int, *, k1: float, b: float, method: s
     data = np.empty(int(indptr[-1]), dtype=np.float32)
     indices = np.empty(int(indptr[-1]), dtype=np.int32)
     filled = indptr[:-1].copy()  # next free slot of each term row
-    _report(progress, "indexing", 0, n_docs)
     while blocks:
         first, tf = blocks.pop(0)
         counts = np.diff(tf.indptr)
+        tfd = tf.data.astype(np.float32)
         norm = k1 * ((1 - b) + b * lengths[first + tf.indices] / avg)  # float64
         if method == "atire":
-            part = (tf.data * (k1 + 1)) / (tf.data + norm)
+            part = (tfd * (k1 + 1)) / (tfd + norm)
         else:  # lucene and robertson share the tf part
-            part = tf.data / (norm + tf.data)
-        rows = np.repeat(np.arange(n_terms), counts)
+            part = tfd / (norm + tfd)
+        del tfd, norm
+        rows = np.repeat(np.arange(n_terms, dtype=np.int32), counts)
         dest = np.repeat(filled - tf.indptr[:-1], counts) + np.arange(tf.nnz)
         data[dest] = (idf[rows] * part).astype(np.float32)
+        del rows, part
         indices[dest] = tf.indices + first
         filled += counts
-        _report(progress, "indexing", first + tf.shape[1], n_docs)
-        del tf, norm, part, rows, dest
+        _report(progress, "indexing", (n_docs + first + tf.shape[1]) // 2, n_docs)
+        del tf, dest
     return csr_matrix((data, indices, indptr), shape=(n_terms, n_docs))
 
 
