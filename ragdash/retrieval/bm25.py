@@ -251,7 +251,20 @@ class BM25Index:
         if not len(terms):
             return np.zeros((len(query_tokens), self.n_docs), dtype=np.float32)
         product = qm[:, terms].toarray() @ self.matrix[terms]
-        return np.ascontiguousarray(product, dtype=np.float32)
+        return _row_major(product.astype(np.float32, copy=False))
+
+
+def _row_major(a: np.ndarray) -> np.ndarray:
+    """``a`` in C order. scipy's dense x sparse product comes out in Fortran order; numpy's
+    own copy of it walks memory badly (27-80 ms for 80 x 100,000 float32 here), a copy of
+    64k elements' worth of columns at a time stays in cache (7 ms)."""
+    if a.flags.c_contiguous:
+        return a
+    out = np.empty(a.shape, dtype=a.dtype)
+    step = max(64, 2**16 // max(1, a.shape[0]))
+    for lo in range(0, a.shape[1], step):
+        out[:, lo:lo + step] = a[:, lo:lo + step]
+    return out
 
 
 #: documents per block while the matrix is built (bounds the temporaries to ~0.1 GB)
