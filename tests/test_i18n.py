@@ -502,3 +502,30 @@ def test_a_rerank_reply_that_cannot_be_right_is_japanese_and_app_worded():
     ja = message(exc, "ja", app=True)
     assert "送った 3 件の文書に 2 件のスコアを返しました" in ja and "スコア済みの分" in ja, ja
     assert "returned" not in ja
+
+
+def test_the_japanese_of_the_core_messages_has_no_english_sentence_left():
+    """A message copied into "ja" untranslated (or half of it) is caught: outside values,
+    code, quotes and flags no common English word remains."""
+    common = re.compile(r"\b(the|is|are|not|which|with|cannot|must|give|check|and|of|to)\b")
+    left = {}
+    for key, entry in CATALOG.items():
+        if key.startswith("msg."):
+            said = re.sub(r"\{[^}]*\}|`[^`]*`|'[^']*'|\"[^\"]*\"|「[^」]*」|--[\w-]+|https?://\S+",
+                          "", entry["ja"])
+            if common.search(said):
+                left[key] = entry["ja"]
+    assert not left, left
+    assert common.search("check the path")  # the pattern sees English
+
+
+def test_the_apps_words_name_no_command_line_flag():
+    """``msg.<id>.app`` is the app's copy: fields and pickers, never ``--a-flag`` (a command
+    to type in a terminal, in backticks, is allowed)."""
+    apps = {k: e for k, e in CATALOG.items() if k.startswith("msg.") and k.endswith(".app")}
+    assert len(apps) >= 30
+    flagged = {k: e[lang] for k, e in apps.items() for lang in LANGUAGES
+               if re.search(r"--[a-z]", re.sub(r"`[^`]*`", "", e[lang]))}
+    assert not flagged, flagged
+    for key in apps:  # an app copy belongs to a message the command line has
+        assert key[:-len(".app")] in CATALOG, key

@@ -84,7 +84,7 @@ def page_setup(page: str, *, settle: float = 0.0) -> PageContext:
                       run_id=state.run_id(), store=state.store(), jobs=state.jobs(),
                       owner=owner)
     _sidebar(ctx)
-    _missing_link_error(t)
+    _missing_link_error(t, lang)
     return ctx
 
 
@@ -120,7 +120,7 @@ def _open_run_link(t: Callable[..., str]) -> None:
         run = state.load_run(wanted)
     except RagdashError as exc:
         found = _exists(wanted)
-        ss[keys.LINK_MISSING] = (wanted, None if not found else str(exc))
+        ss[keys.LINK_MISSING] = (wanted, None if not found else exc)  # said in the page's language
         return
     ss.pop(keys.LINK_MISSING, None)
     state.set_run(run.id)
@@ -143,7 +143,7 @@ def missing_link() -> str | None:
     return None
 
 
-def _missing_link_error(t: Callable[..., str]) -> None:
+def _missing_link_error(t: Callable[..., str], lang: str) -> None:
     """The error for a ``?run=`` link whose run cannot be opened, on every rerun while the
     address holds it: not found (deleted, or from another RAGDASH_HOME), or unreadable."""
     run_id = missing_link()
@@ -153,7 +153,7 @@ def _missing_link_error(t: Callable[..., str]) -> None:
     if problem is None:
         st.error(t("link.missing_run", id=md(run_id)), icon=":material/link_off:")
     else:
-        st.error(t("link.bad_run", error=md(problem)), icon=":material/link_off:")
+        st.error(t("link.bad_run", error=say(problem, lang)), icon=":material/link_off:")
 
 
 def _settle(owner: str, seconds: float) -> None:
