@@ -74,8 +74,9 @@ def test_the_command_lines_notes_are_japanese_when_asked(tmp_path):
     assert "run queries have no qrels and are ignored" in english.stderr
     japanese = ragdash("score", qrels, run, env={"RAGDASH_LANG": "ja"})
     assert japanese.returncode == 0, japanese.stderr
-    assert "注: run の 1 クエリには qrels がないため無視します" in japanese.stderr, japanese.stderr
-    assert "クエリが run にありません" in japanese.stderr and "note:" not in japanese.stderr
+    said = japanese.stderr
+    assert "注: 実行結果の 1 クエリには qrels がないため無視します" in said, said
+    assert "クエリが実行結果にありません" in said and "note:" not in said
 
 
 def test_a_cost_error_is_japanese_when_asked():

@@ -39,11 +39,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cli.cmp.wtl": {"en": "B wins/ties/losses", "ja": "B の勝ち/引き分け/負け"},
     "cli.cmp.left_out_one": {
         "en": "Left out: {n} query missing from the qrels or from some run.",
-        "ja": "除外: qrels かいずれかの run にない {n} クエリ。",
+        "ja": "除外: qrels かいずれかの実行結果にない {n} クエリ。",
     },
     "cli.cmp.left_out": {
         "en": "Left out: {n} queries missing from the qrels or from some run.",
-        "ja": "除外: qrels かいずれかの run にない {n} クエリ。",
+        "ja": "除外: qrels かいずれかの実行結果にない {n} クエリ。",
     },
     "cli.cmp.missing_from": {"en": "missing from {source}: {ids}{more}",
                              "ja": "{source} にないもの: {ids}{more}"},
@@ -180,8 +180,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "msg.table.run_not_qrels": {
         "en": "this looks like a TREC run file (qid Q0 docno rank score tag), not qrels",
-        "ja": "これは qrels ではなく TREC の run ファイル(qid Q0 docno rank score tag)の"
-              "ようです",
+        "ja": "これは qrels ではなく TREC 形式の実行結果ファイル(qid Q0 docno rank score "
+              "tag)のようです",
     },
     "msg.table.run_not_qrels.fix": {
         "en": "give the relevance judgements: qid 0 docno grade",
@@ -302,32 +302,33 @@ MESSAGES: dict[str, dict[str, str]] = {
     "msg.trec.no_query_matches": {
         "en": "none of the run's {n} query ids ({sample}, ...) has judgements in the dataset "
               "{dataset}",
-        "ja": "run の {n} 件のクエリ ID({sample} など)のどれにも、データセット {dataset} の"
-              "判定がありません",
+        "ja": "実行結果の {n} 件のクエリ ID({sample} など)のどれにも、データセット {dataset} "
+              "の判定がありません",
     },
     "msg.trec.no_query_matches.fix": {
-        "en": "score the run against the dataset whose queries it answers (query ids must "
-              "match)",
-        "ja": "その run が答えたクエリのデータセットで採点してください(クエリ ID の一致が"
-              "必要です)",
+        "en": "score the run against the dataset whose queries it answers (query ids must match)",
+        "ja": "その実行結果が答えたクエリのデータセットで採点してください(クエリ ID "
+              "の一致が必要です)",
     },
     "msg.trec.no_doc_matches": {
         "en": "none of the run's document ids is in the dataset {dataset}",
-        "ja": "run の文書 ID がデータセット {dataset} に 1 つもありません",
+        "ja": "実行結果の文書 ID がデータセット {dataset} に 1 つもありません",
     },
     "msg.trec.no_doc_matches.fix": {
         "en": "check that the run retrieved from this corpus (doc ids must match)",
-        "ja": "その run がこのコーパスから検索したものか確かめてください(文書 ID の一致が"
-              "必要です)",
+        "ja": "その実行結果がこのコーパスから検索したものか確かめてください(文書 ID "
+              "の一致が必要です)",
     },
     # -- TREC run files, line by line (ragdash.formats: ids set with errors.with_id) ---------
-    "msg.trec.not_unicode": {"en": "the run file is not UTF-8 text",
-                          "ja": "run ファイルが UTF-8 のテキストではありません"},
+    "msg.trec.not_unicode": {
+        "en": "the run file is not UTF-8 text",
+        "ja": "実行結果ファイルが UTF-8 のテキストではありません",
+    },
     "msg.trec.not_unicode.fix": {"en": "save it as UTF-8", "ja": "UTF-8 で保存してください"},
-    "msg.trec.empty": {"en": "the run file is empty", "ja": "run ファイルが空です"},
+    "msg.trec.empty": {"en": "the run file is empty", "ja": "実行結果ファイルが空です"},
     "msg.trec.empty.fix": {
         "en": "give a TREC run file: qid Q0 docno rank score tag",
-        "ja": "TREC の run ファイル(qid Q0 docno rank score tag)を指定してください",
+        "ja": "TREC 形式の実行結果ファイル(qid Q0 docno rank score tag)を指定してください",
     },
     "msg.trec.columns": {
         "en": "expected 6 columns (qid Q0 docno rank score tag), found {n}",
@@ -348,26 +349,27 @@ MESSAGES: dict[str, dict[str, str]] = {
     "msg.trec.id_empty": {
         "en": "the {kind} id {id} is empty, which a TREC run file cannot hold (its columns are "
               "split on whitespace, so the file would not read back)",
-        "ja": "{kind} ID {id} が空です。TREC の run ファイルには書けません(列は空白で"
-              "区切られるため、読み戻せなくなります)",
+        "ja": "{kind} ID {id} が空です。TREC 形式の実行結果ファイルには書けません(列は空白で区切"
+              "られるため、読み戻せなくなります)",
     },
     "msg.trec.id_empty.fix": {
-        "en": "remove spaces and tabs from the ids in the dataset, or keep the run in "
-              "ragdash's JSON export or run store, which hold any id",
-        "ja": "データセットの ID から空白とタブを除くか、どんな ID も保持できる ragdash の "
-              "JSON 書き出しか run ストアに run を残してください",
+        "en": "remove spaces and tabs from the ids in the dataset, or keep the run in ragdash's "
+              "JSON export or run store, which hold any id",
+        "ja": "データセットの ID から空白とタブを除くか、どんな ID も保持できる ragdash の JSON "
+              "書き出しか実行ストアに実行結果を残してください",
     },
     "msg.trec.id_whitespace": {
         "en": "the {kind} id {id} contains whitespace, which a TREC run file cannot hold (its "
               "columns are split on whitespace, so the file would not read back)",
-        "ja": "{kind} ID {id} に空白が含まれています。TREC の run ファイルには書けません(列は"
-              "空白で区切られるため、読み戻せなくなります)",
+        "ja": "{kind} ID {id} に空白が含まれています。TREC "
+              "形式の実行結果ファイルには書けません(列は空白で区切られるため、"
+              "読み戻せなくなります)",
     },
     "msg.trec.id_whitespace.fix": {
-        "en": "remove spaces and tabs from the ids in the dataset, or keep the run in "
-              "ragdash's JSON export or run store, which hold any id",
-        "ja": "データセットの ID から空白とタブを除くか、どんな ID も保持できる ragdash の "
-              "JSON 書き出しか run ストアに run を残してください",
+        "en": "remove spaces and tabs from the ids in the dataset, or keep the run in ragdash's "
+              "JSON export or run store, which hold any id",
+        "ja": "データセットの ID から空白とタブを除くか、どんな ID も保持できる ragdash の JSON "
+              "書き出しか実行ストアに実行結果を残してください",
     },
     "msg.trec.kind.query": {"en": "query", "ja": "クエリ"},
     "msg.trec.kind.document": {"en": "document", "ja": "文書"},
@@ -863,16 +865,17 @@ MESSAGES: dict[str, dict[str, str]] = {
               "モデルのファイルが壊れています。",
     },
     "msg.rerank.queries_missing": {
-        "en": "{n} queries of the run are not in the dataset (e.g. {example}): the reranker "
-              "needs their texts; rerank a run made on this dataset.",
-        "ja": "run の {n} クエリがデータセットにありません(例: {example})。リランクには"
-              "テキストが必要です。このデータセットで作った run をリランクしてください。",
+        "en": "{n} queries of the run are not in the dataset (e.g. {example}): the reranker needs "
+              "their texts; rerank a run made on this dataset.",
+        "ja": "実行結果の {n} クエリがデータセットにありません(例: {example})。リランクにはテキス"
+              "トが必要です。このデータセットで作った実行結果をリランクしてください。",
     },
     "msg.rerank.docs_missing": {
-        "en": "The run names {n} documents that the dataset does not have (e.g. {example}): "
-              "the reranker needs their texts; rerank a run made on this dataset.",
-        "ja": "run にはデータセットにない文書が {n} 件あります(例: {example})。リランクには"
-              "テキストが必要です。このデータセットで作った run をリランクしてください。",
+        "en": "The run names {n} documents that the dataset does not have (e.g. {example}): the "
+              "reranker needs their texts; rerank a run made on this dataset.",
+        "ja": "実行結果にはデータセットにない文書が {n} 件あります(例: "
+              "{example})。リランクにはテキストが必要です。このデータセットで作った実行結果をリラ"
+              "ンクしてください。",
     },
     "msg.rerank.bad_depth": {
         "en": "The rerank depth must be a whole number from 1 to {most}, not {value}.",
@@ -1377,11 +1380,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "msg.json.invalid_run": {
         "en": "the run file looks like JSON but cannot be parsed ({reason}, column {column})",
-        "ja": "run ファイルは JSON のようですが解析できません({reason}、{column} 文字目)",
+        "ja": "実行結果ファイルは JSON のようですが解析できません({reason}、{column} 文字目)",
     },
     "msg.json.invalid_run.fix": {
         "en": "give a TREC run file or the JSON ragdash exported",
-        "ja": "TREC の run ファイルか、ragdash が書き出した JSON を指定してください",
+        "ja": "TREC 形式の実行結果ファイルか、ragdash が書き出した JSON を指定してください",
     },
     "msg.json.deep_run": {
         "en": "the JSON is nested too deeply to read",
@@ -1389,7 +1392,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "msg.json.deep_run.fix": {
         "en": "give a TREC run file or the JSON ragdash exported",
-        "ja": "TREC の run ファイルか、ragdash が書き出した JSON を指定してください",
+        "ja": "TREC 形式の実行結果ファイルか、ragdash が書き出した JSON を指定してください",
     },
     "msg.article.ids_not_positions": {
         "en": "the article format needs document ids 0..N-1 in order",
@@ -1641,7 +1644,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "msg.table.looks_trec_run": {
         "en": " (this looks like a TREC run file)",
-        "ja": "(TREC の run ファイルのようです)",
+        "ja": "(TREC 形式の実行結果ファイルのようです)",
     },
     "msg.table.mapping_no_column": {
         "en": "the mapping names the column {want!r} for the {kind} {role}, but the file has no "
@@ -1720,8 +1723,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "msg.cli.cannot_write_run": {
         "en": "cannot write the run file {path}: {reason}; check the folder exists and is writable",
-        "ja": "run ファイル {path} を書き込めません: {reason}。フォルダーがあり、書き込めるか確か"
-              "めてください",
+        "ja": "実行結果ファイル {path} を書き込めません: {reason}。フォルダーがあり、書き込めるか"
+              "確かめてください",
     },
     "msg.cli.no_api_key": {
         "en": "no API key: the environment variable {env} is not set. Set it (export {env}=...) "
@@ -1784,12 +1787,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "msg.cli.run_json_bad_queries": {
         "en": "the run JSON's \"queries\" must map each query id to a list of [doc id, score] "
               "pairs",
-        "ja": "run の JSON の \"queries\" は、各クエリ ID を [文書 ID, スコア] "
+        "ja": "実行結果の JSON の \"queries\" は、各クエリ ID を [文書 ID, スコア] "
               "の組のリストに対応させる必要があります",
     },
     "msg.cli.run_json_bad_queries.fix": {
         "en": "export the run again from ragdash",
-        "ja": "ragdash から run をもう一度書き出してください",
+        "ja": "ragdash から実行結果をもう一度書き出してください",
     },
     "msg.cli.run_json_no_queries": {
         "en": "the JSON has no \"queries\" object",
@@ -1798,20 +1801,20 @@ MESSAGES: dict[str, dict[str, str]] = {
     "msg.cli.run_json_no_queries.fix": {
         "en": "give a ragdash run JSON ({{\"name\": ..., \"queries\": {{qid: [[doc, score], "
               "...]}}}}) or a TREC run file",
-        "ja": "ragdash の run の JSON({{\"name\": ..., \"queries\": {{qid: [[doc, score], "
-              "...]}}}})か、TREC の run ファイルを指定してください",
+        "ja": "ragdash の実行結果の JSON({{\"name\": ..., \"queries\": {{qid: [[doc, score], "
+              "...]}}}})か、TREC 形式の実行結果ファイルを指定してください",
     },
     "msg.cli.run_json_unparsable": {
         "en": "the run file looks like JSON but cannot be parsed",
-        "ja": "run ファイルは JSON のようですが解析できません",
+        "ja": "実行結果ファイルは JSON のようですが解析できません",
     },
     "msg.cli.run_json_unparsable.fix": {
         "en": "give a TREC run file or the JSON ragdash exported",
-        "ja": "TREC の run ファイルか、ragdash が書き出した JSON を指定してください",
+        "ja": "TREC 形式の実行結果ファイルか、ragdash が書き出した JSON を指定してください",
     },
     "msg.cli.cannot_read_run": {
         "en": "cannot read the run file ({reason})",
-        "ja": "run ファイルを読めません({reason})",
+        "ja": "実行結果ファイルを読めません({reason})",
     },
     "msg.cli.cannot_read_run.fix": {"en": "check the path", "ja": "パスを確かめてください"},
     "msg.cli.qrels_no_query": {
@@ -1833,30 +1836,30 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "msg.cli.compare_two": {
         "en": "give at least two runs to compare",
-        "ja": "比較する run を 2 つ以上指定してください",
+        "ja": "比較する実行結果を 2 つ以上指定してください",
     },
     "msg.cli.bad_weights": {
         "en": "--weights {text!r}: give numbers separated by commas, one per run, e.g. 0.3,0.7",
-        "ja": "--weights {text!r}: run ごとに 1 つずつ、カンマ区切りの数値を指定してください(例: "
-              "0.3,0.7)",
+        "ja": "--weights {text!r}: 実行結果ごとに 1 つずつ、カンマ区切りの数値を指定してください("
+              "例: 0.3,0.7)",
     },
     "msg.cli.fuse_store_dataset": {
         "en": "--store needs the dataset the runs were made on (a run is saved with its dataset): "
               "give the dataset folder as QRELS (e.g. data/jsquad-valid), or ragdash run JSON "
               "exports of runs in the store",
-        "ja": "--store には run を作ったデータセットが必要です(run "
-              "はデータセットと一緒に保存されます)。QRELS にデータセットのフォルダー(例: "
-              "data/jsquad-valid)を指定するか、ストアにある run の ragdash JSON "
-              "書き出しを指定してください",
+        "ja": "--store には実行結果を作ったデータセットが必要です(実行結果はデータセットと一緒に"
+              "保存されます)。QRELS にデータセットのフォルダー(例: data/jsquad-valid)を指定するか"
+              "、ストアにある実行結果の ragdash JSON 書き出しを指定してください",
     },
     "msg.cli.fuse_no_judged": {
         "en": "no query of the runs has judgements in the qrels (runs: e.g. {runs}; qrels: e.g. "
               "{qrels})",
-        "ja": "run のクエリのどれにも qrels の判定がありません(run: 例 {runs}、qrels: 例 {qrels})",
+        "ja": "実行結果のクエリのどれにも qrels の判定がありません(実行結果: 例 {runs}、qrels: 例 "
+              "{qrels})",
     },
     "msg.cli.fuse_no_judged.fix": {
         "en": "fuse runs made for these qrels",
-        "ja": "この qrels 用に作った run を融合してください",
+        "ja": "この qrels 用に作った実行結果を融合してください",
     },
     "msg.cli.sweep_no_weights": {
         "en": "--sweep tries every α itself; drop --weights / --alpha",
@@ -1864,22 +1867,22 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "msg.cli.sweep_two": {
         "en": "--sweep weighs exactly two runs (α and 1 − α), got {n}",
-        "ja": "--sweep で重み付けできるのはちょうど 2 つの run です(α と 1 − α)。{n} "
+        "ja": "--sweep で重み付けできるのはちょうど 2 つの実行結果です(α と 1 − α)。{n} "
               "個が指定されました",
     },
     "msg.cli.fuse_two": {
         "en": "fusion needs at least two runs, got {n}",
-        "ja": "融合には run が 2 つ以上必要です({n} 個が指定されました)",
+        "ja": "融合には実行結果が 2 つ以上必要です({n} 個が指定されました)",
     },
     "msg.cli.no_such_run": {
         "en": "no run {item!r} in the run store {path} (deleted, or saved under another "
               "RAGDASH_HOME); the app's Results page lists the saved runs",
-        "ja": "実行ストア {path} に run {item!r} がありません(削除されたか、別の RAGDASH_HOME "
+        "ja": "実行ストア {path} に実行結果 {item!r} がありません(削除されたか、別の RAGDASH_HOME "
               "に保存されています)。保存済みの実行はアプリの結果ページに一覧があります",
     },
     "msg.cli.no_such_run_file": {
         "en": "{item}: no such file; give a ragdash run JSON file or a saved run's id",
-        "ja": "{item}: そのファイルはありません。ragdash の run の JSON "
+        "ja": "{item}: そのファイルはありません。ragdash の実行結果の JSON "
               "ファイルか、保存済みの実行の ID を指定してください",
     },
     "msg.cli.cannot_read": {
@@ -1896,27 +1899,27 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "msg.cli.not_run_export": {
         "en": "not a ragdash run JSON export (no readable 'ranking')",
-        "ja": "ragdash の run の JSON 書き出しではありません(読める 'ranking' がありません)",
+        "ja": "ragdash の実行結果の JSON 書き出しではありません(読める 'ranking' がありません)",
     },
     "msg.cli.not_run_export.fix": {
         "en": "export the run again, or give a TREC run file",
-        "ja": "run をもう一度書き出すか、TREC の run ファイルを指定してください",
+        "ja": "実行結果をもう一度書き出すか、TREC 形式の実行結果ファイルを指定してください",
     },
     "msg.cli.rerank_no_common": {
         "en": "the run has no query id in common with the dataset's judged queries (run: {n} "
               "queries, e.g. {run_ids}; dataset: e.g. {judged})",
-        "ja": "run とデータセットの判定のあるクエリに共通のクエリ ID がありません(run: {n} "
-              "クエリ、例 {run_ids}。データセット: 例 {judged})",
+        "ja": "実行結果とデータセットの判定のあるクエリに共通のクエリ ID がありません(実行結果: "
+              "{n} クエリ、例 {run_ids}。データセット: 例 {judged})",
     },
     "msg.cli.rerank_no_common.fix": {
         "en": "rerank a run made on this dataset",
-        "ja": "このデータセットで作った run をリランクしてください",
+        "ja": "このデータセットで作った実行結果をリランクしてください",
     },
     "msg.cli.score_no_common": {
         "en": "the run and the qrels have no query id in common (run: {n_run} queries, e.g. "
               "{run_ids}; qrels: {n_qrels} queries, e.g. {qrels_ids}); check that both files use "
               "the same query ids",
-        "ja": "run と qrels に共通のクエリ ID がありません(run: {n_run} クエリ、例 "
+        "ja": "実行結果と qrels に共通のクエリ ID がありません(実行結果: {n_run} クエリ、例 "
               "{run_ids}。qrels: {n_qrels} クエリ、例 {qrels_ids})。両方のファイルが同じクエリ ID "
               "を使っているか確かめてください",
     },
@@ -1967,14 +1970,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the runs were made on different datasets: {a!r} on {a_dataset!r} (fingerprint "
               "{a_fp}…) and {b!r} on {b_dataset!r} (fingerprint {b_fp}…); fuse rankings of one "
               "dataset",
-        "ja": "run が別々のデータセットで作られています: {a!r} は {a_dataset!r}(フィンガープリン"
-              "ト {a_fp}…)、{b!r} は {b_dataset!r}(フィンガープリント {b_fp}…)。1 "
+        "ja": "実行結果が別々のデータセットで作られています: {a!r} は {a_dataset!r}(フィンガープ"
+              "リント {a_fp}…)、{b!r} は {b_dataset!r}(フィンガープリント {b_fp}…)。1 "
               "つのデータセットのランキングを融合してください",
     },
     "msg.cli.fuse_no_common": {
         "en": "the runs {a!r} and {b!r} share no query id ({a}: e.g. {a_ids}; {b}: e.g. {b_ids}), "
               "so they answer different datasets' queries; fuse rankings of one dataset",
-        "ja": "run {a!r} と {b!r} には共通のクエリ ID がなく({a}: 例 {a_ids}。{b}: 例 "
+        "ja": "実行結果 {a!r} と {b!r} には共通のクエリ ID がなく({a}: 例 {a_ids}。{b}: 例 "
               "{b_ids})、別々のデータセットのクエリに答えています。1 "
               "つのデータセットのランキングを融合してください",
     },
@@ -1992,16 +1995,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "注: {n:,} クエリは検索結果が 0 件でした(BM25 "
               "ではどの文書とも共通のトークンがありません)。スコアは 0 です",
     },
-    "msg.cli.run_written": {"en": "run written to {path}", "ja": "run を {path} に書き出しました"},
+    "msg.cli.run_written": {
+        "en": "run written to {path}",
+        "ja": "実行結果を {path} に書き出しました",
+    },
     "msg.cli.note_not_in_run": {
         "en": "note: {n:,} of the {total:,} qrels queries are not in the run; they are not scored "
               "(trec_eval's default)",
-        "ja": "注: qrels の {total:,} クエリのうち {n:,} クエリが run "
-              "にありません。採点しません(trec_eval の既定)",
+        "ja": "注: qrels の {total:,} クエリのうち {n:,} "
+              "クエリが実行結果にありません。採点しません(trec_eval の既定)",
     },
     "msg.cli.note_no_qrels": {
         "en": "note: {n:,} run queries have no qrels and are ignored",
-        "ja": "注: run の {n:,} クエリには qrels がないため無視します",
+        "ja": "注: 実行結果の {n:,} クエリには qrels がないため無視します",
     },
     "msg.cli.index_saved": {
         "en": "saved the {which} run as {rid}: open it at ?run={rid}",
@@ -2406,50 +2412,51 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "msg.run.cannot_read": {
         "en": "cannot read the run file ({reason})",
-        "ja": "run ファイルを読めません({reason})",
+        "ja": "実行結果ファイルを読めません({reason})",
     },
     "msg.run.cannot_read.fix": {"en": "check the path", "ja": "パスを確かめてください"},
     "msg.export.dataset_not_loaded": {
         "en": "this run was made on the dataset {name!r}, which is not loaded; load that dataset "
               "first, or export the run with its qrels",
-        "ja": "この run はデータセット {name!r} で作られましたが、そのデータセットは読み込まれて"
-              "いません。先にそのデータセットを読み込むか、qrels 付きで run を書き出してください",
+        "ja": "この実行結果はデータセット {name!r} で作られましたが、そのデータセットは読み込まれ"
+              "ていません。先にそのデータセットを読み込むか、qrels "
+              "付きで実行結果を書き出してください",
     },
     "msg.export.other_dataset": {
         "en": "this run was made on the dataset {name!r} (fingerprint {fp}…), not on the one "
               "loaded ({loaded!r}); load that dataset first, or export the run with its qrels",
-        "ja": "この run は読み込み中のデータセット({loaded!r})ではなく、データセット "
+        "ja": "この実行結果は読み込み中のデータセット({loaded!r})ではなく、データセット "
               "{name!r}(フィンガープリント {fp}…)で作られました。先にそのデータセットを読み込むか"
-              "、qrels 付きで run を書き出してください",
+              "、qrels 付きで実行結果を書き出してください",
     },
     "msg.export.fingerprint": {
         "en": "the dataset inside this run export does not match its fingerprint; the file was "
               "edited or is damaged",
-        "ja": "この run の書き出しに含まれるデータセットがフィンガープリントと一致しません。ファ"
-              "イルが編集されたか壊れています",
+        "ja": "この実行結果の書き出しに含まれるデータセットがフィンガープリントと一致しません。"
+              "ファイルが編集されたか壊れています",
     },
     "msg.export.fingerprint.fix": {
         "en": "export the run again",
-        "ja": "run をもう一度書き出してください",
+        "ja": "実行結果をもう一度書き出してください",
     },
     "msg.export.newer": {
         "en": "this run export is version {version}, newer than this ragdash reads ({most})",
-        "ja": "この run の書き出しはバージョン {version} で、この ragdash "
+        "ja": "この実行結果の書き出しはバージョン {version} で、この ragdash "
               "が読めるもの({most})より新しいです",
     },
     "msg.export.newer.fix": {"en": "update ragdash", "ja": "ragdash を更新してください"},
     "msg.export.not_export": {
         "en": "this JSON file is not a ragdash run export",
-        "ja": "この JSON ファイルは ragdash の run の書き出しではありません",
+        "ja": "この JSON ファイルは ragdash の実行結果の書き出しではありません",
     },
     "msg.export.not_export.fix": {
         "en": "upload a file made with the run's JSON download, or a TREC run file",
-        "ja": "実行の JSON ダウンロードで作ったファイルか、TREC の run "
-              "ファイルをアップロードしてください",
+        "ja": "実行の JSON ダウンロードで作ったファイルか、TREC "
+              "形式の実行結果ファイルをアップロードしてください",
     },
     "msg.export.not_utf8": {
         "en": "the run file is not UTF-8 text",
-        "ja": "run ファイルが UTF-8 のテキストではありません",
+        "ja": "実行結果ファイルが UTF-8 のテキストではありません",
     },
     "msg.export.not_utf8.fix": {
         "en": "upload the .json file ragdash exported",
@@ -2457,11 +2464,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "msg.export.incomplete": {
         "en": "this is not a complete ragdash run export ({kind}: {exc})",
-        "ja": "ragdash の run の書き出しとして不完全です({kind}: {exc})",
+        "ja": "ragdash の実行結果の書き出しとして不完全です({kind}: {exc})",
     },
     "msg.export.incomplete.fix": {
         "en": "export the run again from ragdash",
-        "ja": "ragdash から run をもう一度書き出してください",
+        "ja": "ragdash から実行結果をもう一度書き出してください",
     },
     "msg.store.no_run": {
         "en": "no saved run with id {shown}; it may have been deleted",
@@ -3210,8 +3217,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "msg.cli.cmp_no_common": {
         "en": "the qrels and the runs have no query in common, so nothing can be compared "
               "({samples}); check that the runs were made for these qrels",
-        "ja": "qrels と run に共通のクエリがないため、何も比較できません({samples})。run がこの "
-              "qrels 用に作られたか確かめてください",
+        "ja": "qrels と実行結果に共通のクエリがないため、何も比較できません({samples})。実行結果"
+              "がこの qrels 用に作られたか確かめてください",
     },
     "msg.embed.dimension_changed.app": {
         "en": "{url} returned {got}-dimensional vectors after {before}-dimensional ones from "
