@@ -3246,7 +3246,7 @@ _PARTS = {"corpus": ("the corpus (documents)", "コーパス(文書)"),
 _HOWS = {"name": ("its name", "ファイル名"), "columns": ("its columns", "列名")}
 for _kind, (_en, _ja) in _PARTS.items():
     _others_en = " and ".join(en for k, (en, _) in _PARTS.items() if k != _kind)
-    _others_ja = "と".join(ja for k, (_, ja) in _PARTS.items() if k != _kind)
+    _others_ja = "と".join(ja for k, (_, ja) in _PARTS.items() if k != _kind).replace("とq", "と q")
     for _how, (_how_en, _how_ja) in _HOWS.items():
         MESSAGES[f"msg.load.lone_{_kind}_by_{_how}"] = {
             "en": f"this table looks like {_en} (from {_how_en}), one part of a dataset only",
