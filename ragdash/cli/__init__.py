@@ -86,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"エラー: {message(exc, lang)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        from ..i18n import message, text
+
+        print(message(text("cli.interrupted"), _lang(args)), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

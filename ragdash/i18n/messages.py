@@ -3236,6 +3236,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "通り({sizes})あります。ターミナルで `python -m ragdash cache clear --model {name}` "
               "を実行してから、もう一度開始してください。",
     },
+    "msg.cli.interrupted": {"en": "interrupted", "ja": "中断しました"},
 }
 
 # A lone table recognised as one part, by its name or its columns: ``load.lone_<part>_by_<how>``
