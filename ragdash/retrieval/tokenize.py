@@ -26,6 +26,10 @@ BM25 does not care about order.
 The work is three ``re.findall`` passes with plain character classes per text, so it runs at
 C speed: about 5 s for 100,000 jsquad-sized passages (18M characters) here. An ASCII-only
 text takes one pass (NFKC changes no ASCII character and the CJK passes cannot match).
+
+An index does not need the token strings, only each text's tokens as codes: :func:`code_texts`
+gives exactly what coding :func:`tokenize`'s output gives, with array operations over a chunk
+of texts (8 µs rather than 18 µs a 60-word document; see its comment block below).
 """
 
 from __future__ import annotations
