@@ -149,3 +149,13 @@ def test_the_validation_findings_and_notes_are_japanese_when_asked(tmp_path):
     said = japanese.stderr
     assert "件の指摘があります" in said and "警告: " in said and "注: 評価した 1 クエリ" in said
     assert "validation:" not in said and "warning:" not in said and "note:" not in said, said
+
+
+def test_a_bm25_setting_error_is_japanese_when_asked():
+    english = ragdash("evaluate", JSQUAD, "--k1", "-1")
+    assert english.returncode == 2
+    assert "error: BM25 k1 must be a number >= 0, got -1.0" in english.stderr, english.stderr
+    japanese = ragdash("--lang", "ja", "evaluate", JSQUAD, "--b", "2")
+    assert japanese.returncode == 2
+    assert "エラー: BM25 の b は 0 から 1 の間にしてください(2.0 が指定されました)" \
+        in japanese.stderr, japanese.stderr

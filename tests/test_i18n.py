@@ -339,11 +339,8 @@ def literal_error_sites(sources: dict[str, str]) -> list[tuple[str, int, str]]:
     return sorted(sites)
 
 
-#: Files whose errors are not converted here, with why.
-NOT_CONVERTED_FILES = {
-    "ragdash/retrieval/bm25.py": "bm25: lead (being rewritten)",
-    "ragdash/retrieval/tokenize.py": "bm25: lead (being rewritten)",
-}
+#: Files whose errors are not converted here, with why (none left).
+NOT_CONVERTED_FILES: dict[str, str] = {}
 #: Errors that stay English, (file, start of the text) -> why. Programmer errors: a state
 #: the code cannot reach from a user's input, or a wrong value passed by code.
 ENGLISH_ONLY: dict[tuple[str, str], str] = {

@@ -2632,6 +2632,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{what} の {row} 行目に NaN か無限大があります。埋め込みを確かめてください",
     },
     "msg.cosine.cancelled": {"en": "cancelled", "ja": "取り消しました"},
+    "msg.bm25.method": {
+        "en": "unknown BM25 method {method!r}; use one of {methods}",
+        "ja": "BM25 の方式 {method!r} はありません。{methods} のどれかを使ってください",
+    },
+    "msg.bm25.k1": {
+        "en": "BM25 k1 must be a number >= 0, got {value!r}",
+        "ja": "BM25 の k1 は 0 以上の数にしてください({value!r} が指定されました)",
+    },
+    "msg.bm25.b": {
+        "en": "BM25 b must be between 0 and 1, got {value!r}",
+        "ja": "BM25 の b は 0 から 1 の間にしてください({value!r} が指定されました)",
+    },
+    "msg.bm25.kmax": {
+        "en": "kmax must be at least 1, got {value}",
+        "ja": "kmax は 1 以上にしてください({value} が指定されました)",
+    },
     "msg.cosine.no_faiss": {
         "en": "the faiss backend needs faiss-cpu: pip install faiss-cpu",
         "ja": "faiss のバックエンドには faiss-cpu が必要です: pip install faiss-cpu",

@@ -413,19 +413,29 @@ def read_documents(source: Source, log: LoadLog, *, kind: str = "corpus",
     file = table.file
     what = "document" if kind == "corpus" else "query"
 
+    id_col, text_col = mapping.chosen["id"], mapping.chosen["text"]
+    id_what, text_what = f"{what} id", f"{what} text"
+
     def parsed():
+        # The usual values (a string id, a string text and title) are taken as they are;
+        # anything else goes through norm_id / text_value, which convert or explain it.
         for line, record, row in table.records(header=mapping.header):
             cells = get(row, line, record)
-            ident = norm_id(_required(cells.get("id"), "id", what, mapping.chosen["id"], file,
-                                      line, record), what=f"{what} id", file=file, line=line,
-                            record=record)
-            text = text_value(_required(cells.get("text"), "text", what,
-                                        mapping.chosen["text"], file, line, record),
-                              what=f"{what} text", file=file, line=line, record=record)
+            ident = cells.get("id")
+            ident = ident.strip() if type(ident) is str else None
+            if not ident:
+                ident = norm_id(_required(cells.get("id"), "id", what, id_col, file, line,
+                                          record), what=id_what, file=file, line=line,
+                                record=record)
+            text = cells.get("text")
+            if type(text) is not str:
+                text = text_value(_required(text, "text", what, text_col, file, line, record),
+                                  what=text_what, file=file, line=line, record=record)
             if kind == "corpus":
                 title = cells.get("title")
-                title = text_value(None if title is MISSING else title, what="title",
-                                   file=file, line=line, record=record)
+                if type(title) is not str:
+                    title = text_value(None if title is MISSING else title, what="title",
+                                       file=file, line=line, record=record)
                 yield line, record, Document(ident, text, title)
             else:
                 yield line, record, Query(ident, text)

@@ -46,6 +46,7 @@ import numpy as np
 
 from ..dataset import Dataset, Query
 from ..errors import Cancelled, RetrievalError
+from ..i18n import error
 from ..ranking import Ranking
 from .tokenize import TOKENIZER_NAME, code_texts, tokenize
 from .topk import doc_id_keys, select_topk
@@ -360,12 +361,12 @@ class BM25Retriever:
 
     def __init__(self, *, k1: float = 1.2, b: float = 0.75, method: str = "lucene") -> None:
         if method not in METHODS:
-            raise RetrievalError(f"unknown BM25 method {method!r}; use one of "
-                                 f"{', '.join(METHODS)}")
+            raise error(RetrievalError, "bm25.method", method=method,
+                        methods=", ".join(METHODS))
         if not (np.isfinite(k1) and k1 >= 0):
-            raise RetrievalError(f"BM25 k1 must be a number >= 0, got {k1!r}")
+            raise error(RetrievalError, "bm25.k1", value=k1)
         if not (np.isfinite(b) and 0 <= b <= 1):
-            raise RetrievalError(f"BM25 b must be between 0 and 1, got {b!r}")
+            raise error(RetrievalError, "bm25.b", value=b)
         self.k1 = float(k1)
         self.b = float(b)
         self.method = method
@@ -410,7 +411,7 @@ class BM25Retriever:
         """Top ``kmax`` documents with a score above 0 for each query."""
         kmax = int(kmax)
         if kmax < 1:
-            raise RetrievalError(f"kmax must be at least 1, got {kmax}")
+            raise error(RetrievalError, "bm25.kmax", value=kmax)
         index = self.index(dataset, progress=progress, cancel=cancel)
         searching = time.perf_counter()
         queries = list(queries)
@@ -469,4 +470,4 @@ def _report(progress: ProgressFn | None, stage: str, done: int, total: int) -> N
 
 def _check(cancel: threading.Event | None) -> None:
     if cancel is not None and cancel.is_set():
-        raise Cancelled("cancelled")
+        raise error(Cancelled, "cosine.cancelled")
