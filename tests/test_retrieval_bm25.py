@@ -350,3 +350,27 @@ def test_block_scores_are_the_sparse_products_bit_for_bit():
         got = index.scores(queries)
         assert got.dtype == np.float32 and got.flags.c_contiguous
         np.testing.assert_array_equal(got, want.astype(np.float32))
+
+
+def test_chunks_are_bounded_by_characters_too(jsquad_slice):
+    from itertools import pairwise
+
+    from ragdash.retrieval import bm25
+
+    texts = ["x" * 50, "y" * 500, "z", "w" * 30, "v" * 30, "u" * 10] * 5
+    spans = bm25.chunk_spans(texts, docs=4, chars=100)
+    assert spans[0][0] == 0 and spans[-1][1] == len(texts)
+    assert all(a[1] == b[0] for a, b in pairwise(spans))  # contiguous, in order
+    for lo, hi in spans:
+        assert 1 <= hi - lo <= 4
+        # at most 100 characters unless one text alone is longer
+        assert sum(map(len, texts[lo:hi])) <= 100 or hi - lo == 1
+    assert (1, 2) in spans  # the 500-character text is a chunk of its own
+    # the tokens do not depend on how the corpus is cut
+    corpus = jsquad_slice.doc_texts()
+    whole = bm25.tokenize_corpus(corpus, workers=1, chunk=10**9, chunk_chars=10**12)
+    for workers in (1, 2):
+        cut = bm25.tokenize_corpus(corpus, workers=workers, chunk=50, chunk_chars=3_000)
+        assert cut.vocab == whole.vocab
+        for a, b in zip(cut.flat(), whole.flat()):
+            np.testing.assert_array_equal(a, b)

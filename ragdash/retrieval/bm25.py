@@ -128,12 +128,36 @@ CHUNK_DOCS = 20_000
 PARALLEL_MIN_DOCS = 40_000
 
 
+#: characters per chunk at most (a chunk's arrays take ~50 bytes a token): long documents
+#: make chunks of fewer documents, so memory does not grow with the documents' length
+CHUNK_CHARS = 10_000_000
+
+
+def chunk_spans(texts: Sequence[str], docs: int = CHUNK_DOCS,
+                chars: int = CHUNK_CHARS) -> list[tuple[int, int]]:
+    """(start, end) of each chunk: at most ``docs`` texts and, unless one text alone is
+    longer, at most ``chars`` characters."""
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    spans = []
+    lo, total = 0, len(texts)
+    ends = np.cumsum(lengths)
+    while lo < total:
+        before = ends[lo - 1] if lo else 0
+        fit = int(np.searchsorted(ends, before + chars, side="right"))
+        hi = min(total, lo + docs, max(fit, lo + 1))
+        spans.append((lo, hi))
+        lo = hi
+    return spans
+
+
 def tokenize_corpus(texts: Sequence[str], *, workers: int | None = None,
-                    chunk: int = CHUNK_DOCS, progress: ProgressFn | None = None,
+                    chunk: int = CHUNK_DOCS, chunk_chars: int = CHUNK_CHARS,
+                    progress: ProgressFn | None = None,
                     cancel: threading.Event | None = None) -> TokenIds:
     """The texts as :class:`TokenIds`, tokenized by ``workers`` threads (default: one per
-    core, at most 4, for large corpora; else this thread). The result does not depend on
-    ``workers`` or ``chunk``: chunks are merged in corpus order.
+    core, at most 4, for large corpora; else this thread), in chunks of at most ``chunk``
+    texts and ``chunk_chars`` characters. The result does not depend on ``workers`` or the
+    chunks: chunks are merged in corpus order.
 
     Threads, not processes: :func:`code_texts` spends most of its time in numpy and pandas,
     which release the GIL, so two threads use both cores, with no texts pickled to workers
@@ -145,43 +169,44 @@ def tokenize_corpus(texts: Sequence[str], *, workers: int | None = None,
         workers = min(os.cpu_count() or 1, 4) if total >= PARALLEL_MIN_DOCS else 1
     ids = TokenIds()
     _report(progress, "tokenizing", 0, total)
-    starts = range(0, total, chunk)
-    if workers > 1 and total > chunk:
-        _tokenize_in_threads(texts, starts, chunk, workers, ids, progress, cancel)
+    spans = chunk_spans(texts, chunk, chunk_chars)
+    if workers > 1 and len(spans) > 1:
+        _tokenize_in_threads(texts, spans, workers, ids, progress, cancel)
         return ids
-    for lo in starts:
+    for lo, hi in spans:
         _check(cancel)
-        ids.add_coded(*code_texts(texts[lo:lo + chunk]))
-        _report(progress, "tokenizing", min(total, lo + chunk), total)
+        ids.add_coded(*code_texts(texts[lo:hi]))
+        _report(progress, "tokenizing", hi, total)
     _check(cancel)
     return ids
 
 
-def _tokenize_in_threads(texts, starts, chunk, workers, ids, progress, cancel) -> None:
+def _tokenize_in_threads(texts, spans, workers, ids, progress, cancel) -> None:
     # A window of chunks in flight, each future dropped once merged (a finished chunk holds
     # its distinct strings and codes until it is merged).
     total = len(texts)
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        todo = iter(starts)
+        todo = iter(spans)
         pending: deque = deque()
 
         def submit_next() -> None:
-            lo = next(todo, None)
-            if lo is not None:
-                pending.append((lo, pool.submit(code_texts, texts[lo:lo + chunk])))
+            span = next(todo, None)
+            if span is not None:
+                lo, hi = span
+                pending.append((hi, pool.submit(code_texts, texts[lo:hi])))
 
         for _ in range(workers + 1):
             submit_next()
         try:
             while pending:
                 _check(cancel)
-                lo, future = pending.popleft()
+                hi, future = pending.popleft()
                 result = future.result()
                 del future
                 submit_next()
                 ids.add_coded(*result)
                 del result
-                _report(progress, "tokenizing", min(total, lo + chunk), total)
+                _report(progress, "tokenizing", hi, total)
         finally:
             for _, future in pending:
                 future.cancel()
