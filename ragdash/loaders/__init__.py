@@ -34,13 +34,12 @@ raise the limit.
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Mapping
-from contextlib import contextmanager
 from typing import Any
 
 from ..dataset import Dataset
+from ..memory import collector_paused
 from . import tables as _tables
 from ._json import parse_json_text
 from ._source import (
@@ -74,21 +73,6 @@ def read_limits() -> dict[str, float]:
             "json_mb": max_json_bytes() / MB}
 
 
-@contextmanager
-def _collector_paused():
-    """Python's cycle collector off while a dataset is read. Reading makes millions of objects
-    that live on (documents, their strings, the JSON dicts), none of them in a cycle, and the
-    collector's full passes over them cost 1.4 of 6.5 s at a million documents; nothing a
-    load leaves behind needs the collector, and it is on again afterwards."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
 def load_dataset(path: str | os.PathLike, *, split: str = "test",
                  mapping: ColumnOverrides | None = None) -> Dataset:
     """Load a dataset from a path, detecting the format (see :mod:`.detect`).
@@ -96,7 +80,7 @@ def load_dataset(path: str | os.PathLike, *, split: str = "test",
     ``split`` picks ``qrels/<split>.tsv`` in a BEIR layout; ``mapping`` overrides the column
     choice for tables, e.g. ``{"corpus": {"text": "本文"}}``.
     """
-    with _collector_paused():
+    with collector_paused():
         return load_path(path, split=split, mapping=mapping)
 
 
@@ -109,7 +93,7 @@ def load_tables(corpus: Any, queries: Any, qrels: Any, *,
     ``{"corpus": {"id": ..., "text": ..., "title": ... or None}, "queries": {"id", "text"},
     "qrels": {"query_id", "doc_id", "grade" (None: every pair has grade 1)}}``.
     """
-    with _collector_paused():
+    with collector_paused():
         return load_table_files(corpus, queries, qrels, mapping=mapping)
 
 
@@ -119,7 +103,7 @@ def load_uploads(files: list[tuple[str, bytes]], *, split: str = "test",
 
     Tables are classified by name (corpus / queries / qrels, ``test.tsv``), then by content.
     """
-    with _collector_paused():
+    with collector_paused():
         return load_upload_files(files, split=split, mapping=mapping)
 
 

@@ -47,6 +47,7 @@ import numpy as np
 from ..dataset import Dataset, Query
 from ..errors import Cancelled, RetrievalError
 from ..i18n import error
+from ..memory import collector_paused
 from ..ranking import Ranking
 from .tokenize import TOKENIZER_NAME, code_texts, tokenize
 from .topk import doc_id_keys, select_topk
@@ -424,12 +425,13 @@ class BM25Retriever:
         # dataset takes seconds
         if self._index is not None and self._index_docs == docs:
             return self._index
-        texts = dataset.doc_texts()
-        ids = tokenize_corpus(texts, progress=progress, cancel=cancel)
-        del texts
-        _check(cancel)
-        self._index = BM25Index(ids, k1=self.k1, b=self.b, method=self.method,
-                                progress=progress)
+        with collector_paused():  # the vocabulary and the chunks' lists are no cycles
+            texts = dataset.doc_texts()
+            ids = tokenize_corpus(texts, progress=progress, cancel=cancel)
+            del texts
+            _check(cancel)
+            self._index = BM25Index(ids, k1=self.k1, b=self.b, method=self.method,
+                                    progress=progress)
         self._index_docs = list(docs)
         return self._index
 
