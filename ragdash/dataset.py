@@ -17,7 +17,7 @@ from json.encoder import encode_basestring as _encode_string
 Qrels = dict[str, dict[str, float]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Document:
     id: str
     text: str
@@ -29,7 +29,7 @@ class Document:
         return f"{self.title} {self.text}" if self.title else self.text
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Query:
     id: str
     text: str
