@@ -68,10 +68,6 @@ def _lang(args) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is None:  # the process's own command line: it may freeze what it loads
-        from . import _dataset
-
-        _dataset.FREEZE = True
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(only=_command(argv))
     args = parser.parse_args(argv)

@@ -65,9 +65,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ._dataset import load_for_command
+    from ..loaders import load_dataset
 
-    dataset = load_for_command(args.dataset, split=args.split)
+    dataset = load_dataset(args.dataset, split=args.split)
     warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
     settings = (CostSettings(check_rate(args.jpy_per_usd)) if args.jpy_per_usd is not None
                 else load_settings())

@@ -207,9 +207,9 @@ def run(args) -> int:
         note(text("cli.warning", warning=warning))  # e.g. a key over plain http to another machine
     store = _open_store() if args.store else None  # before paying for anything
 
-    from ._dataset import load_for_command
+    from ..loaders import load_dataset
 
-    dataset = load_for_command(args.dataset, split=args.split)
+    dataset = load_dataset(args.dataset, split=args.split)
     warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
     if args.save_run:
         refuse_untrec_ids(dataset)  # before paying: score could not read such a file back

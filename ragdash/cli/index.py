@@ -86,9 +86,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..loaders import load_dataset
     from ..retrieval.engines import IndexSpec, ann_experiment
     from . import evaluate
-    from ._dataset import load_for_command
 
     index = IndexSpec(args.index, m=args.m, ef_construction=args.ef_construction, ef=args.ef,
                       nlist=args.nlist, nprobe=args.nprobe)
@@ -97,7 +97,7 @@ def run(args) -> int:
     dense = evaluate._make_retriever(argparse.Namespace(**{**vars(args),
                                                           "retriever": args.embedder,
                                                           "k1": None, "b": None}))
-    dataset = load_for_command(args.dataset, split=args.split)
+    dataset = load_dataset(args.dataset, split=args.split)
     warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
     engine = open_from_args(args, args.engine)
     try:

@@ -155,10 +155,10 @@ def run(args) -> int:
     for warning in getattr(scorer, "warnings", ()):
         note(text("cli.warning", warning=warning))  # e.g. a key over plain http to another machine
 
+    from ..loaders import load_dataset
     from ..metrics import metric_names
-    from ._dataset import load_for_command
 
-    dataset = load_for_command(args.dataset, split=args.split)
+    dataset = load_dataset(args.dataset, split=args.split)
     warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
     first = _first_stage(args, dataset, ks, store)
     query_ids = first.query_ids

@@ -116,9 +116,9 @@ def run(args) -> int:
         note(text("cli.warning", warning=warning))
     store = _open_store() if args.store else None  # before paying for anything
 
-    from ._dataset import load_for_command
+    from ..loaders import load_dataset
 
-    dataset = load_for_command(args.dataset, split=args.split)
+    dataset = load_dataset(args.dataset, split=args.split)
     warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
     bar = ProgressBar(args.retriever) if sys.stderr.isatty() else None
     try:
