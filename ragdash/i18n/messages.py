@@ -2631,7 +2631,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{what} row {row} contains NaN or infinity; check the embeddings",
         "ja": "{what} の {row} 行目に NaN か無限大があります。埋め込みを確かめてください",
     },
-    "msg.cosine.cancelled": {"en": "cancelled", "ja": "取り消しました"},
+    # a retrieval step (exact search, BM25) stopped by the user
+    "msg.retrieval.cancelled": {"en": "cancelled", "ja": "取り消しました"},
     "msg.bm25.method": {
         "en": "unknown BM25 method {method!r}; use one of {methods}",
         "ja": "BM25 の方式 {method!r} はありません。{methods} のどれかを使ってください",

@@ -500,4 +500,4 @@ def _report(progress: ProgressFn | None, stage: str, done: int, total: int) -> N
 
 def _check(cancel: threading.Event | None) -> None:
     if cancel is not None and cancel.is_set():
-        raise error(Cancelled, "cosine.cancelled")
+        raise error(Cancelled, "retrieval.cancelled")

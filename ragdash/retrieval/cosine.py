@@ -242,7 +242,7 @@ def _first_pass(run, q32b: np.ndarray, keys: np.ndarray, n: int, nc: int, keep: 
 
 def _check_cancel(cancel) -> None:
     if cancel is not None and cancel.is_set():
-        raise error(Cancelled, "cosine.cancelled")
+        raise error(Cancelled, "retrieval.cancelled")
 
 
 def _faiss_chunk(qblock, docs, lo, hi, inv32, k, buffer):
