@@ -421,12 +421,11 @@ def read_documents(source: Source, log: LoadLog, *, kind: str = "corpus",
         # anything else goes through norm_id / text_value, which convert or explain it.
         for line, record, row in table.records(header=mapping.header):
             cells = get(row, line, record)
-            ident = cells.get("id")
-            ident = ident.strip() if type(ident) is str else None
+            raw = cells.get("id")
+            ident = raw.strip() if type(raw) is str else None
             if not ident:
-                ident = norm_id(_required(cells.get("id"), "id", what, id_col, file, line,
-                                          record), what=id_what, file=file, line=line,
-                                record=record)
+                ident = norm_id(_required(raw, "id", what, id_col, file, line, record),
+                                what=id_what, file=file, line=line, record=record)
             text = cells.get("text")
             if type(text) is not str:
                 text = text_value(_required(text, "text", what, text_col, file, line, record),
