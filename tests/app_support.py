@@ -1,5 +1,6 @@
 """Helpers for the app's AppTest tests (tests/test_app_*.py): start the real entry script,
-read plotly specs back, wait for background jobs, save runs without the UI."""
+load a sample or upload files, set the Run page to a custom server, read plotly specs back,
+wait for background jobs, save runs without the UI."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from ragdash.jobs import get_manager
 from ragdash.runs import get_store
+from ragdash.ui import keys
 
 APP = ROOT / "app.py"
 PAGES = {"data": "pages/1_Data.py", "run": "pages/2_Run.py", "results": "pages/3_Results.py",
@@ -31,6 +33,42 @@ def open_page(at: AppTest, page: str) -> AppTest:
         at.run()
     at.switch_page(PAGES[page]).run()
     assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def open_sample(at: AppTest, name: str = "jsquad-mini") -> AppTest:
+    """The Data page's bundled sample ``name``, loaded."""
+    open_page(at, "data")
+    at.selectbox(key="data_sample").set_value(name)
+    at.button(key="data_load_sample").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def upload_files(at: AppTest, files) -> AppTest:
+    """``files`` ((name, str or bytes) pairs) given to the Data page's uploader and loaded."""
+    at.file_uploader(key="data_files").set_value(
+        [(name, data.encode() if isinstance(data, str) else data, "application/octet-stream")
+         for name, data in files]).run()
+    at.button(key="data_load_files").click().run()
+    if keys.LOAD_JOB in at.session_state:  # still reading (a slow machine): wait, redraw
+        wait_for_jobs(at)
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def custom_server(at: AppTest, base_url: str, *, model: str, key: str | None = None) -> AppTest:
+    """The Run page set to an OpenAI-compatible server at ``base_url`` (the custom preset),
+    with ``model`` and, if given, ``key`` typed in; not run again, so that a test can set more
+    before it does."""
+    open_page(at, "run")
+    at.radio(key="w:rd_retriever").set_value("openai").run()
+    at.selectbox(key="w:rd_preset").set_value("custom").run()
+    at.text_input(key="w:rd_base_url").set_value(base_url)
+    at.text_input(key="w:rd_model").set_value(model)
+    if key is not None:
+        at.text_input(key="w:rd_api_key").set_value(key)
     return at
 
 

@@ -9,7 +9,7 @@ import threading
 import zipfile
 
 import pytest
-from app_support import frame_with, new_app, open_page, plain, texts, wait_for_jobs
+from app_support import frame_with, new_app, open_page, plain, texts, upload_files, wait_for_jobs
 
 from ragdash.ui import data, keys
 
@@ -17,18 +17,6 @@ CORPUS = ("id,text,summary\nd1,東京は日本の首都です,首都\nd2,大阪�
           "d3,京都は古都,古都\n")
 QUERIES = "id,text\nq1,日本の首都は?\nq2,古い都はどこ?\n"
 QRELS = "query_id,doc_id,relevance\nq1,d1,2\nq2,d3,1\n"
-
-
-def _upload(at, files):
-    at.file_uploader(key="data_files").set_value(
-        [(name, data.encode() if isinstance(data, str) else data, "application/octet-stream")
-         for name, data in files]).run()
-    at.button(key="data_load_files").click().run()
-    if keys.LOAD_JOB in at.session_state:  # still reading (a slow machine): wait, redraw
-        wait_for_jobs(at)
-        at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def test_the_sample_loads_with_sizes_tokens_and_previews():
@@ -46,7 +34,7 @@ def test_the_sample_loads_with_sizes_tokens_and_previews():
 
 
 def test_three_tables_load_and_the_mapping_is_shown():
-    at = _upload(open_page(new_app(), "data"),
+    at = upload_files(open_page(new_app(), "data"),
                  [("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", QRELS)])
     ds = at.session_state[keys.DATASET]
     assert len(ds.documents) == 3 and ds.qrels == {"q1": {"d1": 2.0}, "q2": {"d3": 1.0}}
@@ -82,20 +70,20 @@ def test_loose_uploads_are_named_after_their_corpus(names, want):
 
 
 def test_a_lone_table_says_which_part_it_recognised():
-    at = _upload(open_page(new_app(), "data"), [("queries.csv", QUERIES)])
+    at = upload_files(open_page(new_app(), "data"), [("queries.csv", QUERIES)])
     (error,) = [e.value.replace("\\", "") for e in at.error]
     assert "looks like the queries (from its name)" in error
     assert "the corpus (documents) and the qrels (relevance judgments)" in error
-    at = _upload(open_page(new_app(), "data"), [("stuff.csv", "doc_id,title,text\nd1,T,x\n")])
+    at = upload_files(open_page(new_app(), "data"), [("stuff.csv", "doc_id,title,text\nd1,T,x\n")])
     (error,) = [e.value.replace("\\", "") for e in at.error]
     assert "looks like the corpus (documents) (from its columns)" in error
-    at = _upload(open_page(new_app(), "data"), [("stuff.csv", CORPUS)])
+    at = upload_files(open_page(new_app(), "data"), [("stuff.csv", CORPUS)])
     (error,) = [e.value.replace("\\", "") for e in at.error]
     assert "ids and texts (from its columns): the corpus or the queries" in error
 
 
 def test_the_column_mapping_can_be_overridden():
-    at = _upload(open_page(new_app(), "data"),
+    at = upload_files(open_page(new_app(), "data"),
                  [("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", QRELS)])
     at.selectbox(key="data_map:corpus:text").set_value("summary").run()
     at.button(key="data_map_reload").click().run()
@@ -107,7 +95,7 @@ def test_the_column_mapping_can_be_overridden():
 
 def test_unmatched_columns_can_be_chosen_after_the_failure():
     corpus = "記事番号,記事本文,見出し\nd1,東京は日本の首都です,首都\nd2,大阪は商業の街,商業\n"
-    at = _upload(open_page(new_app(), "data"),
+    at = upload_files(open_page(new_app(), "data"),
                  [("文書.csv", corpus), ("queries.csv", QUERIES), ("qrels.csv", QRELS)])
     (error,) = at.error
     assert "文書.csv" in plain(error.value) and "no column for the corpus id" in plain(error.value)
@@ -133,7 +121,7 @@ def test_unmatched_columns_can_be_chosen_after_the_failure():
 
 
 def test_a_failure_with_no_column_to_choose_shows_no_chooser():
-    at = _upload(open_page(new_app(), "data"), [("broken.json", '{"corpus": [')])
+    at = upload_files(open_page(new_app(), "data"), [("broken.json", '{"corpus": [')])
     (error,) = at.error
     assert "broken.json" in plain(error.value)
     assert not [s for s in at.selectbox if str(s.key).startswith("data_fix:")]
@@ -148,14 +136,14 @@ def test_a_beir_zip_loads():
         zf.writestr("mini/queries.jsonl", json.dumps({"_id": "q1", "text": "文書"},
                                                       ensure_ascii=False))
         zf.writestr("mini/qrels/test.tsv", "query-id\tcorpus-id\tscore\nq1\td2\t1\n")
-    at = _upload(open_page(new_app(), "data"), [("mini.zip", buf.getvalue())])
+    at = upload_files(open_page(new_app(), "data"), [("mini.zip", buf.getvalue())])
     ds = at.session_state[keys.DATASET]
     assert ds.sizes()["documents"] == 4 and ds.qrels == {"q1": {"d2": 1.0}}
 
 
 def test_a_bad_grade_is_one_message_naming_file_and_line():
     bad = "query_id,doc_id,relevance\nq1,d1,2\nq2,d3,very\n"
-    at = _upload(open_page(new_app(), "data"),
+    at = upload_files(open_page(new_app(), "data"),
                  [("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", bad)])
     (error,) = at.error
     assert "qrels.csv" in plain(error.value) and "line 3" in plain(error.value)
@@ -165,7 +153,7 @@ def test_a_bad_grade_is_one_message_naming_file_and_line():
 
 def test_validation_errors_stop_the_run_page():
     qrels = "query_id,doc_id,relevance\nq1,nope,1\nq2,nada,1\n"  # no judged doc exists
-    at = _upload(open_page(new_app(), "data"),
+    at = upload_files(open_page(new_app(), "data"),
                  [("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", qrels)])
     assert at.error, "the validation report shows the error"
     open_page(at, "run")
@@ -175,7 +163,7 @@ def test_validation_errors_stop_the_run_page():
 
 def test_validation_speaks_japanese():
     qrels = "query_id,doc_id,relevance\nq1,d1,0\nq2,d3,1\n"  # q1 has no relevant document
-    at = _upload(open_page(new_app(), "data"),
+    at = upload_files(open_page(new_app(), "data"),
                  [("corpus.csv", CORPUS), ("queries.csv", QUERIES), ("qrels.csv", qrels)])
     assert any("no relevant" in w.value for w in at.warning)
     at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
@@ -211,7 +199,7 @@ def test_the_loaders_warnings_are_in_the_pages_language():
     at = new_app().run()
     at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
     repeated = CORPUS + "d1,東京は日本の首都です,首都\n"  # the same document twice
-    at = _upload(open_page(at, "data"),
+    at = upload_files(open_page(at, "data"),
                  [("corpus.csv", repeated), ("queries.csv", QUERIES), ("qrels.csv", QRELS)])
     warnings = [w.value.replace("\\", "") for w in at.warning]
     assert any("重複した文書(同じ ID・同じテキスト)1 件を除きました" in w for w in warnings), \
@@ -222,7 +210,7 @@ def test_the_loaders_warnings_are_in_the_pages_language():
 def test_the_loaders_notes_are_in_the_pages_language():
     at = new_app().run()
     at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
-    at = _upload(open_page(at, "data"),
+    at = upload_files(open_page(at, "data"),
                  [("corpus.csv", CORPUS.encode("cp932")), ("queries.csv", QUERIES),
                   ("qrels.csv", "query_id,doc_id\nq1,d1\nq2,d3\n")])  # no grade column
     notes = [m.value.replace("\\", "") for m in at.markdown if m.value.startswith("- ")]
@@ -237,7 +225,7 @@ def test_a_bad_row_is_explained_in_japanese_with_its_file_and_line():
     at = new_app().run()
     at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
     broken = "id,text\nd1,東京,余分,さらに余分\n"  # 4 fields under a 2-column header
-    at = _upload(open_page(at, "data"),
+    at = upload_files(open_page(at, "data"),
                  [("corpus.csv", broken), ("queries.csv", QUERIES), ("qrels.csv", QRELS)])
     (error,) = [e.value.replace("\\", "") for e in at.error]
     assert "corpus.csv、2 行目: この行は 4 列ですが見出しは 2 列です" in error, error

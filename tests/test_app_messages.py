@@ -6,9 +6,7 @@ from __future__ import annotations
 import io
 import zipfile
 
-from app_support import new_app, open_page
-
-from ragdash.ui import keys
+from app_support import custom_server, new_app, open_page, open_sample, upload_files
 
 
 def _japanese(page: str):
@@ -17,33 +15,19 @@ def _japanese(page: str):
     return open_page(at, page)
 
 
-def _upload(at, files):
-    at.file_uploader(key="data_files").set_value(
-        [(name, data.encode() if isinstance(data, str) else data, "application/octet-stream")
-         for name, data in files]).run()
-    at.button(key="data_load_files").click().run()
-    if keys.LOAD_JOB in at.session_state:  # still reading (a slow machine): wait, redraw
-        from app_support import wait_for_jobs
-
-        wait_for_jobs(at)
-        at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
 def _errors(at) -> str:
     return "\n".join(e.value.replace("\\", "") for e in at.error)
 
 
 def test_a_broken_zip_and_a_bad_article_json_are_said_in_japanese():
-    at = _upload(_japanese("data"), [("data.zip", b"PK\x03\x04 not really a zip")])
+    at = upload_files(_japanese("data"), [("data.zip", b"PK\x03\x04 not really a zip")])
     said = _errors(at)
     assert "読める .zip ファイルではありません" in said and "zip を作り直して" in said, said
     assert "not a readable" not in said
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         zf.writestr("article.json", '{"corpus": [], "queries": [{"query": "q"}]}')
-    at = _upload(at, [("article.json", '{"corpus": [], "queries": [{"query": "q"}]}')])
+    at = upload_files(at, [("article.json", '{"corpus": [], "queries": [{"query": "q"}]}')])
     said = _errors(at)
     assert "corpus が空のリストです" in said and "文書のテキストを追加" in said, said
     assert "empty list" not in said
@@ -64,15 +48,7 @@ def test_a_price_table_error_is_said_in_japanese(home):
 
 
 def _run_page_ja(url: str, key: str):
-    at = _japanese("data")
-    at.selectbox(key="data_sample").set_value("jsquad-mini")
-    at.button(key="data_load_sample").click().run()
-    open_page(at, "run")
-    at.radio(key="w:rd_retriever").set_value("openai").run()
-    at.selectbox(key="w:rd_preset").set_value("custom").run()
-    at.text_input(key="w:rd_base_url").set_value(url)
-    at.text_input(key="w:rd_model").set_value("emb-1")
-    at.text_input(key="w:rd_api_key").set_value(key).run()
+    at = custom_server(open_sample(_japanese("data")), url, model="emb-1", key=key).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 

@@ -7,21 +7,23 @@ import json
 
 import numpy as np
 import pytest
-from app_support import array, chart, new_app, open_page, plain, texts, wait_for_jobs
+from app_support import (
+    array,
+    chart,
+    custom_server,
+    new_app,
+    open_page,
+    open_sample,
+    plain,
+    texts,
+    wait_for_jobs,
+)
 from fake_openai import FakeOpenAI
 
 from ragdash.jobs import get_manager
 from ragdash.runs import export_json, get_store
 
 KEY = "sk-test-0123456789abcdefSECRET"
-
-
-def _load_sample(at, name="jsquad-mini"):
-    open_page(at, "data")
-    at.selectbox(key="data_sample").set_value(name)
-    at.button(key="data_load_sample").click().run()
-    assert not at.exception
-    return at
 
 
 def test_one_click_start_runs_bm25_in_the_background_and_shows_the_curve():
@@ -45,7 +47,7 @@ def test_one_click_start_runs_bm25_in_the_background_and_shows_the_curve():
 
 
 def test_run_page_estimates_the_cost_then_runs_and_lists_the_saved_run():
-    at = _load_sample(new_app())
+    at = open_sample(new_app())
     assert "284" in texts(at)  # documents
     open_page(at, "run")
     assert "Cost estimate" in texts(at)
@@ -69,7 +71,7 @@ def test_run_page_estimates_the_cost_then_runs_and_lists_the_saved_run():
 
 
 def test_bm25_parameters_reach_the_run():
-    at = _load_sample(new_app())
+    at = open_sample(new_app())
     open_page(at, "run")
     at.number_input(key="w:rd_bm25_k1").set_value(0.5)
     at.number_input(key="w:rd_bm25_b").set_value(0.3).run()
@@ -81,7 +83,7 @@ def test_bm25_parameters_reach_the_run():
 
 
 def test_settings_survive_a_page_switch():
-    at = _load_sample(new_app())
+    at = open_sample(new_app())
     open_page(at, "run")
     at.radio(key="w:rd_retriever").set_value("openai").run()
     at.selectbox(key="w:rd_preset").set_value("ollama").run()
@@ -101,18 +103,13 @@ def server():
 
 
 def _openai_settings(at, server, key):
-    open_page(at, "run")
-    at.radio(key="w:rd_retriever").set_value("openai").run()
-    at.selectbox(key="w:rd_preset").set_value("custom").run()
-    at.text_input(key="w:rd_base_url").set_value(server.url)
-    at.text_input(key="w:rd_model").set_value("text-embedding-3-small")
-    at.text_input(key="w:rd_api_key").set_value(key)
+    custom_server(at, server.url, model="text-embedding-3-small", key=key)
     at.number_input(key="w:rd_query_limit").set_value(20).run()
     return at
 
 
 def test_an_api_run_keeps_the_key_in_the_session_only(server, home):
-    at = _openai_settings(_load_sample(new_app(), "article-ja"), server, KEY)
+    at = _openai_settings(open_sample(new_app(), "article-ja"), server, KEY)
     assert at.text_input(key="w:rd_api_key").proto.type == 1  # PASSWORD
     at.button(key="run_start").click().run()
     (job,) = wait_for_jobs(at)
@@ -134,7 +131,7 @@ def test_an_api_run_keeps_the_key_in_the_session_only(server, home):
 
 def test_a_wrong_key_fails_in_one_plain_sentence_without_the_key(server):
     wrong = "sk-wrong-key-0000000000000000"
-    at = _openai_settings(_load_sample(new_app(), "article-ja"), server, wrong)
+    at = _openai_settings(open_sample(new_app(), "article-ja"), server, wrong)
     at.button(key="run_start").click().run()
     (job,) = wait_for_jobs(at)
     assert job.state == "failed"
@@ -149,7 +146,7 @@ def test_a_wrong_key_fails_in_one_plain_sentence_without_the_key(server):
 
 
 def test_a_model_without_a_price_still_shows_its_tokens(server):
-    at = _openai_settings(_load_sample(new_app(), "article-ja"), server, KEY)
+    at = _openai_settings(open_sample(new_app(), "article-ja"), server, KEY)
     at.text_input(key="w:rd_model").set_value("emb-1").run()
     page = texts(at)
     assert "No price is known for “emb-1”" in page and "Cost page" in page
@@ -169,7 +166,7 @@ def test_a_model_without_a_price_still_shows_its_tokens(server):
 
 def test_a_running_job_shows_progress_and_can_be_cancelled(server):
     server.latency = 0.3
-    at = _openai_settings(_load_sample(new_app()), server, KEY)
+    at = _openai_settings(open_sample(new_app()), server, KEY)
     at.number_input(key="w:rd_batch_size").set_value(8)
     at.number_input(key="w:rd_concurrency").set_value(1).run()
     at.button(key="run_start").click().run()
@@ -186,7 +183,7 @@ def test_a_running_job_shows_progress_and_can_be_cancelled(server):
 
 
 def test_the_azure_placeholder_and_an_empty_base_url_stop_the_start_button():
-    at = _load_sample(new_app(), "article-ja")
+    at = open_sample(new_app(), "article-ja")
     open_page(at, "run")
     at.radio(key="w:rd_retriever").set_value("openai").run()
     at.selectbox(key="w:rd_preset").set_value("azure").run()
@@ -227,7 +224,7 @@ def test_the_shipped_config_watches_no_files_and_the_panel_refreshes_at_a_bounde
 def test_the_finished_banner_names_the_run_in_the_page_language(lang, name):
     at = new_app().run()
     at.sidebar.radio(key="w:rd_lang").set_value(lang).run()
-    _load_sample(at)
+    open_sample(at)
     open_page(at, "run")
     at.button(key="run_start").click().run()
     wait_for_jobs(at)
@@ -239,19 +236,19 @@ def test_the_finished_banner_names_the_run_in_the_page_language(lang, name):
 
 
 def test_the_finished_banner_is_cleared_when_another_dataset_is_loaded():
-    at = _load_sample(new_app().run())
+    at = open_sample(new_app().run())
     open_page(at, "run")
     at.button(key="run_start").click().run()
     wait_for_jobs(at)
     at.run()
     assert "Finished: “bm25 on jsquad-mini”" in texts(at)
-    _load_sample(at, "article-ja")
+    open_sample(at, "article-ja")
     open_page(at, "run")
     assert "Finished" not in texts(at) and "jsquad-mini" not in texts(at).split("Saved runs")[0]
 
 
 def test_the_estimate_caption_names_the_local_model_and_bm25_plainly():
-    at = _load_sample(new_app().run())
+    at = open_sample(new_app().run())
     open_page(at, "run")
     assert "BM25 runs on this machine" in texts(at) and "local / bm25" not in texts(at)
     at.radio(key="w:rd_retriever").set_value("local").run()
@@ -267,7 +264,7 @@ def test_a_missing_key_is_explained_in_the_apps_words_and_language(server, lang)
     """#14: the app repeated the command line's advice (--api-key-env) in English."""
     at = new_app().run()
     at.sidebar.radio(key="w:rd_lang").set_value(lang).run()
-    at = _openai_settings(_load_sample(at, "article-ja"), server, "")
+    at = _openai_settings(open_sample(at, "article-ja"), server, "")
     at.button(key="run_start").click().run()
     (job,) = wait_for_jobs(at)
     assert job.state == "failed"
@@ -288,7 +285,7 @@ def test_the_cost_notes_speak_the_apps_language_without_flags(server, lang):
     """#14: "pass a provider to choose" was command-line advice, in English only."""
     at = new_app().run()
     at.sidebar.radio(key="w:rd_lang").set_value(lang).run()
-    at = _openai_settings(_load_sample(at, "article-ja"), server, KEY)  # custom: no provider
+    at = _openai_settings(open_sample(at, "article-ja"), server, KEY)  # custom: no provider
     page = texts(at)
     assert "pass a provider" not in page and "--provider" not in page
     if lang == "en":

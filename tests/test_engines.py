@@ -400,7 +400,7 @@ def test_the_run_page_evaluates_an_existing_index(server, home):
     """AppTest: the Run page's "an existing index" with a Milvus Lite collection deployed
     beforehand; the engine's token stays in the session (never in the run or a file)."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from app_support import new_app, open_page, texts, wait_for_jobs
+    from app_support import custom_server, new_app, open_sample, texts, wait_for_jobs
 
     from ragdash.runs import get_store
     from ragdash.samples import load_sample
@@ -412,16 +412,8 @@ def test_the_run_page_evaluates_an_existing_index(server, home):
     _index_dataset(deployed, "docs", ds, dense)
     deployed.close()
 
-    at = new_app()
-    open_page(at, "data")
-    at.selectbox(key="data_sample").set_value("jsquad-mini")
-    at.button(key="data_load_sample").click().run()
-    open_page(at, "run")
-    at.radio(key="w:rd_retriever").set_value("openai").run()
-    at.selectbox(key="w:rd_preset").set_value("custom").run()
-    at.text_input(key="w:rd_base_url").set_value(server.url)
-    at.text_input(key="w:rd_model").set_value("fake-embed")
-    at.text_input(key="w:rd_api_key").set_value("sk-app-engine-0000").run()
+    at = custom_server(open_sample(new_app()), server.url, model="fake-embed",
+                       key="sk-app-engine-0000").run()
     at.radio(key="w:rd_engine_mode").set_value("engine").run()
     assert at.button(key="run_start").disabled  # no collection named yet
     assert "Name the collection to evaluate." in texts(at)

@@ -8,7 +8,15 @@ import zipfile
 from collections.abc import Sequence
 
 import pytest
-from app_support import new_app, open_page, plain, texts, wait_for_jobs
+from app_support import (
+    custom_server,
+    new_app,
+    open_page,
+    open_sample,
+    plain,
+    texts,
+    wait_for_jobs,
+)
 
 from ragdash.ui import keys
 
@@ -196,17 +204,8 @@ def test_a_missing_run_link_lists_hostile_run_names_as_text():
 
 
 # -- 3: a key over plain http:// to another machine: a banner on the Run page ----------------
-def _run_page_with(url: str, key: str, monkeypatch=None):
-    at = new_app()
-    open_page(at, "data")
-    at.selectbox(key="data_sample").set_value("jsquad-mini")
-    at.button(key="data_load_sample").click().run()
-    open_page(at, "run")
-    at.radio(key="w:rd_retriever").set_value("openai").run()
-    at.selectbox(key="w:rd_preset").set_value("custom").run()
-    at.text_input(key="w:rd_base_url").set_value(url)
-    at.text_input(key="w:rd_model").set_value("emb-1")
-    at.text_input(key="w:rd_api_key").set_value(key).run()
+def _run_page_with(url: str, key: str):
+    at = custom_server(open_sample(new_app()), url, model="emb-1", key=key).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from app_support import new_app, open_page, wait_for_jobs
+from app_support import custom_server, new_app, open_sample, wait_for_jobs
 from fake_openai import FakeOpenAI
 from fake_rerank import FakeRerank
 from paths import ROOT
@@ -125,16 +125,8 @@ def test_the_app_run_job_stops_before_paying_when_the_cache_cannot_be_written(ho
     home.mkdir(parents=True, exist_ok=True)
     (home / "embeddings.sqlite").mkdir()  # the store works, the embeddings cache cannot
     with FakeOpenAI() as server:
-        at = new_app()
-        open_page(at, "data")
-        at.selectbox(key="data_sample").set_value("article-ja")
-        at.button(key="data_load_sample").click().run()
-        open_page(at, "run")
-        at.radio(key="w:rd_retriever").set_value("openai").run()
-        at.selectbox(key="w:rd_preset").set_value("custom").run()
-        at.text_input(key="w:rd_base_url").set_value(server.url)
-        at.text_input(key="w:rd_model").set_value("emb-1")
-        at.text_input(key="w:rd_api_key").set_value("sk-test").run()
+        at = custom_server(open_sample(new_app(), "article-ja"), server.url, model="emb-1",
+                           key="sk-test").run()
         at.button(key="run_start").click().run()
         (job,) = wait_for_jobs(at)
         at.run()

@@ -12,8 +12,10 @@ import pytest
 from app_support import (
     array,
     chart,
+    custom_server,
     new_app,
     open_page,
+    open_sample,
     plain,
     save_bm25_run,
     texts,
@@ -33,14 +35,6 @@ RR_KEY = "co-rerank-0123456789SECRET"
 LIMIT = 20
 
 
-def _load_sample(at):
-    open_page(at, "data")
-    at.selectbox(key="data_sample").set_value("jsquad-mini")
-    at.button(key="data_load_sample").click().run()
-    assert not at.exception
-    return at
-
-
 def _cost_rows(at):
     for d in at.table:
         frame = d.value
@@ -51,13 +45,8 @@ def _cost_rows(at):
 
 def test_build_bm25_plus_dense_rrf_rerank_with_stage_costs_then_compare(home):
     with FakeOpenAI(dim=16, api_key=EMB_KEY) as emb, FakeRerank("cohere", api_key=RR_KEY) as rr:
-        at = _load_sample(new_app())
-        open_page(at, "run")
-        at.radio(key="w:rd_retriever").set_value("openai").run()
-        at.selectbox(key="w:rd_preset").set_value("custom").run()
-        at.text_input(key="w:rd_base_url").set_value(emb.url)
-        at.text_input(key="w:rd_model").set_value("text-embedding-3-small")
-        at.text_input(key="w:rd_api_key").set_value(EMB_KEY)
+        at = custom_server(open_sample(new_app()), emb.url, model="text-embedding-3-small",
+                           key=EMB_KEY)
         at.number_input(key="w:rd_query_limit").set_value(LIMIT).run()
         assert at.checkbox(key="w:rd_pipe_bm25").value
         assert at.checkbox(key="w:rd_pipe_dense").value
@@ -111,7 +100,7 @@ def test_build_bm25_plus_dense_rrf_rerank_with_stage_costs_then_compare(home):
 
 
 def test_bad_chunk_settings_stop_start_in_one_sentence():
-    at = _load_sample(new_app())
+    at = open_sample(new_app())
     open_page(at, "run")
     at.number_input(key="w:rd_pipe_chunk_size").set_value(8).run()
     assert at.button(key="pipe_start").disabled
@@ -126,7 +115,7 @@ def test_bad_chunk_settings_stop_start_in_one_sentence():
 
 
 def test_saved_runs_are_fused_and_swept_with_the_held_out_band(sample):
-    at = _load_sample(new_app())
+    at = open_sample(new_app())
     a = save_bm25_run(sample, name="bm25 default")
     b = save_bm25_run(sample, name="bm25 flat", k1=0.5, b=0.2, kmax=50)
     open_page(at, "run")
@@ -213,7 +202,7 @@ def test_a_pipeline_run_needs_nothing_new_on_results_compare_and_cost(sample):
 
 def test_a_local_cross_encoder_reranks_bm25_for_free(tiny_model):
     folder = tiny_model[0]
-    at = _load_sample(new_app())
+    at = open_sample(new_app())
     open_page(at, "run")
     at.number_input(key="w:rd_query_limit").set_value(5).run()
     at.toggle(key="w:rd_pipe_rerank").set_value(True).run()
@@ -238,7 +227,7 @@ def test_the_builder_speaks_japanese(sample):
 
     at = new_app().run()
     at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
-    _load_sample(at)
+    open_sample(at)
     save_bm25_run(sample, name="bm25 a")
     save_bm25_run(sample, name="bm25 b", k1=0.5)
     open_page(at, "run")
@@ -257,7 +246,7 @@ def test_the_builder_speaks_japanese(sample):
 def test_saved_runs_can_be_first_stages_of_a_pipeline(sample):
     a = save_bm25_run(sample, name="engine A")
     b = save_bm25_run(sample, name="engine B", k1=0.5, b=0.2)
-    at = _load_sample(new_app())
+    at = open_sample(new_app())
     open_page(at, "run")
     at.checkbox(key="w:rd_pipe_bm25").uncheck()
     at.multiselect(key="w:rd_pipe_saved").set_value([a, b]).run()
