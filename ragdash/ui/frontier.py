@@ -130,11 +130,8 @@ def sweep_form(ctx: PageContext, runs: list[Run]) -> None:
     if not dense:
         st.info(t("fr.sweep_none"))
         return
-    labels = {r.id: r.name or r.retriever for r in dense}
     cols = st.columns([3, 3, 3, 1])
-    run_id = cols[0].selectbox(t("fr.sweep_run"), list(labels), format_func=labels.get,
-                               key="fr_sweep_run")
-    parent = next(r for r in dense if r.id == run_id)
+    parent = _pick_run(cols[0], t("fr.sweep_run"), dense, "fr_sweep_run")
     full = int(parent.resources.get("dimensions") or parent.config.get("dimensions") or 0)
     halves = {full // 2, full // 4, full // 8} if full else set()
     sizes = sorted({d for d in (*SWEEP_DIMS, *halves) if d >= 1 and (not full or d < full)})
@@ -239,17 +236,13 @@ def probe_form(ctx: PageContext, runs: list[Run]) -> None:
     if not dense:
         return
     st.subheader(t("fr.probe_title"))
-    labels = {r.id: r.name or r.retriever for r in dense}
-    run_id = st.selectbox(t("fr.sweep_run"), list(labels), format_func=labels.get,
-                          key="fr_probe_run")
-    run = next(r for r in dense if r.id == run_id)
+    run = _pick_run(st, t("fr.sweep_run"), dense, "fr_probe_run")
     if str(run.config.get("retriever")).lower() == "local":
         st.caption(t("fr.probe_local"))
         return
     kept = run.resources.get("latency_probe")
     if kept:
-        st.caption(t("fr.probe_done", p50=f"{kept['p50_ms']:,.1f}", p95=f"{kept['p95_ms']:,.1f}",
-                     n=kept["requests"], date=kept["date"]))
+        st.caption(_probe_done(t, kept))
     try:
         texts = probe_texts(run)
     except RagdashError as exc:
@@ -279,15 +272,11 @@ def rerank_probe_form(ctx: PageContext, runs: list[Run]) -> None:
     if not reranked:
         return
     st.subheader(t("fr.rprobe_title"))
-    labels = {r.id: r.name or r.retriever for r in reranked}
-    run_id = st.selectbox(t("fr.rprobe_run"), list(labels), format_func=labels.get,
-                          key="fr_rprobe_run")
-    run = next(r for r in reranked if r.id == run_id)
+    run = _pick_run(st, t("fr.rprobe_run"), reranked, "fr_rprobe_run")
     transform = run.config["transform"]
     kept = run.resources.get("rerank_latency_probe")
     if kept:
-        st.caption(t("fr.probe_done", p50=f"{kept['p50_ms']:,.1f}", p95=f"{kept['p95_ms']:,.1f}",
-                     n=kept["requests"], date=kept["date"]))
+        st.caption(_probe_done(t, kept))
     estimate = probe_rerank_estimate(run)
     cost = "—" if estimate["usd"] is None else format_money(estimate["usd"], "USD")
     st.caption(md(t("fr.rprobe_intro", n=PROBE_REQUESTS, depth=transform.get("depth"),
@@ -298,32 +287,40 @@ def rerank_probe_form(ctx: PageContext, runs: list[Run]) -> None:
     if not st.button(t("fr.probe_start", n=PROBE_REQUESTS), key="fr_rprobe_start"):
         return
     key = st.session_state.get(RERANK_KEY)  # the pipeline form's field: session only
-    with st.spinner(t("fr.rprobe_title")):
-        try:
-            result = probe_rerank_latency(run, api_key=key or None)
-        except RagdashError as exc:
-            st.error(md(message(exc, ctx.lang, app=True)))
-            return
-    ctx.store.update_resources(run.id, {"rerank_latency_probe": result})
-    st.session_state.pop("rd_frontier_cache", None)
-    st.success(t("fr.probe_done", p50=f"{result['p50_ms']:,.1f}",
-                 p95=f"{result['p95_ms']:,.1f}", n=result["requests"], date=result["date"]))
+    _keep_probe(ctx, run, "rerank_latency_probe", t("fr.rprobe_title"),
+                lambda: probe_rerank_latency(run, api_key=key or None))
 
 
 def _run_probe(ctx: PageContext, run: Run, texts: list[str]) -> None:
     from ..embeddings.probe import probe_latency
     from ..retrieval.sweep import dense_retriever_for
 
-    t = ctx.t
     key = st.session_state.get(keys.API_KEY) or None
-    with st.spinner(t("fr.probe_title")):
+    _keep_probe(ctx, run, "latency_probe", ctx.t("fr.probe_title"),
+                lambda: probe_latency(dense_retriever_for(run, api_key=key).embedder, texts))
+
+
+def _pick_run(where, label: str, runs: list[Run], widget: str) -> Run:
+    """One of ``runs``, picked by name in a selectbox drawn in ``where`` (st or a column)."""
+    labels = {r.id: r.name or r.retriever for r in runs}
+    run_id = where.selectbox(label, list(labels), format_func=labels.get, key=widget)
+    return next(r for r in runs if r.id == run_id)
+
+
+def _probe_done(t, probe: dict) -> str:
+    return t("fr.probe_done", p50=f"{probe['p50_ms']:,.1f}", p95=f"{probe['p95_ms']:,.1f}",
+             n=probe["requests"], date=probe["date"])
+
+
+def _keep_probe(ctx: PageContext, run: Run, field: str, title: str, measure) -> None:
+    """Run ``measure`` (a latency probe) under a spinner; keep its result in the run's
+    resources under ``field`` and say it, or say the error in the page's words."""
+    with st.spinner(title):
         try:
-            client = dense_retriever_for(run, api_key=key).embedder
-            result = probe_latency(client, texts)
+            result = measure()
         except RagdashError as exc:
             st.error(md(message(exc, ctx.lang, app=True)))
             return
-    ctx.store.update_resources(run.id, {"latency_probe": result})
+    ctx.store.update_resources(run.id, {field: result})
     st.session_state.pop("rd_frontier_cache", None)
-    st.success(t("fr.probe_done", p50=f"{result['p50_ms']:,.1f}",
-                 p95=f"{result['p95_ms']:,.1f}", n=result["requests"], date=result["date"]))
+    st.success(_probe_done(ctx.t, result))
