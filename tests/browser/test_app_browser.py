@@ -35,6 +35,20 @@ def test_debian_chromium_is_installed():
         pytest.fail(str(exc))
 
 
+def _settled_box(locator, timeout: float = 10.0) -> dict:
+    """The element's bounding box once two reads 250 ms apart agree (the layout has settled)."""
+    import time
+
+    box, deadline = locator.bounding_box(), time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        locator.page.wait_for_timeout(250)
+        again = locator.bounding_box()
+        if again == box:
+            return box
+        box = again
+    raise AssertionError(f"the element kept moving for {timeout} s: {box}")
+
+
 def _drill_query(page) -> str:
     """The query id shown in the drill-down (``Query `id```)."""
     return page.locator('[class*="st-key-drill-"] code').first.inner_text()
@@ -228,9 +242,13 @@ def test_clicking_a_scatter_point_on_compare_opens_that_query(browser, app_url, 
     }""")
     qid = scatter.evaluate("(gd, i) => gd._fullData[0].customdata[i]", index)
     assert _drill_query(page) != qid
-    box = points.nth(index).bounding_box()  # plotly listens on its drag layer, not the point
+    # plotly listens on its drag layer, not the point: click where the point is drawn, once
+    # the page has stopped moving (content above the chart can still settle after it is
+    # drawn: the point was seen 28 px lower 300 ms later, and the click missed it)
+    box = _settled_box(points.nth(index))
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.wait_for_timeout(300)  # hover first, as a person would
+    box = _settled_box(points.nth(index))
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     wait_idle(page)
     page.wait_for_function(
