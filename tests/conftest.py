@@ -10,6 +10,7 @@ environment's RAGDASH_HOME as well.
 from __future__ import annotations
 
 import pytest
+from tiny_cross_encoder import tiny_model  # noqa: F401 - a fixture for any folder
 
 #: keys ragdash reads from the environment; a developer's real key must never reach a test
 API_KEY_VARIABLES = ("OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "COHERE_API_KEY", "JINA_API_KEY",

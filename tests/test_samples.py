@@ -8,15 +8,14 @@ import re
 from pathlib import Path
 
 import pytest
-from paths import JSQUAD
-from test_loaders import ARTICLE
+from article_sample import ARTICLE
+from paths import JSQUAD, ROOT
 
 from ragdash.errors import DatasetError
 from ragdash.loaders import load_dataset, write_beir
 from ragdash.samples import DEFAULT_SAMPLE, SAMPLES_DIR, list_samples, load_sample, sample_path
 from ragdash.validation import validate
 
-ROOT = Path(__file__).resolve().parents[1]
 #: the article ships beside the project, not in it (it promotes a vendor); look where it lives
 ARTICLE_TXT = next(
     (p for p in (base / "seed" / "rag-retrieval-metrics-article.txt"

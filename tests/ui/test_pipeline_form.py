@@ -5,7 +5,6 @@ its inputs; bad chunk settings stop Start; the weight sweep view on two saved ru
 
 from __future__ import annotations
 
-import contextlib
 import json
 
 import pytest
@@ -26,9 +25,6 @@ from fake_rerank import FakeRerank
 
 from ragdash.runs import get_store
 from ragdash.ui import keys
-
-with contextlib.suppress(pytest.skip.Exception):  # without sentence-transformers: no fixture
-    from test_rerank_local import tiny_model  # noqa: F401 - a fixture
 
 EMB_KEY = "sk-emb-0123456789SECRET"
 RR_KEY = "co-rerank-0123456789SECRET"

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from paths import TESTS
 
 from ragdash.retrieval import tokenize
 from ragdash.retrieval.tokenize import TOKENIZER_NAME, normalize, tokenize_one
@@ -165,9 +166,8 @@ def test_code_texts_on_every_code_point():
 
 def test_code_texts_on_jsquad():
     import json
-    from pathlib import Path
 
-    path = Path(__file__).parent / "data" / "jsquad-valid" / "corpus.jsonl"
+    path = TESTS / "data" / "jsquad-valid" / "corpus.jsonl"
     docs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     texts = [f"{d.get('title', '')} {d['text']}" for d in docs]
     _assert_same_codes(texts)

@@ -5,10 +5,10 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
+from paths import ROOT
 
 from ragdash.embeddings.cache import (
     FILENAME,
@@ -130,7 +130,7 @@ def test_two_processes_writing_at_once(tmp_path):
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
     go = tmp_path / "go"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     procs = [subprocess.Popen([sys.executable, str(script), str(tmp_path / "home"), who, "100",
                                str(go)],
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -264,7 +264,7 @@ def test_the_marker_sees_another_processs_write_and_the_cli_clear(tmp_path):
     cache = EmbeddingCache(home)
     cache.put_many(NS, [text_hash("a")], vecs(1))
     before = cache.marker()
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     subprocess.run([sys.executable, "-c", OTHER_PROCESS, str(home), "b"], env=env,
                    check=True, timeout=60)
     written = cache.marker()

@@ -4,15 +4,13 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from paths import ROOT
 
 from ragdash.cli import main
 from ragdash.embeddings.cache import EmbeddingCache, Namespace, text_hash
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 class Result:

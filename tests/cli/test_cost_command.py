@@ -10,13 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from paths import JSQUAD
+from paths import JSQUAD, ROOT
 
 from ragdash.cli import main
 from ragdash.cost.catalog import load_catalog
 from ragdash.cost.tokens import load_cl100k
 
-ROOT = Path(__file__).resolve().parents[1]
 ARTICLE = ROOT / "ragdash" / "data" / "samples" / "article_ja.json"
 
 

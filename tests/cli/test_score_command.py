@@ -7,11 +7,11 @@ import json
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 import pytrec_eval
+from paths import ROOT, TESTS
 
 from ragdash import Ranking
 from ragdash.cli import build_parser, main
@@ -21,8 +21,7 @@ from ragdash.formats.qrels import read_qrels_fast
 from ragdash.loaders import load_qrels
 from ragdash.metrics import FAMILY_NAMES, evaluate, metric_names
 
-ROOT = Path(__file__).resolve().parent.parent
-JSQUAD_QRELS = Path(__file__).resolve().parent / "data" / "jsquad-valid" / "qrels" / "test.tsv"
+JSQUAD_QRELS = TESTS / "data" / "jsquad-valid" / "qrels" / "test.tsv"
 
 
 @pytest.fixture()

@@ -9,17 +9,16 @@ from the run and runs shorter than K.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 import pytrec_eval
+from paths import TESTS
 
 from ragdash import Ranking
 from ragdash.metrics import evaluate
 
 #: JSQuAD validation split in BEIR layout, kept in the repository
-JSQUAD = Path(__file__).resolve().parent / "data" / "jsquad-valid"
+JSQUAD = TESTS / "data" / "jsquad-valid"
 
 TOL = 1e-9
 PYTREC = {"recall": "recall", "precision": "P", "hit_rate": "success", "ndcg": "ndcg_cut",

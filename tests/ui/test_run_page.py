@@ -19,6 +19,7 @@ from app_support import (
     wait_for_jobs,
 )
 from fake_openai import FakeOpenAI
+from paths import ROOT
 
 from ragdash.jobs import get_manager
 from ragdash.runs import export_json, get_store
@@ -203,11 +204,10 @@ def test_the_shipped_config_watches_no_files_and_the_panel_refreshes_at_a_bounde
     """A watching server walked sys.modules after every fragment run and watched a .venv made
     inside the repository: runs were 6-10x slower with their progress on screen (#14)."""
     import tomllib
-    from pathlib import Path
 
     from ragdash.ui import job_panel
 
-    config = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit"
+    config = tomllib.loads((ROOT / ".streamlit"
                             / "config.toml").read_text(encoding="utf-8"))
     server = config["server"]
     assert server["fileWatcherType"] == "none"

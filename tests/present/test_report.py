@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 
 import numpy as np
 import pytest
+from paths import ROOT
 
 from ragdash.dataset import Dataset, Document, Query
 from ragdash.i18n import t
@@ -366,9 +367,8 @@ def test_the_template_ships_in_the_wheel(tmp_path):
     import subprocess
     import sys
     import zipfile
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     src = tmp_path / "src"
     shutil.copytree(root / "ragdash", src / "ragdash",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))

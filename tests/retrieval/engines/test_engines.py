@@ -10,7 +10,6 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -470,7 +469,7 @@ def test_an_engine_call_that_failed_names_what_in_japanese():
     assert "key-secret-456" not in ja and not re.search(r"\bcheck\b|\bfailed\b", ja), ja
     # every phrase the engines pass to _call/_fail has its Japanese
     src = "".join(p.read_text() for p in
-                  (Path(__file__).parents[1] / "ragdash/retrieval/engines").glob("*.py"))
+                  (ROOT / "ragdash/retrieval/engines").glob("*.py"))
     quoted = r"((?:\"[^\"]*\"\s*)+)"
     calls = re.findall(r"(?:_call|_fail)\(\s*" + quoted + r",\s*(?:exc,\s*)?" + quoted, src)
     assert len(calls) >= 20

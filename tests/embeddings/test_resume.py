@@ -13,11 +13,11 @@ from pathlib import Path
 
 import numpy as np
 from fake_openai import FakeOpenAI, fake_server_fixture  # noqa: F401
+from paths import ROOT
 
 from ragdash import Ranking
 from ragdash.embeddings.cache import EmbeddingCache, text_hash
 
-ROOT = Path(__file__).resolve().parents[1]
 KEY = "sk-proj-RESUME-TEST-KEY-91b7e0d4c3"
 N_DOCS, N_QUERIES, BATCH = 40, 20, 4
 DOCS = [f"document number {i} about topic {i % 7}" for i in range(N_DOCS)]

@@ -105,7 +105,7 @@ def test_the_html_report_keeps_hostile_strings_as_text(lang):
     dataset and run names: no tag of the attacker's reaches the HTML."""
     import re
 
-    from test_hardening_app import HOSTILE, RUN_NAMES
+    from test_hostile_uploads import HOSTILE, RUN_NAMES
 
     from ragdash.pipeline import run_evaluation
     from ragdash.present.report import build_report

@@ -7,11 +7,11 @@ import types
 from pathlib import Path
 
 import pytest
+from paths import ROOT
 
 from ragdash import i18n
 from ragdash.i18n import CATALOG, LANGUAGES, check_catalog, normalize_lang, placeholders, t
 
-ROOT = Path(__file__).resolve().parents[1]
 # t("key" ...) or t('key' ...), also as i18n.t(...) — a literal first argument.
 CALL = re.compile(r"""(?<![\w.])(?:i18n\.)?t\(\s*["']([A-Za-z0-9_.\-]+)["']""")
 
