@@ -184,7 +184,7 @@ class Job:
         return " · ".join(parts)
 
     def error_text(self, lang: str = "en", *, app: bool = False) -> str | None:
-        """The failure sentence in ``lang``: a message with an id (ragdash.i18n.messages)
+        """The failure sentence in ``lang``: a message with an id (catalog/core.toml)
         in that language, and with ``app`` in the app's words (the key field, not
         ``--api-key-env``); other RagdashError messages as written."""
         if self.error_kind is not None:

@@ -371,7 +371,7 @@ class Catalog:
         close = difflib.get_close_matches(model.casefold(), list(providers_of), n=5,
                                           cutoff=0.5)
         labels = [f"{spelled[c]} ({', '.join(providers_of[c])})" for c in close]
-        # one sentence of parts with message ids (ragdash.i18n.messages cost.*)
+        # one sentence of parts with message ids (catalog/core.toml cost.*)
         head = (text("cost.unknown_model_for", model=model, provider=provider) if provider
                 else text("cost.unknown_model", model=model))
         matches = (text("cost.close_matches", names=", ".join(labels)) if labels

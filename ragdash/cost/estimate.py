@@ -177,7 +177,7 @@ def estimate_evaluation(dataset, model: str = "text-embedding-3-small",
     naive_tokens = len(queries) * tdocs.tokens + tq.tokens
     naive_usd = usd_cost(naive_tokens, row)
 
-    notes = []  # sentences with message ids (ragdash.i18n.messages cost.*): str is English
+    notes = []  # sentences with message ids (catalog/core.toml cost.*): str is English
     if method == METHOD_ESTIMATE:
         notes.append(text("cost.tokens_estimated", detail=tdocs.detail))
     elif row.provider.casefold() not in ("openai", "azure openai", "local"):

@@ -539,7 +539,7 @@ class EmbeddingClient:
         return text if out == text else out  # unchanged: a phrase keeps its message id
 
     def _final_error(self, f: _Failure, code: str | None, attempts: int) -> EmbeddingError:
-        """The failure in one sentence with a message id (ragdash.i18n.messages ``embed.*``),
+        """The failure in one sentence with a message id (catalog/core.toml ``embed.*``),
         so the app can say it in Japanese and in its own words."""
         url = self.endpoint.url
         said = self._scrub(f.info.message)

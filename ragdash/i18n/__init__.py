@@ -1,24 +1,26 @@
-"""One message catalog for every user-facing string, in English and Japanese.
+"""One message catalog for every user-facing string, in every language it is written in.
 
-Each module of strings defines ``MESSAGES = {key: {"en": ..., "ja": ...}}``:
+The catalog is data: ``ragdash/i18n/catalog/<area>.toml``, one file per area (core messages,
+the app's pages, charts and report, ...), each key a table with its languages side by side::
 
-- :mod:`ragdash.i18n.shared` — charts, views and the HTML report (plain Python);
-- :mod:`ragdash.i18n.app` — the Streamlit pages (owned by the app UI);
-- :mod:`ragdash.i18n.pipeline` — the pipeline builder and the weight sweep;
-- :mod:`ragdash.i18n.frontier` — the decision view (frontier chart, page, sweep form).
+    ["chart.hist_x"]
+    en = "{metric} per query"
+    ja = "クエリごとの {metric}"
 
-They are merged here into :data:`CATALOG`; the same key in two modules is an error at import
-time, so the two halves cannot silently overwrite each other.
+``catalog/languages.toml`` declares the languages and their plural rules; ``catalog/README.md``
+describes the format. The areas are merged here into :data:`CATALOG`; the same key in two
+files is an error at import time, so two areas cannot silently overwrite each other.
 
 Look a string up with :func:`t`::
 
     t("chart.k_axis", "ja")                  # -> "K（上位件数）"
     t("chart.hist_x", "en", metric="nDCG")   # -> "nDCG per query"
 
-Placeholders use :meth:`str.format` syntax; English and Japanese must name the same
-placeholders (checked by :func:`check_catalog` and by ``tests/test_i18n.py``). An unknown key
-raises :class:`KeyError` — a test scans the source for calls of ``t`` with a literal key so
-that this cannot reach a user. An unknown language falls back to English.
+Placeholders use :meth:`str.format` syntax; every language must name the same placeholders
+(checked by :func:`check_catalog` and by the catalog tests). A text with plural forms
+(``en = { one = "{n} query", other = "{n} queries" }``) is chosen by the count passed as
+``n``. An unknown key raises :class:`KeyError` — a test scans the source for the keys it
+uses so that this cannot reach a user. An unknown language falls back to English.
 """
 
 from __future__ import annotations
@@ -26,34 +28,42 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 
-from . import app, engines, frontier, messages, pipeline, shared
+from . import loader
 
-__all__ = ["CATALOG", "DEFAULT_LANG", "LANGUAGES", "Joined", "Text", "check_catalog",
-           "dataset_error", "error", "has", "message", "normalize_lang", "placeholders", "t",
-           "text"]
+__all__ = ["AREAS", "CATALOG", "DEFAULT_LANG", "LANGUAGES", "Joined", "Text", "check_catalog",
+           "dataset_error", "error", "forms", "has", "message", "normalize_lang",
+           "placeholders", "t", "text"]
 
-#: Supported languages, in the order the language switch shows them.
-LANGUAGES: tuple[str, ...] = ("en", "ja")
-DEFAULT_LANG = "en"
+_LANGUAGE_DATA, _AREA_DATA = loader.read()
+#: Supported languages, in the order the language switch shows them (catalog/languages.toml).
+LANGUAGES: tuple[str, ...] = tuple(_LANGUAGE_DATA)
+DEFAULT_LANG = LANGUAGES[0]
 #: How each language names itself (for the language switch).
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ja": "日本語"}
+LANGUAGE_NAMES: dict[str, str] = {lang: d["name"] for lang, d in _LANGUAGE_DATA.items()}
+#: lang -> count -> plural category ("one", "other", ...).
+PLURAL = {lang: loader.plural_rule(d.get("plural", {}), f"languages.toml [{lang}]")
+          for lang, d in _LANGUAGE_DATA.items()}
 
 
-def _merge(*modules) -> dict[str, dict[str, str]]:
-    merged: dict[str, dict[str, str]] = {}
+def _merge(areas: Mapping[str, Mapping[str, Mapping]]) -> dict[str, dict]:
+    """One catalog from ``{area: {key: entry}}``; a key in two areas is an error."""
+    merged: dict[str, dict] = {}
     owner: dict[str, str] = {}
-    for module in modules:
-        for key, entry in module.MESSAGES.items():
+    for area, messages in areas.items():
+        for key, entry in messages.items():
             if key in merged:
                 raise ValueError(f"i18n key {key!r} is defined in both {owner[key]} and "
-                                 f"{module.__name__}; rename one of them")
+                                 f"{area}; rename one of them")
             merged[key] = dict(entry)
-            owner[key] = module.__name__
+            owner[key] = area
     return merged
 
 
-#: key -> {"en": text, "ja": text}; the merge of every strings module.
-CATALOG: dict[str, dict[str, str]] = _merge(shared, app, engines, pipeline, frontier, messages)
+#: key -> {lang: text, or {plural category: text}}; the merge of every area file.
+CATALOG: dict[str, dict] = _merge({f"catalog/{a}.toml": m for a, m in _AREA_DATA.items()})
+#: area (file name without .toml) -> its keys.
+AREAS: dict[str, frozenset[str]] = {a: frozenset(m) for a, m in _AREA_DATA.items()}
+del _AREA_DATA
 
 
 def normalize_lang(lang: str | None) -> str:
@@ -68,47 +78,75 @@ def has(key: str) -> bool:
     return key in CATALOG
 
 
+def forms(value: str | Mapping[str, str]) -> dict[str, str]:
+    """A catalog value as ``{plural category: text}`` (a plain text is its ``other``)."""
+    return dict(value) if isinstance(value, Mapping) else {"other": value}
+
+
 def t(key: str, /, lang: str | None = DEFAULT_LANG, **fmt: object) -> str:
-    """The text for ``key`` in ``lang``, with ``fmt`` substituted (``str.format``).
+    """The text for ``key`` in ``lang``, with ``fmt`` substituted (``str.format``). A text
+    with plural forms takes the form of the count ``n``.
 
     Raises :class:`KeyError` for an unknown key. A missing translation falls back to English.
     """
     entry = CATALOG[key]
-    text = entry.get(normalize_lang(lang)) or entry[DEFAULT_LANG]
+    lang = normalize_lang(lang)
+    text = entry.get(lang) or entry[DEFAULT_LANG]
+    if not isinstance(text, str):  # plural forms
+        if lang not in entry:
+            lang = DEFAULT_LANG
+        text = text.get(PLURAL[lang](fmt.get("n"))) or text["other"]
     # a text with literal braces ({{ }}) is a format string even without values
     return text.format(**fmt) if fmt or "{{" in text or "}}" in text else text
 
 
-def placeholders(text: str) -> set[str]:
-    """The ``{name}`` fields of a format string (format specs ignored)."""
+def placeholders(text: str | Mapping[str, str]) -> set[str]:
+    """The ``{name}`` fields of a format string (format specs ignored); of plural forms,
+    those of all the forms."""
     names = set()
-    for _, field, _, _ in string.Formatter().parse(text):
-        if field is not None:
-            names.add(field.split(".")[0].split("[")[0])
+    for form in forms(text).values():
+        for _, field, _, _ in string.Formatter().parse(form):
+            if field is not None:
+                names.add(field.split(".")[0].split("[")[0])
     return names
 
 
-def check_catalog(catalog: Mapping[str, Mapping[str, str]] | None = None) -> list[str]:
+def _entry_problems(key: str, entry: Mapping) -> list[str]:
+    missing = [lang for lang in LANGUAGES
+               if not all(str(f).strip() for f in forms(entry.get(lang, "")).values())]
+    if missing:
+        return [f"{key}: no text for {', '.join(missing)}"]
+    problems = []
+    extra = set(entry) - set(LANGUAGES)
+    if extra:
+        problems.append(f"{key}: unknown language(s) {sorted(extra)}")
+    for lang in LANGUAGES:
+        value = entry[lang]
+        if isinstance(value, Mapping):
+            names = set(value)
+            wanted = {c for c in loader.PLURAL_CATEGORIES
+                      if c in _LANGUAGE_DATA[lang].get("plural", {})} | {"other"}
+            if names != wanted:
+                problems.append(f"{key}: {lang} has plural forms {sorted(names)}, its plural "
+                                f"rule names {sorted(wanted)}")
+    try:
+        want = placeholders(entry[DEFAULT_LANG])
+        for lang in LANGUAGES:
+            got = placeholders(entry[lang])
+            if got != want:
+                problems.append(f"{key}: {lang} has placeholders {sorted(got)}, "
+                                f"en has {sorted(want)}")
+    except ValueError as exc:  # a stray brace
+        problems.append(f"{key}: bad format string ({exc})")
+    return problems
+
+
+def check_catalog(catalog: Mapping[str, Mapping] | None = None) -> list[str]:
     """Problems in the catalog, one sentence each (empty when it is sound)."""
     catalog = CATALOG if catalog is None else catalog
     problems = []
     for key, entry in catalog.items():
-        missing = [lang for lang in LANGUAGES if not str(entry.get(lang, "")).strip()]
-        if missing:
-            problems.append(f"{key}: no text for {', '.join(missing)}")
-            continue
-        extra = set(entry) - set(LANGUAGES)
-        if extra:
-            problems.append(f"{key}: unknown language(s) {sorted(extra)}")
-        try:
-            want = placeholders(entry[DEFAULT_LANG])
-            for lang in LANGUAGES:
-                got = placeholders(entry[lang])
-                if got != want:
-                    problems.append(f"{key}: {lang} has placeholders {sorted(got)}, "
-                                    f"en has {sorted(want)}")
-        except ValueError as exc:  # a stray brace
-            problems.append(f"{key}: bad format string ({exc})")
+        problems += _entry_problems(key, entry)
     return problems
 
 

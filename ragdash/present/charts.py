@@ -22,7 +22,6 @@ import plotly.graph_objects as go
 
 from ..cost import format_money
 from ..i18n import t
-from ..i18n.frontier import AXIS_KEYS, NOUN_KEYS
 from ..metrics import family, metric_label
 from ..stats.frontier import format_x
 
@@ -42,6 +41,12 @@ __all__ = ["CJK_FONT", "K_TICKS", "PALETTE", "PLOTLY_CONFIG", "cost_bar_figure",
            "cost_quality_figure", "curve_figure", "frontier_figure", "histogram_figure",
            "k_axis",
            "scatter_figure", "sweep_figure"]
+
+#: each frontier axis (ragdash.stats.frontier.X_AXES): its noun in a sentence, its axis title
+NOUN_KEYS = {"index-cost": "fr.noun.index-cost", "query-cost": "fr.noun.query-cost",
+             "memory": "fr.noun.memory", "latency": "fr.noun.latency"}
+AXIS_KEYS = {"index-cost": "fr.axis.index-cost", "query-cost": "fr.axis.query-cost",
+             "memory": "fr.axis.memory", "latency": "fr.axis.latency"}
 
 #: fonts with Japanese glyphs first (Linux, macOS, Windows), then a generic fallback
 CJK_FONT = ("Noto Sans CJK JP, Noto Sans JP, Hiragino Sans, Hiragino Kaku Gothic ProN, "

@@ -11,9 +11,8 @@ import streamlit as st
 
 from ..errors import RagdashError
 from ..i18n import message
-from ..i18n.frontier import NOUN_KEYS
 from ..metrics import DEFAULT_KS, FAMILIES, FAMILY_NAMES
-from ..present.charts import PLOTLY_CONFIG, frontier_figure
+from ..present.charts import NOUN_KEYS, PLOTLY_CONFIG, frontier_figure
 from ..retrieval.compress import PRECISIONS
 from ..run import Run
 from ..stats import X_AXES, Frontier, build_frontier

@@ -44,7 +44,7 @@ _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$")
 
 def say(exc: object, lang: str) -> str:
     """An error or warning from the core as the app says it: in ``lang``, in the app's
-    words where the command line's name a flag (ragdash.i18n.messages), Markdown-escaped."""
+    words where the command line's name a flag (catalog/core.toml), Markdown-escaped."""
     return md(message(exc, lang, app=True))
 
 

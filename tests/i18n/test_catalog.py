@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import types
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,7 @@ def test_every_key_has_both_languages_and_matching_placeholders():
     assert check_catalog() == []
     for key, entry in CATALOG.items():
         for lang in LANGUAGES:
-            assert entry[lang].strip(), (key, lang)
+            assert all(text.strip() for text in i18n.forms(entry[lang]).values()), (key, lang)
         assert placeholders(entry["en"]) == placeholders(entry["ja"]), key
 
 
@@ -76,20 +75,21 @@ def test_normalize_lang(raw, want):
     assert normalize_lang(raw) == want
 
 
-def test_duplicate_keys_across_modules_are_an_error():
-    a = types.SimpleNamespace(__name__="mod_a", MESSAGES={"x": {"en": "1", "ja": "1"}})
-    b = types.SimpleNamespace(__name__="mod_b", MESSAGES={"x": {"en": "2", "ja": "2"}})
-    with pytest.raises(ValueError, match=r"mod_a.*mod_b"):
-        i18n._merge(a, b)
-    assert i18n._merge(a)["x"]["en"] == "1"
+def test_duplicate_keys_across_area_files_are_an_error():
+    a = {"x": {"en": "1", "ja": "1"}}
+    b = {"x": {"en": "2", "ja": "2"}}
+    with pytest.raises(ValueError, match=r"area_a.*area_b"):
+        i18n._merge({"area_a": a, "area_b": b})
+    assert i18n._merge({"area_a": a})["x"]["en"] == "1"
 
 
 def test_shared_and_app_catalogs_are_both_merged():
-    from ragdash.i18n import app, engines, frontier, messages, pipeline, shared
-    assert (set(shared.MESSAGES) | set(app.MESSAGES) | set(engines.MESSAGES)
-            | set(pipeline.MESSAGES) | set(frontier.MESSAGES)
-            | set(messages.MESSAGES)) == set(CATALOG)
-    assert not set(shared.MESSAGES) & set(app.MESSAGES)
+    from ragdash.i18n import AREAS
+
+    assert {"shared", "app", "engines", "pipeline", "frontier", "core"} <= set(AREAS)
+    assert set().union(*AREAS.values()) == set(CATALOG)
+    assert sum(len(keys) for keys in AREAS.values()) == len(CATALOG)  # no key in two areas
+    assert not AREAS["shared"] & AREAS["app"]
 
 
 def test_japanese_wording_is_consistent():
@@ -102,10 +102,10 @@ def test_japanese_wording_is_consistent():
     assert not re.search(r"プロバイダ(?!ー)", ja)
     assert "未検索" not in ja
     assert CATALOG["views.not_retrieved"]["ja"] == "検索結果になし"
-    from ragdash.i18n import app, messages, shared
+    from ragdash.i18n import AREAS
 
-    for module in (app, messages, shared):  # the app's own words: フォルダー, as プロバイダー
-        assert not [k for k, e in module.MESSAGES.items() if re.search(r"フォルダ(?!ー)", e["ja"])]
+    for area in ("app", "core", "shared"):  # the app's own words: フォルダー, as プロバイダー
+        assert not [k for k in AREAS[area] if re.search(r"フォルダ(?!ー)", CATALOG[k]["ja"])]
 
 
 # -- core messages with ids (#14 item 4) ----------------------------------------------------
