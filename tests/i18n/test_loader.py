@@ -131,8 +131,8 @@ def test_check_catalog_names_plural_forms_a_language_does_not_have():
 
 def test_the_languages_are_declared_in_data():
     data = tomllib.loads((loader.CATALOG_DIR / "languages.toml").read_text(encoding="utf-8"))
-    assert i18n.LANGUAGES == tuple(data) and i18n.DEFAULT_LANG == "en"
-    assert i18n.LANGUAGE_NAMES == {lang: d["name"] for lang, d in data.items()}
+    assert tuple(data) == i18n.LANGUAGES and i18n.DEFAULT_LANG == "en"
+    assert {lang: d["name"] for lang, d in data.items()} == i18n.LANGUAGE_NAMES
 
 
 def test_every_catalog_file_is_shipped_with_the_package():
