@@ -278,24 +278,28 @@ def _str(value) -> str | None:
     return excerpt(_text(value))
 
 
+#: a marker in a connection failure's text -> the message id of what went wrong
+_REASON_IDS = (("Connection refused", "http.reason.refused"),
+                       ("Name or service not known", "http.reason.unknown_host"),
+                       ("nodename nor servname", "http.reason.unknown_host"),
+                       ("Temporary failure in name resolution", "http.reason.unknown_host"),
+                       ("No address associated", "http.reason.unknown_host"),
+                       ("CERTIFICATE_VERIFY_FAILED", "http.reason.tls"),
+                       ("RemoteDisconnected", "http.reason.closed"),
+                       ("Connection aborted", "http.reason.closed"),
+                       ("Connection reset", "http.reason.reset"),
+                       ("Broken pipe", "http.reason.reset"),
+                       ("IncompleteRead", "http.reason.closed_mid_reply"),
+                       ("InvalidChunkLength", "http.reason.broken_reply"),
+                       ("ProtocolError", "http.reason.closed"))
+
+
 def connection_reason(exc: BaseException) -> str:
     """What went wrong with a connection, in words (never a library class name)."""
     said = str(exc)
-    for marker, reason in (("Connection refused", "refused"),
-                           ("Name or service not known", "unknown_host"),
-                           ("nodename nor servname", "unknown_host"),
-                           ("Temporary failure in name resolution", "unknown_host"),
-                           ("No address associated", "unknown_host"),
-                           ("CERTIFICATE_VERIFY_FAILED", "tls"),
-                           ("RemoteDisconnected", "closed"),
-                           ("Connection aborted", "closed"),
-                           ("Connection reset", "reset"),
-                           ("Broken pipe", "reset"),
-                           ("IncompleteRead", "closed_mid_reply"),
-                           ("InvalidChunkLength", "broken_reply"),
-                           ("ProtocolError", "closed")):
+    for marker, reason_id in _REASON_IDS:
         if marker in said:
-            return text(f"http.reason.{reason}")
+            return text(reason_id)
     return text("http.reason.failed")
 
 

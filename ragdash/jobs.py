@@ -162,12 +162,11 @@ class Job:
         if self.state != "running":
             if self.state == "failed":
                 return f"{t('job.failed', lang)}: {self.error_text(lang)}"
-            return t(f"job.{self.state}", lang)
+            return t(_STATE_KEYS[self.state], lang)
         parts = []
         p = self.progress
         stage = p.get("stage")
-        stage_label = t(f"job.stage.{stage}", lang) if stage in _STAGES else t("job.running",
-                                                                               lang)
+        stage_label = t(_STAGE_KEYS.get(stage, "job.running"), lang)
         if p.get("total"):
             parts.append(t("job.progress", lang, stage=stage_label, done=_count(p.get("done")),
                            total=_count(p["total"])))
@@ -224,8 +223,15 @@ class Job:
 #: Seconds of a stage before :attr:`Job.eta` extrapolates (a first batch says little).
 ETA_AFTER = 1.0
 
-_STAGES = ("documents", "queries", "ranking", "scoring", "saving", "tokenizing", "indexing",
-           "retrieving", "searching", "rerank")
+#: each stage a job reports -> its label (message keys)
+_STAGE_KEYS = {"documents": "job.stage.documents", "queries": "job.stage.queries",
+           "ranking": "job.stage.ranking", "scoring": "job.stage.scoring",
+           "saving": "job.stage.saving", "tokenizing": "job.stage.tokenizing",
+           "indexing": "job.stage.indexing", "retrieving": "job.stage.retrieving",
+           "searching": "job.stage.searching", "rerank": "job.stage.rerank"}
+#: each state but running -> its label
+_STATE_KEYS = {"queued": "job.queued", "done": "job.done", "failed": "job.failed",
+               "cancelled": "job.cancelled"}
 
 
 class JobManager:

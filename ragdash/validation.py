@@ -44,10 +44,30 @@ from typing import Any
 from .cost import count_tokens
 from .dataset import Dataset
 from .errors import RagdashError
-from .i18n import has, normalize_lang, t
+from .i18n import normalize_lang, t
 from .metrics import is_relevant
 
 EXAMPLES = 5
+
+#: each finding's code (the checks' own and the loaders' notes) -> its words in another
+#: language than English (message keys); a code not here is said as its English
+FINDING_KEYS = {"repeated_documents": "valid.repeated_documents",
+        "repeated_queries": "valid.repeated_queries",
+        "repeated_judgements": "valid.repeated_judgements",
+        "scored_not_listed": "valid.scored_not_listed",
+        "listed_with_zero_score": "valid.listed_with_zero_score",
+        "ids_not_strings": "valid.ids_not_strings",
+        "duplicate_doc_ids": "valid.duplicate_doc_ids",
+        "duplicate_query_ids": "valid.duplicate_query_ids",
+        "whitespace_in_ids": "valid.whitespace_in_ids", "no_documents": "valid.no_documents",
+        "no_queries": "valid.no_queries", "empty_documents": "valid.empty_documents",
+        "empty_queries": "valid.empty_queries", "grades_not_numbers": "valid.grades_not_numbers",
+        "negative_grades": "valid.negative_grades",
+        "fractional_grades": "valid.fractional_grades",
+        "qrels_unknown_docs": "valid.qrels_unknown_docs",
+        "qrels_unknown_queries": "valid.qrels_unknown_queries",
+        "no_evaluated_queries": "valid.no_evaluated_queries", "no_relevant": "valid.no_relevant",
+        "not_evaluated": "valid.not_evaluated"}
 
 
 @dataclass
@@ -69,8 +89,8 @@ class Issue:
     def said(self, lang: str) -> str:
         """The finding in ``lang`` (the catalog's ``valid.<code>``); English, or a code the
         catalog does not have, as :meth:`__str__` says it."""
-        key = f"valid.{self.code}"
-        if normalize_lang(lang) == "en" or not has(key):
+        key = FINDING_KEYS.get(self.code)
+        if normalize_lang(lang) == "en" or key is None:
             return str(self)
         said = t(key, lang, count=f"{self.count:,}")
         if not self.examples:

@@ -32,8 +32,7 @@ def report_warnings(dataset: Dataset) -> list[dict]:
     found = [issue for check in CHECKS for issue in check(dataset)
              if issue.level in ("error", "warning")]
     if found:
-        note(text("cli.findings_one", n=1, dataset=dataset.name) if len(found) == 1 else
-             text("cli.findings", n=len(found), dataset=dataset.name))
+        note(text("cli.findings", n=len(found), dataset=dataset.name))
     for issue in found[:SHOWN]:
         said = issue.said(_output.LANG)
         note(text("cli.level_error", issue=said) if issue.level == "error" else

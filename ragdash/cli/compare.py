@@ -194,6 +194,11 @@ def _sample(ids: list[str]) -> str:
     return shown + (f", … ({len(ids)} in all)" if len(ids) > 3 else "") if ids else "none"
 
 
+#: each paired test's name (message keys)
+_TEST_KEYS = {"randomization": "cli.cmp.test_randomization", "ttest": "cli.cmp.test_ttest",
+              "wilcoxon": "cli.cmp.test_wilcoxon"}
+
+
 # -- table output --------------------------------------------------------------------
 def format_report(cmp: Comparison, *, lang: str = "en") -> str:
     """The human-readable report: runs, pairs, verdicts, and what was left out, its labels
@@ -201,22 +206,23 @@ def format_report(cmp: Comparison, *, lang: str = "en") -> str:
     from ..i18n import message, t
 
     def say(key: str, **fmt: object) -> str:
-        return t(f"cli.cmp.{key}", lang, **fmt)
+        return t(key, lang, **fmt)
 
     conf = f"{cmp.confidence * 100:g}%"
     n_pairs = len(cmp.pairs)
-    test = say(f"test_{cmp.test}")
-    out = [say("header" if n_pairs == 1 else "header_pairs", metric=cmp.metric_label,
-               n=format_count(cmp.n_queries), conf=conf, resamples=f"{cmp.n_resamples:,}",
-               test=test, pairs=n_pairs), ""]
+    test = say(_TEST_KEYS[cmp.test])
+    out = [say("cli.cmp.header", metric=cmp.metric_label, queries=format_count(cmp.n_queries),
+               conf=conf, resamples=f"{cmp.n_resamples:,}", test=test, n=n_pairs), ""]
     out.append(format_table(
-        [say("run"), say("mean"), say("ci", conf=conf)],
+        [say("cli.cmp.run"), say("cli.cmp.mean"), say("cli.cmp.ci", conf=conf)],
         [[r.name, format_value(r.mean), format_range(r.ci_low, r.ci_high)] for r in cmp.runs]))
     out.append("")
     out.append(format_table(
-        [say("pair"), say("mean_a"), say("mean_b"), "B − A", say("ci", conf=conf),
-         say("p_ttest"), say("p_wilcoxon"), say("p_random"), say("p_holm"), say("wtl")],
-        [[say("pair_value", a=p.a, b=p.b), format_value(p.mean_a), format_value(p.mean_b),
+        [say("cli.cmp.pair"), say("cli.cmp.mean_a"), say("cli.cmp.mean_b"), "B − A",
+         say("cli.cmp.ci", conf=conf), say("cli.cmp.p_ttest"), say("cli.cmp.p_wilcoxon"),
+         say("cli.cmp.p_random"), say("cli.cmp.p_holm"), say("cli.cmp.wtl")],
+        [[say("cli.cmp.pair_value", a=p.a, b=p.b), format_value(p.mean_a),
+          format_value(p.mean_b),
           format_signed(p.diff), format_range(p.ci_low, p.ci_high, signed=True),
           _p(p.p_ttest), _p(p.p_wilcoxon), _p(p.p_randomization), _p(p.p_holm),
           f"{p.wins}/{p.ties}/{p.losses}"] for p in cmp.pairs]))
@@ -225,15 +231,15 @@ def format_report(cmp: Comparison, *, lang: str = "en") -> str:
     if cmp.alignment is not None and cmp.alignment.dropped:
         out.append("")
         dropped = len(cmp.alignment.dropped)
-        out.append(say("left_out_one" if dropped == 1 else "left_out", n=dropped))
+        out.append(say("cli.cmp.left_out", n=dropped))
         for source, ids in cmp.alignment.missing.items():
             if ids:
-                more = say("more", n=len(ids)) if len(ids) > _SHOW_IDS else ""
-                out.append("  " + say("missing_from", source=source,
+                more = say("cli.cmp.more", n=len(ids)) if len(ids) > _SHOW_IDS else ""
+                out.append("  " + say("cli.cmp.missing_from", source=source,
                                       ids=", ".join(ids[:_SHOW_IDS]), more=more))
     if cmp.notes:
         out.append("")
-        out += [say("note", note=message(n, lang)) for n in cmp.notes]
+        out += [say("cli.cmp.note", note=message(n, lang)) for n in cmp.notes]
     return "\n".join(out)
 
 

@@ -426,7 +426,7 @@ def _make_retriever(args):
 
 
 def _verb(flags: list[str]) -> str:
-    return text("cli.verb_applies") if len(flags) == 1 else text("cli.verb_apply")
+    return text("cli.verb_apply", n=len(flags))
 
 
 def _api_key(args) -> str | None:

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..errors import CacheError
 from ..home import ragdash_home
-from ..i18n import error, has, text
+from ..i18n import error, text
 
 FILENAME = "embeddings.sqlite"
 #: seconds a writer waits for another process's transaction before giving up
@@ -88,10 +88,13 @@ def _initialize(conn: sqlite3.Connection, schema: str = _SCHEMA) -> None:
             time.sleep(0.01)
 
 
+_LABEL_IDS = {"embeddings cache": "cache.label.embeddings_cache",
+              "rerank cache": "cache.label.rerank_cache"}
+
+
 def _label(label: str) -> str:
     """A cache's name ("embeddings cache", "rerank cache") as a phrase with an id."""
-    key = "cache.label." + label.replace(" ", "_")
-    return text(key) if has(f"msg.{key}") else label
+    return text(_LABEL_IDS[label]) if label in _LABEL_IDS else label
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ from ..http import (
     plain_http_warning,
     reply_limit,
 )
-from ..i18n import Text, error, has, text
+from ..i18n import Text, error, text
 from ..retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
 from ..secrets import scrub_secrets
 from .batching import (
@@ -544,8 +544,7 @@ class EmbeddingClient:
         url = self.endpoint.url
         said = self._scrub(f.info.message)
         said = f": {said}" if said else ""
-        tried = (text("embed.tried_one", attempts=attempts) if attempts == 1
-                 else text("embed.tried_many", attempts=attempts))
+        tried = text("embed.tried", n=attempts)
         if f.kind == "invalid":
             if isinstance(f.detail, Text):  # a sentence with a message id: keep the id
                 return error(EmbeddingError, f.detail.msg_id, **f.detail.params)
@@ -867,9 +866,17 @@ def _decode(embedding) -> np.ndarray | list:
     return embedding
 
 
+#: the settings _check_range names, with words in the catalog (message ids)
+_SETTING_IDS = {"batch size": "embed.setting.batch_size",
+                "concurrency": "embed.setting.concurrency",
+                "max batch tokens": "embed.setting.max_batch_tokens",
+                "max retries": "embed.setting.max_retries",
+                "dimensions": "embed.setting.dimensions"}
+
+
 def _check_range(what: str, value, lo: int, hi: int) -> None:
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool) \
             or not lo <= value <= hi:
-        key = "embed.setting." + what.replace(" ", "_")
+        key = _SETTING_IDS.get(what)
         raise error(RetrievalError, "embed.bad_setting", lo=lo, hi=hi, value=value,
-                    what=text(key) if has(f"msg.{key}") else what)
+                    what=text(key) if key else what)

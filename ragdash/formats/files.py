@@ -15,9 +15,11 @@ from ..errors import DatasetError, Said, with_id
 __all__ = ["regular_file_error", "require_regular_file"]
 
 #: (test, message id, English) of each kind of path that is not a regular file
-_KINDS = ((stat.S_ISFIFO, "fifo", "a named pipe (FIFO)"), (stat.S_ISSOCK, "socket", "a socket"),
-          (stat.S_ISCHR, "chr", "a character device"), (stat.S_ISBLK, "blk", "a block device"),
-          (stat.S_ISDIR, "dir", "a folder"))
+_KIND_IDS = ((stat.S_ISFIFO, "file.kind.fifo", "a named pipe (FIFO)"),
+          (stat.S_ISSOCK, "file.kind.socket", "a socket"),
+          (stat.S_ISCHR, "file.kind.chr", "a character device"),
+          (stat.S_ISBLK, "file.kind.blk", "a block device"),
+          (stat.S_ISDIR, "file.kind.dir", "a folder"))
 
 
 def regular_file_error(path: str | os.PathLike) -> DatasetError | None:
@@ -29,12 +31,12 @@ def regular_file_error(path: str | os.PathLike) -> DatasetError | None:
         return None
     if stat.S_ISREG(mode):
         return None
-    key, label = next(((key, label) for test, key, label in _KINDS if test(mode)),
-                      ("other", "not a regular file"))
+    kind_id, label = next(((kind_id, label) for test, kind_id, label in _KIND_IDS
+                           if test(mode)), ("file.kind.other", "not a regular file"))
     return with_id("file.not_regular", DatasetError(
         f"this is {label}, not a regular file", file=os.fspath(path),
         fix="give a file saved on disk (copy the data into a file first)"),
-        kind=Said(f"file.kind.{key}", label))
+        kind=Said(kind_id, label))
 
 
 def require_regular_file(path: str | os.PathLike) -> None:

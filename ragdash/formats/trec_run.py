@@ -49,7 +49,8 @@ def unsafe_id_error(kind: str, id_: str, *, file: str | None = None,
                                              "export or run store, which hold any id")
     if fix:
         return exc
-    params = {"kind": Said(f"trec.kind.{kind}", kind), "id": repr(id_)}
+    kind_id = {"query": "trec.kind.query", "document": "trec.kind.document"}.get(kind)
+    params = {"kind": Said(kind_id, kind) if kind_id else kind, "id": repr(id_)}
     if not id_:
         return with_id("trec.id_empty", exc, **params)
     return with_id("trec.id_whitespace", exc, **params)

@@ -18,13 +18,15 @@ Look a string up with :func:`t`::
 
 Placeholders use :meth:`str.format` syntax; every language must name the same placeholders
 (checked by :func:`check_catalog` and by the catalog tests). A text with plural forms
-(``en = { one = "{n} query", other = "{n} queries" }``) is chosen by the count passed as
-``n``. An unknown key raises :class:`KeyError` — a test scans the source for the keys it
-uses so that this cannot reach a user. An unknown language falls back to English.
+(``en.one = "{n} query"``, ``en.other = "{n} queries"``) is chosen by the count passed as
+``n``: a form for that exact count (``"=1"``) first, else the language's plural rule. An
+unknown key raises :class:`KeyError` — a test scans the source for the keys it uses so that
+this cannot reach a user. An unknown language falls back to English.
 """
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Mapping
 
@@ -91,11 +93,13 @@ def t(key: str, /, lang: str | None = DEFAULT_LANG, **fmt: object) -> str:
     """
     entry = CATALOG[key]
     lang = normalize_lang(lang)
-    text = entry.get(lang) or entry[DEFAULT_LANG]
-    if not isinstance(text, str):  # plural forms
-        if lang not in entry:
-            lang = DEFAULT_LANG
-        text = text.get(PLURAL[lang](fmt.get("n"))) or text["other"]
+    if not entry.get(lang):  # a missing translation: English
+        lang = DEFAULT_LANG
+    text = entry[lang]
+    if not isinstance(text, str):  # plural forms: an exact count ("=1") first, then the rule
+        n = fmt.get("n")
+        text = (text.get(f"={n}") if isinstance(n, int) else None) or text.get(
+            PLURAL[lang](n)) or text["other"]
     # a text with literal braces ({{ }}) is a format string even without values
     return text.format(**fmt) if fmt or "{{" in text or "}}" in text else text
 
@@ -123,7 +127,7 @@ def _entry_problems(key: str, entry: Mapping) -> list[str]:
     for lang in LANGUAGES:
         value = entry[lang]
         if isinstance(value, Mapping):
-            names = set(value)
+            names = {f for f in value if not re.fullmatch(r"=\d+", f)}  # exact counts: any
             wanted = {c for c in loader.PLURAL_CATEGORIES
                       if c in _LANGUAGE_DATA[lang].get("plural", {})} | {"other"}
             if names != wanted:

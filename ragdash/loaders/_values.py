@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..dataset import Document, Qrels, Query
-from ..i18n import dataset_error, has, text
+from ..i18n import dataset_error, text
 from .notes import LoadLog
 
 EXAMPLES = 5
@@ -120,11 +120,19 @@ def _describe(value: Any) -> str:
     return text("load.kind.python", name=type(value).__name__)
 
 
+#: the fields' names ("query id", ...) that have words in the catalog -> their message ids
+WHAT_IDS = {"query id": "load.what.query_id", "document id": "load.what.document_id",
+            "query text": "load.what.query_text", "document text": "load.what.document_text",
+            "title": "load.what.title", "document": "load.what.document",
+            "query": "load.what.query", "corpus id": "load.what.corpus_id",
+            "queries id": "load.what.queries_id", "corpus text": "load.what.corpus_text",
+            "queries text": "load.what.queries_text"}
+
+
 def what_said(what: str) -> str:
     """A field's name ("query id", "document text", ...) as a phrase with an id, when the
-    catalog has it (``msg.load.what.<name>``); else as it is."""
-    key = "load.what." + what.replace(" ", "_")
-    return text(key) if has(f"msg.{key}") else what
+    catalog has it (:data:`WHAT_IDS`); else as it is."""
+    return text(WHAT_IDS[what]) if what in WHAT_IDS else what
 
 
 # -- collections with the duplicate policy ------------------------------------------------------

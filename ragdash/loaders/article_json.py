@@ -96,8 +96,7 @@ def _position(value: Any, n_docs: int, *, file: str, record: str) -> int:
         shown = repr(value) if isinstance(value, (str, int, float)) else type(value).__name__
         raise dataset_error("article.not_position", file=file, record=record, shown=shown)
     if not 0 <= pos < n_docs:
-        has = i18n.text("article.has_one") if n_docs == 1 else \
-            i18n.text("article.has_many", n=n_docs, last=n_docs - 1)
+        has = i18n.text("article.has", n=n_docs, last=n_docs - 1)
         raise dataset_error("article.position_range", file=file, record=record, pos=pos,
                             has=has)
     return pos

@@ -345,14 +345,26 @@ def _single_file(src: Source, *, split: str, mapping: Mapping3 | None) -> Datase
     raise dataset_error("load.unknown_type", file=src.name, ext=ext or "unknown")
 
 
+#: a lone table's part and how it was recognised -> what to say (message ids)
+_LONE_IDS = {("corpus", "name"): "load.lone_corpus_by_name",
+             ("corpus", "columns"): "load.lone_corpus_by_columns",
+             ("queries", "name"): "load.lone_queries_by_name",
+             ("queries", "columns"): "load.lone_queries_by_columns",
+             ("qrels", "name"): "load.lone_qrels_by_name",
+             ("qrels", "columns"): "load.lone_qrels_by_columns"}
+#: each part of a dataset in a sentence (message ids)
+_PART_IDS = {"corpus": "load.part.corpus", "queries": "load.part.queries",
+             "qrels": "load.part.qrels"}
+
+
 def _single_table_error(src: Source) -> DatasetError:
     """One table cannot be a whole dataset: say which part it was recognised as (by its
     name, else its columns) and which parts are missing."""
     kind, how = classify_name(src), "name"
     if kind is None:
         kind, how = _content_kind(src)[0], "columns"
-    if kind in ("corpus", "queries", "qrels"):
-        return dataset_error(f"load.lone_{kind}_by_{how}", file=src.name)
+    if (kind, how) in _LONE_IDS:
+        return dataset_error(_LONE_IDS[kind, how], file=src.name)
     if kind == "text":
         return dataset_error("load.lone_text", file=src.name)
     return dataset_error("load.lone_table", file=src.name)
@@ -394,7 +406,7 @@ def load_table_files(corpus: Any, queries: Any, qrels: Any, *,
         if isinstance(x, (str, os.PathLike)):
             p = Path(x)
             if not p.is_file():
-                part = text(f"load.part.{role}")
+                part = text(_PART_IDS[role])
                 raise (dataset_error("load.no_such_table", file=str(p), role=part)
                        if not p.exists() else
                        dataset_error("load.table_not_file", file=str(p), role=part))

@@ -75,6 +75,9 @@ ALIASES: dict[str, dict[str, tuple[str, ...]]] = {
 REQUIRED = {"corpus": ("id", "text"), "queries": ("id", "text"), "qrels": ("query_id", "doc_id")}
 ROLE_WORDS = {"id": "id", "text": "text", "title": "title", "query_id": "query id",
               "doc_id": "document id", "grade": "relevance grade"}
+#: each role's name in a sentence (message ids)
+ROLE_IDS = {"id": "role.id", "text": "role.text", "title": "role.title",
+            "query_id": "role.query_id", "doc_id": "role.doc_id", "grade": "role.grade"}
 TREC_COLUMNS = ["qid", "iter", "docno", "rel"]
 
 
@@ -293,7 +296,7 @@ def match_columns(kind: str, columns: list[str], *, file: str,
             col = want if want in columns else by_norm.get(normalize_column(str(want)))
             if col is None:
                 raise dataset_error("table.mapping_no_column", file=file, want=want, kind=kind,
-                                    role=text(f"role.{role}"), columns=_list(columns))
+                                    role=text(ROLE_IDS[role]), columns=_list(columns))
             chosen[role] = col
             used.add(col)
     for role, aliases in roles.items():
@@ -310,7 +313,7 @@ def match_columns(kind: str, columns: list[str], *, file: str,
     if missing:
         role = missing[0]
         raise dataset_error("table.no_column", file=file, kind=kind,
-                            role=text(f"role.{role}"), columns=_list(columns),
+                            role=text(ROLE_IDS[role]), columns=_list(columns),
                             names=", ".join(roles[role][:6]))
     return {r: chosen[r] for r in roles}
 
@@ -399,7 +402,7 @@ MISSING = object()  # a JSON record without the key (null is a value)
 def _required(value: Any, role: str, kind: str, col: str | None, file: str, line, record):
     if value is MISSING:
         raise dataset_error("table.missing_field", file=file, line=line, record=record,
-                            kind=kind, field=repr(col), role=text(f"role.{role}"))
+                            kind=kind, field=repr(col), role=text(ROLE_IDS[role]))
     return value
 
 

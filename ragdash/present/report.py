@@ -331,15 +331,17 @@ def _dataset_section(rep: _Report) -> Section | None:
         return None
     sizes = ds.sizes()
     rows = [(rep.t("report.dataset_name"), Cell(ds.name))]
-    rows += [(rep.t(f"report.{key}"), Cell(f"{sizes[key]:,}"))
-             for key in ("documents", "queries", "queries_with_qrels", "judgements")]
+    rows += [(rep.t(label), Cell(f"{sizes[size]:,}"))
+             for size, label in (("documents", "report.documents"), ("queries", "report.queries"),
+                                 ("queries_with_qrels", "report.queries_with_qrels"),
+                                 ("judgements", "report.judgements"))]
     rows.append((rep.t("report.fingerprint"), _id_cell(ds.fingerprint())))
     return Section("dataset", rep.t("report.dataset"), [KeyValues(rows)])
 
 
 def _runs_section(rep: _Report) -> Section:
-    head = [rep.t(f"report.{k}") for k in ("run", "retriever", "model", "created",
-                                            "n_queries", "kmax", "seconds")]
+    head = [rep.t(k) for k in ("report.run", "report.retriever", "report.model", "report.created",
+                               "report.n_queries", "report.kmax", "report.seconds")]
     rows = [[Cell(e.name), Cell(e.run.retriever), Cell(e.run.model or "—"),
              Cell(e.run.created_at or "—"), Cell(f"{len(e.table):,}", "num"),
              Cell(str(e.table.kmax), "num"), _num_cell(e.run.seconds, 1)]

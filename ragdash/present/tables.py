@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..i18n import has, t
+from ..i18n import t
 from ..metrics import DEFAULT_KS, family, is_relevant, metric_label, parse_metric
 
 if TYPE_CHECKING:
@@ -302,14 +302,25 @@ def runs_frame(summaries: Sequence[RunSummary]) -> pd.DataFrame:
 
 
 # -- display and download --------------------------------------------------------------
+#: the frames' columns that have a reader-facing name (message keys)
+COLUMN_KEYS = {"query_id": "col.query_id", "query": "col.query", "n_relevant": "col.n_relevant",
+               "first_relevant_rank": "col.first_relevant_rank", "rank": "col.rank",
+               "doc_id": "col.doc_id", "title": "col.title", "snippet": "col.snippet",
+               "score": "col.score", "grade": "col.grade", "relevant": "col.relevant",
+               "rank_got": "col.rank_got", "run": "col.run", "metric": "col.metric", "k": "col.k",
+               "value_a": "col.value_a", "value_b": "col.value_b", "delta": "col.delta",
+               "abs_delta": "col.abs_delta", "winner": "col.winner",
+               "no_relevant": "col.no_relevant", "chunk": "col.chunk"}
+
+
 def display_frame(frame: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """A copy with reader-facing column names: ``query_id`` -> "Query id" / "クエリ ID",
     ``ndcg@10`` -> "nDCG@10"; unknown columns unchanged. The family index of
     :func:`summary_grid` becomes labels too ("hit_rate" -> "Hit rate")."""
     def rename(col):
         if isinstance(col, str):
-            if has(f"col.{col}"):
-                return t(f"col.{col}", lang)
+            if col in COLUMN_KEYS:
+                return t(COLUMN_KEYS[col], lang)
             if "@" in col:
                 return metric_label(col)
         return col

@@ -278,8 +278,7 @@ def split_queries(query_ids: Sequence[str], *, seed: int = 0,
     n_tune = round(len(ids) * float(tune_fraction))
     if len(ids) < 2 or n_tune < 1 or n_tune >= len(ids):
         split = {"n": len(ids), "tune": tune_fraction, "rest": 1 - tune_fraction}
-        raise (error(RetrievalError, "fusion.tune_sides_one", **split) if len(ids) == 1
-               else error(RetrievalError, "fusion.tune_sides", **split))
+        raise error(RetrievalError, "fusion.tune_sides", **split)
     picked = np.zeros(len(ids), dtype=bool)
     picked[np.random.default_rng(seed).permutation(len(ids))[:n_tune]] = True
     return ([q for q, p in zip(ids, picked) if p], [q for q, p in zip(ids, picked) if not p])

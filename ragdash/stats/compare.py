@@ -266,8 +266,7 @@ def _matrix(per_query: Mapping[str, np.ndarray], query_ids: Sequence[str] | None
     if len(query_ids) != n:
         raise StatsError(f"{len(query_ids)} query ids for {n} values per run")
     if n < 2:
-        raise (error(StatsError, "stats.too_few_one", n=n) if n == 1
-               else error(StatsError, "stats.too_few", n=n))
+        raise error(StatsError, "stats.too_few", n=n)
     x = np.column_stack(columns)
     if not np.isfinite(x).all():
         raise error(StatsError, "stats.not_finite_values")

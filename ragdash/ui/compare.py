@@ -22,6 +22,10 @@ from .widgets import md, say
 #: fewer resamples than a report: the page redraws often; the report uses the full number
 BAND_RESAMPLES = 1000
 
+#: each verdict kind (ragdash.stats.verdict) in the table (message keys)
+_VERDICT_KEYS = {"better": "cmp.kind_better", "worse": "cmp.kind_worse",
+                 "no_difference": "cmp.kind_no_difference", "identical": "cmp.kind_identical"}
+
 
 def upload_trec_runs(ctx: PageContext, dataset) -> None:
     """TREC run files from other engines, scored against the current dataset's qrels and
@@ -98,7 +102,7 @@ def significance_table(ctx: PageContext, comparison) -> pd.DataFrame:
             t("cmp.col_p"): p_text(p.p_holm, comparison.alpha),
             t("cmp.col_wtl"): f"{p.wins} / {p.ties} / {p.losses}",
             # the sentence is under the table, where it wraps; a table cell would cut it
-            t("cmp.col_verdict"): t(f"cmp.kind_{p.verdict.kind}"),
+            t("cmp.col_verdict"): t(_VERDICT_KEYS[p.verdict.kind]),
         })
     return pd.DataFrame(rows)
 

@@ -27,6 +27,7 @@ from ..i18n import error
 from ..present.charts import PLOTLY_CONFIG, cost_bar_figure, cost_quality_figure
 from . import keys, state
 from .page import PageContext
+from .tables import COLUMN_KEYS
 from .widgets import bind_choice, md, say
 
 EDIT_COLUMNS = ["provider", "model", "usd_per_1m", "batch_usd_per_1m", "jpy_per_usd", "as_of",
@@ -246,7 +247,7 @@ def past_view(ctx: PageContext, summaries) -> None:
     t = ctx.t
     past = past_runs_frame(ctx, summaries)
     st.dataframe(past_display(past), hide_index=True, key="cost_past", column_config={
-        c: st.column_config.Column(t(f"tbl.{c}")) for c in PAST_COLUMNS})
+        c: st.column_config.Column(t(COLUMN_KEYS[c])) for c in PAST_COLUMNS})
     paid = past[(past["estimated"].fillna(0) > 0) | (past["actual"].fillna(0) > 0)]
     if paid.empty:  # BM25, local models and TREC runs only: a chart of zeros says nothing
         st.caption(t("cost.past_all_free"))

@@ -25,6 +25,12 @@ from .widgets import md, say
 UPLOAD_LIMIT_MB = 200
 UPLOAD_TYPES = ["json", "jsonl", "ndjson", "csv", "tsv", "txt", "zip", "gz", "qrels", "trec"]
 NONE = "—"
+#: a table's part and a column's role, as the column-mapping forms name them (message keys)
+_KIND_KEYS = {"corpus": "data.kind_corpus", "queries": "data.kind_queries",
+              "qrels": "data.kind_qrels"}
+_ROLE_KEYS = {"id": "data.role_id", "text": "data.role_text", "title": "data.role_title",
+              "query_id": "data.role_query_id", "doc_id": "data.role_doc_id",
+              "grade": "data.role_grade"}
 
 
 def samples(lang: str) -> list[tuple[str, str, str]]:
@@ -227,13 +233,13 @@ def column_fixer(ctx: PageContext, files: list[tuple[str, bytes]],
         st.markdown(t("data.fix_columns"))
         merged = {k: dict(v) for k, v in (mapping or {}).items()}
         for name, kind, columns, guessed in tables:
-            st.markdown(f"**{md(name)}** — {t(f'data.kind_{kind}')}")
+            st.markdown(f"**{md(name)}** — {t(_KIND_KEYS[kind])}")
             roles = list(guessed)
             cols = st.columns(len(roles))
             for col, role in zip(cols, roles):
                 options = [NONE, *columns]
                 current = guessed[role] if guessed[role] in columns else NONE
-                picked = col.selectbox(t(f"data.role_{role}"), options,
+                picked = col.selectbox(t(_ROLE_KEYS[role]), options,
                                        index=options.index(current),
                                        key=f"data_fix:{name}:{role}")
                 merged.setdefault(kind, {})[role] = None if picked == NONE else picked
@@ -262,10 +268,10 @@ def mapping_editor(ctx: PageContext, ds: Dataset) -> dict | None:
         return None
     t = ctx.t
     st.subheader(t("data.columns"))
-    rows = [{t("data.map_table"): t(f"data.kind_{kind}"),
+    rows = [{t("data.map_table"): t(_KIND_KEYS[kind]),
              t("data.map_file"): _shown_path(m.file),
              t("data.map_format"): m.format,
-             t("data.map_chosen"): ", ".join(f"{t(f'data.role_{role}')} ← "
+             t("data.map_chosen"): ", ".join(f"{t(_ROLE_KEYS[role])} ← "
                                              f"{col if col is not None else NONE}"
                                              for role, col in m.chosen.items())}
             for kind, m in mappings.items()]
@@ -275,12 +281,12 @@ def mapping_editor(ctx: PageContext, ds: Dataset) -> dict | None:
     with st.expander(t("data.map_change")):
         overrides: dict[str, dict[str, str | None]] = {}
         for kind, m in mappings.items():
-            st.markdown(f"**{t(f'data.kind_{kind}')}** — {md(_shown_path(m.file))}")
+            st.markdown(f"**{t(_KIND_KEYS[kind])}** — {md(_shown_path(m.file))}")
             cols = st.columns(len(m.chosen))
             for col, (role, chosen) in zip(cols, m.chosen.items()):
                 options = [NONE, *m.columns]
                 current = chosen if chosen in m.columns else NONE
-                picked = col.selectbox(t(f"data.role_{role}"), options,
+                picked = col.selectbox(t(_ROLE_KEYS[role]), options,
                                        index=options.index(current),
                                        key=f"data_map:{kind}:{role}")
                 if picked != current:

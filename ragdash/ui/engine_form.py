@@ -23,6 +23,7 @@ from .page import PageContext
 from .widgets import bind, bind_choice, md, secret_input
 
 MODES = ["exact", "engine", "ann"]
+_MODE_KEYS = {"exact": "eng.where_exact", "engine": "eng.where_engine", "ann": "eng.where_ann"}
 ENGINE_KINDS = list(ENGINES)
 
 # plain session-state keys (see ragdash.ui.keys): they outlive a page switch
@@ -57,7 +58,7 @@ def search_settings(ctx: PageContext, settings):
     """``settings`` (an embeddings retriever's) as they are, or for an engine."""
     t = ctx.t
     mode = st.radio(t("eng.where"), MODES, horizontal=True, help=t("eng.where_help"),
-                    format_func=lambda m: t(f"eng.where_{m}"),
+                    format_func=lambda m: t(_MODE_KEYS[m]),
                     **bind_choice(MODE, MODES, "exact"))
     if mode == "exact":
         return settings

@@ -66,6 +66,12 @@ class Plan:
     costs: list[dict] = field(default_factory=list)
     blocker: str | None = None
 
+#: the chunk aggregations (ragdash.retrieval.chunking.AGGREGATES) and the kinds of reranker,
+#: as the form names them (message keys)
+_AGGREGATE_KEYS = {"max": "pipe.aggregate_max", "first": "pipe.aggregate_first",
+                   "mean2": "pipe.aggregate_mean2"}
+_RERANK_KIND_KEYS = {"http": "pipe.rerank_kind_http", "local": "pipe.rerank_kind_local"}
+
 
 def builder(ctx: PageContext, ds: Dataset, settings, *, kmax: int, limit: int | None,
             name: str, job) -> None:
@@ -127,7 +133,7 @@ def _first_stages(ctx, ds, settings, plan: Plan, limit) -> None:
     overlap = int(cols[1].number_input(t("pipe.chunk_overlap"), 0, 8192, step=8,
                                        **bind(CHUNK_OVERLAP, 0)))
     aggregate = cols[2].selectbox(t("pipe.aggregate"), list(AGGREGATES),
-                                  format_func=lambda a: t(f"pipe.aggregate_{a}"),
+                                  format_func=lambda a: t(_AGGREGATE_KEYS[a]),
                                   disabled=size == 0,
                                   **bind_choice(AGGREGATE, list(AGGREGATES), "max"))
     chunk_ds = ds
@@ -245,7 +251,7 @@ def _rerank(ctx, ds: Dataset, plan: Plan, limit) -> None:
         return
     kinds = ["http", "local"]
     kind = st.radio(t("pipe.rerank_kind"), kinds, horizontal=True,
-                    format_func=lambda k: t(f"pipe.rerank_kind_{k}"),
+                    format_func=lambda k: t(_RERANK_KIND_KEYS[k]),
                     **bind_choice(RERANK_KIND, kinds, "http"))
     if kind == "local":
         cols = st.columns([3, 1])

@@ -22,6 +22,11 @@ from .widgets import bind, bind_choice, bind_multi, code, md
 
 DEFAULT_FAMILIES = ["recall", "ndcg", "mrr"]
 
+#: the per-query table's filters; the kinds of id a TREC file cannot hold (message keys)
+_FILTER_KEYS = {"all": "res.filter_all", "zero": "res.filter_zero",
+                "missed": "res.filter_missed", "no_relevant": "res.filter_no_relevant"}
+_ID_KIND_KEYS = {"query": "res.kind_query", "document": "res.kind_document"}
+
 
 def family_help(lang: str) -> str:
     return "\n\n".join(f"**{f.label}** — {f.help_ja if lang == 'ja' else f.help_en}"
@@ -54,7 +59,7 @@ def per_query_table(ctx: PageContext, run: Run, families: list[str], k: int,
     filters = ["all", "zero", "missed", "no_relevant"]
     needle = left.text_input(t("res.search"), placeholder=t("res.search_placeholder"),
                              **bind(f"rd_{key}_search", ""))
-    show = right.selectbox(t("res.filter"), filters, format_func=lambda v: t(f"res.filter_{v}"),
+    show = right.selectbox(t("res.filter"), filters, format_func=lambda v: t(_FILTER_KEYS[v]),
                            **bind_choice(f"rd_{key}_filter", filters, "all"))
     shown = frame
     if needle:
@@ -237,7 +242,7 @@ def downloads(ctx: PageContext, run: Run, per_query: pd.DataFrame) -> None:
                             "text/plain", key="dl_trec", icon=":material/list:",
                             disabled=unsafe is not None,
                             help=None if unsafe is None else t("res.dl_trec_unsafe", id=md(
-                                repr(unsafe[1])), kind=t(f"res.kind_{unsafe[0]}")))
+                                repr(unsafe[1])), kind=t(_ID_KIND_KEYS[unsafe[0]])))
 
 
 def report_button(ctx: PageContext, runs: list[Run], *, key: str) -> None:

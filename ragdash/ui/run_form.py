@@ -37,6 +37,13 @@ PRESETS: dict[str, Preset] = {
     "custom": Preset("", "", None),
 }
 RETRIEVERS = ["bm25", "openai", "local"]
+#: labels of the retrievers and presets; why a run on this machine costs nothing (message keys)
+_RETRIEVER_KEYS = {"bm25": "run.retriever_bm25", "openai": "run.retriever_openai",
+                   "local": "run.retriever_local"}
+_PRESET_KEYS = {"openai": "run.preset_openai", "azure": "run.preset_azure",
+                "ollama": "run.preset_ollama", "vllm": "run.preset_vllm", "tei": "run.preset_tei",
+                "custom": "run.preset_custom"}
+_FREE_COST_KEYS = {"bm25": "run.cost_detail_bm25", "local": "run.cost_detail_local"}
 
 
 @dataclass
@@ -72,7 +79,7 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
     """The retriever and its options. The API key goes to the retriever only."""
     t = ctx.t
     retriever = st.radio(t("run.retriever"), RETRIEVERS, horizontal=True,
-                         format_func=lambda r: t(f"run.retriever_{r}"),
+                         format_func=lambda r: t(_RETRIEVER_KEYS[r]),
                          **bind_choice(keys.RETRIEVER, RETRIEVERS, "bm25"))
     if retriever == "bm25":
         st.caption(t("run.bm25_help"))
@@ -94,7 +101,7 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
             "local"))
     presets = list(PRESETS)
     preset_name = st.selectbox(t("run.preset"), presets,
-                               format_func=lambda p: t(f"run.preset_{p}"),
+                               format_func=lambda p: t(_PRESET_KEYS[p]),
                                **bind_choice(keys.PRESET, presets, "openai",
                                              after=_apply_preset))
     preset = PRESETS[preset_name]
@@ -166,7 +173,7 @@ def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
         cols[2].metric("JPY", format_money(est.jpy, "JPY"))
         if on_machine:  # "local / bm25" named neither the model nor why it is free
             what = "BM25" if settings.retriever == "bm25" else settings.model or "—"
-            st.caption(t(f"run.cost_detail_{settings.retriever}", docs=f"{est.n_documents:,}",
+            st.caption(t(_FREE_COST_KEYS[settings.retriever], docs=f"{est.n_documents:,}",
                          queries=f"{est.n_queries:,}", method=est.token_method,
                          model=md(what)))
         else:

@@ -12,6 +12,13 @@ from ..present.tables import runs_frame
 
 _RUN_COLUMNS = ("name", "created_at", "dataset", "retriever", "model", "n_queries", "kmax")
 _AFTER = ("seconds", "tokens", "cost_usd")
+#: the column labels of the runs tables (here and on the Cost page), message keys
+COLUMN_KEYS = {"name": "tbl.name", "created_at": "tbl.created_at", "dataset": "tbl.dataset",
+               "retriever": "tbl.retriever", "model": "tbl.model", "n_queries": "tbl.n_queries",
+               "kmax": "tbl.kmax", "seconds": "tbl.seconds", "tokens": "tbl.tokens",
+               "cost_usd": "tbl.cost_usd", "provider": "tbl.provider",
+               "estimated": "tbl.estimated", "actual": "tbl.actual",
+               "actual_jpy": "tbl.actual_jpy"}
 
 
 def runs_table(summaries: Sequence, t: Callable[..., str], *, key: str) -> None:
@@ -21,7 +28,7 @@ def runs_table(summaries: Sequence, t: Callable[..., str], *, key: str) -> None:
     frame["created_at"] = frame["created_at"].str.replace("T", " ").str.slice(0, 16)
     headline = [c for c in frame.columns if "@" in c]
     frame = frame[[*_RUN_COLUMNS, *headline, *_AFTER]]
-    labels = {c: t(f"tbl.{c}") for c in (*_RUN_COLUMNS, *_AFTER)}
+    labels = {c: t(COLUMN_KEYS[c]) for c in (*_RUN_COLUMNS, *_AFTER)}
     labels.update({c: metric_label(c) for c in headline})
     config = {c: st.column_config.NumberColumn(metric_label(c), format="%.4f")
               for c in headline}

@@ -156,3 +156,20 @@ def test_no_module_in_the_i18n_package_holds_catalog_text():
                          for v in i18n.forms(value).values() if len(v) > 12}
         assert not catalog_texts & set(texts), path
         assert "MESSAGES" not in {getattr(n, "id", None) for n in ast.walk(tree)}, path
+
+
+def test_a_form_for_an_exact_count_comes_before_the_rule(monkeypatch):
+    entry = {"en": {"one": "1 document (position 0)", "other": "{n} documents (0 to {last})"},
+             "ja": {"=1": "1 件の文書(位置 0)", "other": "{n} 件の文書(位置 0 から {last})"}}
+    monkeypatch.setitem(i18n.CATALOG, "test.has", entry)
+    assert i18n.check_catalog({"test.has": entry}) == []
+    assert i18n.t("test.has", "ja", n=1, last=0) == "1 件の文書(位置 0)"
+    assert i18n.t("test.has", "ja", n=2, last=1) == "2 件の文書(位置 0 から 1)"
+    assert i18n.t("test.has", "en", n=1, last=0) == "1 document (position 0)"
+
+
+def test_a_missing_translation_of_a_plural_takes_the_english_forms(monkeypatch):
+    entry = {"en": {"one": "{n} query", "other": "{n} queries"}, "ja": ""}
+    monkeypatch.setitem(i18n.CATALOG, "test.q", entry)
+    assert i18n.t("test.q", "ja", n=1) == "1 query"
+    assert i18n.t("test.q", "ja", n=2) == "2 queries"

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import abc
 import contextlib
-import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ...errors import EngineError, Said
-from ...i18n import error
+from ...errors import EngineError
+from ...i18n import error, text
 
 __all__ = ["ENGINES", "INDEX_KINDS", "CollectionInfo", "IndexSpec", "SearchResult",
            "VectorEngine", "mask"]
@@ -89,17 +88,6 @@ class SearchResult:
     seconds: list[float] = field(default_factory=list)  # one per request (latency)
 
 
-def phrase_id(english: str) -> str:
-    """The message id of one of the engines' phrases (what failed, what to check)."""
-    return "engine.phrase." + re.sub(r"[^a-z0-9]+", "_", english.lower()).strip("_")
-
-
-def phrase(english: str) -> Said:
-    """``english`` with its message id: said in Japanese where the catalog has it
-    (``msg.engine.phrase.*``), else as it is."""
-    return Said(phrase_id(english), english)
-
-
 def _is_timeout(exc: BaseException) -> bool:
     """Whether a client library's exception (or one it wraps) is a timeout."""
     seen = 0
@@ -144,15 +132,16 @@ class VectorEngine(abc.ABC):
                       type(exc).__name__, [self._token])
         if len(reason) > 300:
             reason = reason[:300] + "…"
-        common = {"engine": self.kind, "where": self.where(), "what": phrase(what),
+        common = {"engine": self.kind, "where": self.where(), "what": text(what),
                   "reason": reason}
         if _is_timeout(exc):
             return error(EngineError, "engine.timeout", timeout=f"{self.timeout:g}", **common)
-        return error(EngineError, "engine.failed", hint=phrase(hint), **common)
+        return error(EngineError, "engine.failed", hint=text(hint), **common)
 
     def _call(self, what: str, hint: str, fn, *args, **kwargs):
         """``fn(*args, **kwargs)``, any failure of the client library becoming one
-        :class:`EngineError` sentence (``what`` failed ...; ``hint``)."""
+        :class:`EngineError` sentence (``what`` failed ...; ``hint``): message ids of what was
+        being done (``engine.do.*``) and what to check (``engine.check.*``)."""
         try:
             return fn(*args, **kwargs)
         except EngineError:

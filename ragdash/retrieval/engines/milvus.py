@@ -50,22 +50,20 @@ class MilvusEngine(VectorEngine):
         try:
             self._client = pymilvus.MilvusClient(**kwargs)
         except Exception as exc:  # pymilvus raises its own tree and plain OSErrors
-            raise self._fail("connecting", exc,
-                             "check the URI (a .db file path for Milvus Lite, or "
-                             "http://host:19530), that the server is running, and the token"
-                             ) from None
+            raise self._fail("engine.do.connect", exc,
+                             "engine.check.milvus_connect") from None
 
     # -- reading ---------------------------------------------------------------------------
     def describe(self, collection: str, vector_field: str | None = None) -> CollectionInfo:
-        exists = self._call("listing collections", "check the URI and the token",
+        exists = self._call("engine.do.list", "engine.check.uri_token",
                             self._client.has_collection, collection)
         if not exists:
-            names = self._call("listing collections", "check the URI",
+            names = self._call("engine.do.list", "engine.check.uri",
                                self._client.list_collections)
             shown = ", ".join(sorted(names)[:10]) or "none"
             raise error(EngineError, "engine.no_collection", engine="milvus",
                         where=self.where(), collection=repr(collection), shown=shown)
-        desc = self._call("describing the collection", "check the collection name",
+        desc = self._call("engine.do.describe", "engine.check.collection_name",
                           self._client.describe_collection, collection)
         fields = desc.get("fields", [])
         vectors = [f for f in fields if getattr(f.get("type"), "name", str(f.get("type")))
@@ -86,9 +84,9 @@ class MilvusEngine(VectorEngine):
         dim = int(chosen.get("params", {}).get("dim", 0))
         # a collection opened by a new process is released: load it to search (a no-op if
         # it is loaded already)
-        self._call("loading the collection", "check that the collection has an index",
+        self._call("engine.do.load", "engine.check.has_index",
                    self._client.load_collection, collection)
-        stats = self._call("reading collection stats", "check the collection",
+        stats = self._call("engine.do.stats", "engine.check.collection",
                            self._client.get_collection_stats, collection)
         count = stats.get("row_count") if isinstance(stats, dict) else None
         return CollectionInfo(name=collection, dimension=dim, vector_field=chosen["name"],
@@ -111,9 +109,8 @@ class MilvusEngine(VectorEngine):
             block = vectors[start:start + batch]
             t0 = time.perf_counter()
             hits = self._call(
-                "searching", "check the filter expression, the id field and that the "
-                "collection is loaded", self._client.search, collection, data=list(block),
-                limit=int(k), anns_field=vector_field, output_fields=[id_field],
+                "engine.do.search", "engine.check.milvus_filter", self._client.search, collection,
+                data=list(block), limit=int(k), anns_field=vector_field, output_fields=[id_field],
                 filter=filter or "", search_params={"metric_type": "IP", "params": params},
                 timeout=self.timeout)
             seconds.append(time.perf_counter() - t0)
@@ -139,7 +136,7 @@ class MilvusEngine(VectorEngine):
                         "flat": ("FLAT", {}),
                         "default": ("AUTOINDEX", {})}[index.kind]
         index_params.add_index(vector_field, index_type=kind, metric_type="IP", params=params)
-        self._call("creating the collection", "check that the URI is writable",
+        self._call("engine.do.create", "engine.check.writable_uri",
                    self._client.create_collection, collection, schema=schema,
                    index_params=index_params)
 
@@ -151,25 +148,25 @@ class MilvusEngine(VectorEngine):
             rows = [{"pk": start + i, id_field: str(d), vector_field: v}
                     for i, (d, v) in enumerate(zip(doc_ids[start:start + batch],
                                                    vectors[start:start + batch]))]
-            self._call("inserting vectors", "check the disk space and the URI",
+            self._call("engine.do.insert", "engine.check.disk_uri",
                        self._client.insert, collection, rows)
         if hasattr(self._client, "flush"):
-            self._call("flushing", "check the disk space", self._client.flush, collection)
+            self._call("engine.do.flush", "engine.check.disk", self._client.flush, collection)
         # Reload so that searches go through the index just built: a collection loaded before
         # its segments were indexed answers from a brute-force scan (recall 1.0, whatever the
         # index settings), measured on Milvus Lite 3.2.
-        self._call("loading the collection", "check the collection",
+        self._call("engine.do.load", "engine.check.collection",
                    self._client.release_collection, collection)
-        self._call("loading the collection", "check the collection",
+        self._call("engine.do.load", "engine.check.collection",
                    self._client.load_collection, collection)
 
     def memory_bytes(self, collection: str) -> int | None:
         return None  # MilvusClient reports no per-index memory figure
 
     def drop(self, collection: str) -> None:
-        if self._call("listing collections", "check the URI", self._client.has_collection,
+        if self._call("engine.do.list", "engine.check.uri", self._client.has_collection,
                       collection):
-            self._call("dropping the collection", "check the URI",
+            self._call("engine.do.drop", "engine.check.uri",
                        self._client.drop_collection, collection)
 
 

@@ -49,20 +49,19 @@ class QdrantEngine(VectorEngine):
             else:
                 self._client = qdrant_client.QdrantClient(path=self.uri)
         except Exception as exc:
-            raise self._fail("connecting", exc,
-                             "check the URL (or a local folder path / :memory:), that the "
-                             "server is running, and the API key") from None
+            raise self._fail("engine.do.connect", exc,
+                             "engine.check.qdrant_connect") from None
 
     def describe(self, collection: str, vector_field: str | None = None) -> CollectionInfo:
-        exists = self._call("listing collections", "check the URL and the API key",
+        exists = self._call("engine.do.list", "engine.check.url_key",
                             self._client.collection_exists, collection)
         if not exists:
-            names = [c.name for c in self._call("listing collections", "check the URL",
+            names = [c.name for c in self._call("engine.do.list", "engine.check.url",
                                                 self._client.get_collections).collections]
             shown = ", ".join(sorted(names)[:10]) or "none"
             raise error(EngineError, "engine.no_collection", engine="qdrant",
                         where=self.where(), collection=repr(collection), shown=shown)
-        info = self._call("describing the collection", "check the collection name",
+        info = self._call("engine.do.describe", "engine.check.collection_name",
                           self._client.get_collection, collection)
         vectors = info.config.params.vectors
         if isinstance(vectors, dict):  # named vectors
@@ -81,7 +80,7 @@ class QdrantEngine(VectorEngine):
                 raise error(EngineError, "engine.unnamed_vector", collection=repr(collection),
                             field=repr(vector_field))
             params, vector_field = vectors, ""
-        count = self._call("counting points", "check the collection", self._client.count,
+        count = self._call("engine.do.count", "engine.check.collection", self._client.count,
                            collection, exact=True).count
         return CollectionInfo(name=collection, dimension=int(params.size),
                               vector_field=vector_field or "", fields=[], count=int(count),
@@ -108,7 +107,7 @@ class QdrantEngine(VectorEngine):
                                        params=params, using=vector_field or None,
                                        with_payload=[id_field]) for v in block]
             t0 = time.perf_counter()
-            answers = self._call("searching", "check the filter, the id field and the URL",
+            answers = self._call("engine.do.search", "engine.check.qdrant_filter",
                                  self._client.query_batch_points, collection,
                                  requests=requests)
             seconds.append(time.perf_counter() - t0)
@@ -126,7 +125,7 @@ class QdrantEngine(VectorEngine):
             hnsw = m.HnswConfigDiff(m=index.m, ef_construct=index.ef_construction)
         elif index.kind == "ivf":
             raise error(EngineError, "engine.qdrant_no_ivf")
-        self._call("creating the collection", "check that the path or server is writable",
+        self._call("engine.do.create", "engine.check.writable_path",
                    self._client.create_collection, collection,
                    vectors_config=m.VectorParams(size=int(dimension),
                                                  distance=m.Distance.COSINE),
@@ -136,7 +135,7 @@ class QdrantEngine(VectorEngine):
                id_field: str = "doc_id", vector_field: str = "vector",
                batch: int = 1000) -> None:
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        self._call("inserting vectors", "check the disk space and the URL",
+        self._call("engine.do.insert", "engine.check.disk_url",
                    self._client.upload_collection, collection, vectors=vectors,
                    payload=[{id_field: str(d)} for d in doc_ids],
                    ids=list(range(len(doc_ids))), batch_size=batch, wait=True)
@@ -145,9 +144,9 @@ class QdrantEngine(VectorEngine):
         return None  # qdrant-client reports no per-collection memory figure
 
     def drop(self, collection: str) -> None:
-        if self._call("listing collections", "check the URL", self._client.collection_exists,
+        if self._call("engine.do.list", "engine.check.url", self._client.collection_exists,
                       collection):
-            self._call("dropping the collection", "check the URL",
+            self._call("engine.do.drop", "engine.check.url",
                        self._client.delete_collection, collection)
 
 

@@ -486,8 +486,7 @@ class RerankClient:
         url = self.endpoint.url
         said = self._scrub(f.info.message)
         said = f": {said}" if said else ""
-        tried = (text("embed.tried_one", attempts=attempts) if attempts == 1
-                 else text("embed.tried_many", attempts=attempts))
+        tried = text("embed.tried", n=attempts)
         if f.kind == "invalid":
             detail = self._scrub(f.detail)  # a phrase with an id has no final stop
             return error(RerankError, "rerank.invalid",

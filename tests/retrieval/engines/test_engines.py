@@ -457,7 +457,6 @@ def test_engine_errors_are_said_in_japanese_and_the_apps_words_not_flags(engine,
 
 def test_an_engine_call_that_failed_names_what_in_japanese():
     from ragdash.i18n import CATALOG, message
-    from ragdash.retrieval.engines.base import phrase_id
 
     with pytest.raises(EngineError) as info:
         e = open_engine("qdrant", "http://127.0.0.1:9", token="key-secret-456", timeout=2)
@@ -467,16 +466,17 @@ def test_an_engine_call_that_failed_names_what_in_japanese():
     ja = message(exc, "ja")
     assert "http://127.0.0.1:9 の qdrant: " in ja and "に失敗しました" in ja, ja
     assert "key-secret-456" not in ja and not re.search(r"\bcheck\b|\bfailed\b", ja), ja
-    # every phrase the engines pass to _call/_fail has its Japanese
+    # every phrase the engines pass to _call/_fail (message ids of what was being done and
+    # what to check) has its English and its Japanese
     src = "".join(p.read_text() for p in
                   (ROOT / "ragdash/retrieval/engines").glob("*.py"))
-    quoted = r"((?:\"[^\"]*\"\s*)+)"
-    calls = re.findall(r"(?:_call|_fail)\(\s*" + quoted + r",\s*(?:exc,\s*)?" + quoted, src)
+    calls = re.findall(r"(?:_call|_fail)\(\s*\"([^\"]*)\",\s*(?:exc,\s*)?\"([^\"]*)\"", src)
     assert len(calls) >= 20
     for what, hint in calls:
+        assert what.startswith("engine.do.") and hint.startswith("engine.check."), (what, hint)
         for said in (what, hint):
-            english = "".join(re.findall(r"\"([^\"]*)\"", said))
-            assert f"msg.{phrase_id(english)}" in CATALOG, english
+            entry = CATALOG[f"msg.{said}"]
+            assert entry["en"] and entry["ja"] and not re.search(r"\bcheck\b", entry["ja"])
 
 
 def test_engine_settings_that_cannot_work_are_said_in_japanese():
