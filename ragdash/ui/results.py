@@ -230,17 +230,20 @@ def downloads(ctx: PageContext, run: Run, per_query: pd.DataFrame) -> None:
     t = ctx.t
     stem = _file_stem(run.name)
     report_button(ctx, [run], key="dl_report")
-    # Callables: a file is built when its button is clicked, not on every redraw.
+    # Callables: a file is built when its button is clicked, not on every redraw. A click
+    # does not rerun the page (on_click="ignore"): every rerun gives each deferred file a new
+    # id, so a second click within a second asked for the old one and never got its file.
     cols = st.columns(3)
     cols[0].download_button(t("res.dl_csv"), lambda: safe_csv(per_query),
                             f"{stem}-per-query.csv", "text/csv", key="dl_csv",
-                            icon=":material/table:")
+                            icon=":material/table:", on_click="ignore")
     cols[1].download_button(t("res.dl_json"), lambda: export_json(run), f"{stem}.json",
-                            "application/json", key="dl_json", icon=":material/data_object:")
+                            "application/json", key="dl_json", icon=":material/data_object:",
+                            on_click="ignore")
     unsafe = run.ranking.trec_id_problem()  # an id with a space: score could not read it back
     cols[2].download_button(t("res.dl_trec"), lambda: export_trec(run), f"{stem}.trec.txt",
                             "text/plain", key="dl_trec", icon=":material/list:",
-                            disabled=unsafe is not None,
+                            disabled=unsafe is not None, on_click="ignore",
                             help=None if unsafe is None else t("res.dl_trec_unsafe", id=md(
                                 repr(unsafe[1])), kind=t(_ID_KIND_KEYS[unsafe[0]])))
 
@@ -267,7 +270,8 @@ def report_button(ctx: PageContext, runs: list[Run], *, key: str) -> None:
 
     stem = _file_stem(runs[0].name if len(runs) == 1 else "comparison")
     left.download_button(t("res.dl_report"), build, f"{stem}-report.html", "text/html",
-                         key=key, type="primary", icon=":material/description:")
+                         key=key, type="primary", icon=":material/description:",
+                         on_click="ignore")
 
 
 def _file_stem(name: str) -> str:
