@@ -80,13 +80,9 @@ def format_duration(seconds: float | None, lang: str = "en") -> str:
     s = max(0, round(seconds))
     h, rem = divmod(s, 3600)
     m, sec = divmod(rem, 60)
-    if lang == "ja":
-        if h:
-            return f"{h}時間{m}分"
-        return f"{m}分{sec}秒" if m else f"{sec}秒"
     if h:
-        return f"{h} h {m} min"
-    return f"{m} min {sec} s" if m else f"{sec} s"
+        return t("job.duration_h_min", lang, h=h, m=m)
+    return t("job.duration_min_s", lang, m=m, s=sec) if m else t("job.duration_s", lang, s=sec)
 
 
 @dataclass(eq=False)

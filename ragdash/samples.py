@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .dataset import Dataset
-from .i18n import dataset_error
+from .i18n import LANGUAGES, dataset_error, t
 from .loaders import load_dataset
 
 SAMPLES_DIR = Path(__file__).resolve().parent / "data" / "samples"
@@ -26,7 +26,7 @@ DEFAULT_SAMPLE = "jsquad-mini"
 @dataclass(frozen=True)
 class Sample:
     name: str
-    title: dict[str, str]        # {"en": ..., "ja": ...}
+    title: dict[str, str]        # {"en": ..., "ja": ...}, from the catalog
     description: dict[str, str]  # {"en": ..., "ja": ...}
     license: str
     attribution: str
@@ -44,18 +44,16 @@ class Sample:
         return asdict(self)
 
 
+def _texts(key: str) -> dict[str, str]:
+    """``{lang: text}`` of a catalog key, every language."""
+    return {lang: t(key, lang) for lang in LANGUAGES}
+
+
 SAMPLES: dict[str, Sample] = {
     "jsquad-mini": Sample(
         name="jsquad-mini",
-        title={"en": "JSQuAD mini (Japanese Wikipedia QA)",
-               "ja": "JSQuAD mini（日本語Wikipediaの質問応答）"},
-        description={
-            "en": "284 paragraphs from 9 Japanese Wikipedia articles and 280 questions, each "
-                  "judged against its source paragraph (grade 2) and other paragraphs that "
-                  "contain the answer (grade 1). A slice of JSQuAD's validation set.",
-            "ja": "日本語Wikipedia 9記事の284段落と280件の質問。質問の元になった段落を関連度2、"
-                  "答えを含む他の段落を関連度1としています。JSQuAD検証セットの一部です。",
-        },
+        title=_texts("sample.jsquad-mini.title"),
+        description=_texts("sample.jsquad-mini.description"),
         license="CC BY-SA 4.0",
         attribution="JSQuAD from JGLUE (Yahoo Japan Corporation and Waseda University), "
                     "derived from Japanese Wikipedia; sliced by ragdash",
@@ -65,15 +63,8 @@ SAMPLES: dict[str, Sample] = {
     ),
     "article-ja": Sample(
         name="article-ja",
-        title={"en": "The article's sample (10 documents, 3 queries)",
-               "ja": "元記事のサンプル（文書10件・クエリ3件）"},
-        description={
-            "en": "The sample dataset from the original article, in its own JSON format, with "
-                  "fractional relevance scores (0.7 to 1.0). Too small for meaningful curves; "
-                  "kept to reproduce the article.",
-            "ja": "元記事のサンプルデータセット（記事のJSON形式、関連度0.7〜1.0）。"
-                  "曲線を見るには小さすぎますが、記事の再現用に同梱しています。",
-        },
+        title=_texts("sample.article-ja.title"),
+        description=_texts("sample.article-ja.description"),
         license="from the article that ragdash grew from; sample data for demonstration",
         attribution="generate_sample_dataset() in the original Japanese article",
         path="article_ja.json",

@@ -96,7 +96,8 @@ class Issue:
         if not self.examples:
             return said
         more = ", …" if self.count > len(self.examples) else ""
-        return f"{said}(例: {', '.join(self.examples)}{more})"
+        return t("valid.with_examples", lang, said=said, examples=", ".join(self.examples),
+                 more=more)
 
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "level": self.level, "message": self.message,

@@ -78,12 +78,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except RagdashError as exc:
         lang = _lang(args)
-        if lang == "en":
-            print(f"error: {exc}", file=sys.stderr)
-        else:
-            from ..i18n import message
+        from ..i18n import message, t
 
-            print(f"エラー: {message(exc, lang)}", file=sys.stderr)
+        said = str(exc) if lang == "en" else message(exc, lang)
+        print(t("cli.error", lang, message=said), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         from ..i18n import message, text

@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from . import loader
 
 __all__ = ["AREAS", "CATALOG", "DEFAULT_LANG", "LANGUAGES", "Joined", "Text", "check_catalog",
+           "convention",
            "dataset_error", "error", "forms", "has", "message", "normalize_lang",
            "placeholders", "t", "text"]
 
@@ -45,6 +46,16 @@ LANGUAGE_NAMES: dict[str, str] = {lang: d["name"] for lang, d in _LANGUAGE_DATA.
 #: lang -> count -> plural category ("one", "other", ...).
 PLURAL = {lang: loader.plural_rule(d.get("plural", {}), f"languages.toml [{lang}]")
           for lang, d in _LANGUAGE_DATA.items()}
+_CONVENTIONS = {"list_separator": ", ", "sentence_end": ".", "sentence_gap": " ",
+                "capitalize": True, "currency": "USD"}
+
+
+def convention(lang: str | None, name: str):
+    """How ``lang`` writes: ``list_separator``, ``sentence_end``, ``sentence_gap``,
+    ``capitalize``, ``currency`` (catalog/languages.toml; English's where a language is
+    silent)."""
+    data = _LANGUAGE_DATA[normalize_lang(lang)]
+    return data.get(name, _LANGUAGE_DATA[DEFAULT_LANG].get(name, _CONVENTIONS[name]))
 
 
 def _merge(areas: Mapping[str, Mapping[str, Mapping]]) -> dict[str, dict]:
@@ -227,8 +238,8 @@ def message(obj: object, lang: str | None = DEFAULT_LANG, *, app: bool = False) 
     if not msg_id or f"msg.{msg_id}" not in CATALOG:
         return str(obj)
     lang = normalize_lang(lang)
-    params = {k: ("、" if lang == "ja" else ", ").join(message(i, lang, app=app)
-                                                      for i in v.items)
+    comma = convention(lang, "list_separator")
+    params = {k: comma.join(message(i, lang, app=app) for i in v.items)
               if isinstance(v, Joined) else message(v, lang, app=app)
               if getattr(v, "msg_id", None) else v
               for k, v in (getattr(obj, "params", {}) or {}).items()}
@@ -250,14 +261,15 @@ def message(obj: object, lang: str | None = DEFAULT_LANG, *, app: bool = False) 
         where.append(t("msg.where.line", lang, line=obj.line))
     if getattr(obj, "record", None) is not None:
         where.append(t("msg.where.record", lang, record=obj.record))
-    stop = "。" if lang == "ja" else "."
-    out = body.rstrip(".。") + stop
+    stop = convention(lang, "sentence_end")
+    stops = "".join({convention(x, "sentence_end") for x in LANGUAGES})
+    out = body.rstrip(stops) + stop
     if where:
-        out = ("、" if lang == "ja" else ", ").join(where) + ": " + out
+        out = comma.join(where) + ": " + out
     if fix:
-        fix = fix.strip().rstrip(".。")
-        if lang != "ja":  # a sentence starts with a capital; Japanese keeps "qrels", "zip"
+        fix = fix.strip().rstrip(stops)
+        if convention(lang, "capitalize"):  # Japanese keeps "qrels", "zip" as they are
             fix = fix[:1].upper() + fix[1:]
-        out += ("" if lang == "ja" else " ") + fix + stop
+        out += convention(lang, "sentence_gap") + fix + stop
     return out
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import MetricError
-from ..i18n import error, text
+from ..i18n import error, t, text
 
 
 @dataclass(frozen=True)
@@ -32,11 +32,22 @@ class Family:
     name: str
     label: str
     formula: str
-    help_en: str
-    help_ja: str
+    help_key: str  # what it measures, in the catalog (catalog/metrics.toml)
     graded: bool = False
     empty_value: float = 0.0
     aliases: tuple[str, ...] = ()
+
+    def help(self, lang: str = "en") -> str:
+        """What the family measures, in ``lang``."""
+        return t(self.help_key, lang)
+
+    @property
+    def help_en(self) -> str:
+        return self.help("en")
+
+    @property
+    def help_ja(self) -> str:
+        return self.help("ja")
 
     def at(self, k: int) -> str:
         """The metric name at cutoff ``k``: ``FAMILIES["ndcg"].at(10) == "ndcg@10"``."""
@@ -47,51 +58,38 @@ _FAMILY_LIST = (
     Family(
         name="recall", label="Recall",
         formula="Recall@K = |relevant ∩ top K| / |relevant|",
-        help_en="Share of all relevant documents that appear in the top K.",
-        help_ja="関連文書のうち、上位K件に含まれた割合。",
+        help_key="metric.help.recall",
         aliases=("r",),
     ),
     Family(
         name="precision", label="Precision",
         formula="P@K = |relevant ∩ top K| / K",
-        help_en="Share of the top K that is relevant; divides by K even when fewer "
-                "documents were retrieved.",
-        help_ja="上位K件のうち関連文書の割合。取得件数がKに満たなくてもKで割る。",
+        help_key="metric.help.precision",
         aliases=("p", "prec"),
     ),
     Family(
         name="hit_rate", label="Hit rate",
         formula="Hit@K = 1 if any relevant document is in the top K, else 0",
-        help_en="Whether at least one relevant document is in the top K (trec_eval's "
-                "success@K; some tools call this recall@k).",
-        help_ja="上位K件に関連文書が1件でも含まれていれば1、なければ0（trec_evalのsuccess@K）。",
+        help_key="metric.help.hit_rate",
         aliases=("hit", "hits", "hitrate", "success"),
     ),
     Family(
         name="mrr", label="MRR",
         formula="RR@K = 1 / rank of the first relevant document if rank ≤ K, else 0",
-        help_en="Reciprocal rank of the first relevant document, 0 if none is in the top K; "
-                "averaged over queries it is the mean reciprocal rank.",
-        help_ja="最初の関連文書の順位の逆数（上位K件になければ0）。クエリ平均がMRR。",
+        help_key="metric.help.mrr",
         aliases=("rr", "recip_rank"),
     ),
     Family(
         name="ndcg", label="nDCG",
         formula="nDCG@K = DCG@K / IDCG@K,  DCG@K = Σ_{i≤K} gain_i / log2(i + 1)",
-        help_en="Graded ranking quality: gains (the grades, or 2^grade − 1) discounted by "
-                "log2(rank + 1), divided by the best possible ordering of all judged documents.",
-        help_ja="段階的な関連度を考慮した順位品質。利得（関連度、または2^関連度−1）を"
-                "log2(順位+1)で割り引き、全判定文書の理想的な並びで正規化する。",
+        help_key="metric.help.ndcg",
         graded=True,
         aliases=("ndcg_cut",),
     ),
     Family(
         name="map", label="MAP",
         formula="AP@K = Σ_{relevant rank i ≤ K} P@i / |relevant|",
-        help_en="Average precision at the ranks of the relevant documents found in the top K, "
-                "divided by the number of all relevant documents (trec_eval's map_cut).",
-        help_ja="上位K件内の各関連文書の順位での適合率の和を、関連文書の総数で割った値"
-                "（trec_evalのmap_cut）。クエリ平均がMAP。",
+        help_key="metric.help.map",
         aliases=("ap", "map_cut"),
     ),
 )

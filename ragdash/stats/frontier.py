@@ -50,7 +50,7 @@ from ..cost import (
     price_tokens,
 )
 from ..errors import CostError, StatsError
-from ..i18n import error, text
+from ..i18n import convention, error, normalize_lang, t, text
 from ..metrics import metric_label, parse_metric
 from ..secrets import scrub_secrets
 from .bootstrap import bootstrap_ci
@@ -66,18 +66,12 @@ __all__ = ["X_AXES", "Frontier", "FrontierPoint", "Operating", "build_frontier",
 #: the x axes a frontier can use, with their unit
 X_AXES = {"index-cost": "USD", "query-cost": "USD per 1,000 queries", "memory": "bytes",
           "latency": "ms"}
-_NOUN = {
-    "en": {"index-cost": "indexing cost", "query-cost": "cost per 1,000 queries",
-           "memory": "memory", "latency": "latency"},
-    "ja": {"index-cost": "索引作成コスト", "query-cost": "1,000クエリあたりのコスト",
-           "memory": "メモリ", "latency": "レイテンシ"},
-}
-_SUPERLATIVE = {
-    "en": {"index-cost": "cheaper to index", "query-cost": "cheaper to query",
-           "memory": "smaller", "latency": "faster"},
-    "ja": {"index-cost": "索引作成がより安い", "query-cost": "問い合わせがより安い",
-           "memory": "より小さい", "latency": "より速い"},
-}
+#: each axis named in the recommendation, and a run better on it (message keys)
+_NOUN_KEYS = {"index-cost": "fr.say.noun.index-cost", "query-cost": "fr.say.noun.query-cost",
+              "memory": "fr.say.noun.memory", "latency": "fr.say.noun.latency"}
+_BETTER_KEYS = {"index-cost": "fr.say.better.index-cost",
+                "query-cost": "fr.say.better.query-cost", "memory": "fr.say.better.memory",
+                "latency": "fr.say.better.latency"}
 #: retrievers that call no paid API
 _FREE = ("bm25", "local", "trec")
 
@@ -309,7 +303,7 @@ class Frontier:
         return len(self.points) > 1 and all(p.indistinguishable_from_best for p in self.points)
 
     def recommendation(self, lang: str = "en") -> str:
-        return _sentence(self, "ja" if lang == "ja" else "en")
+        return _sentence(self, normalize_lang(lang))
 
     def to_json(self) -> dict:
         return {"metric": self.metric, "x": self.x_axis, "unit": X_AXES[self.x_axis],
@@ -432,48 +426,37 @@ def _p_text(p: float | None) -> str:
     return "< 0.001" if p < 0.001 else f"{p:.2f}" if p >= 0.01 else f"{p:.3f}"
 
 
-def _ratio_text(part: float, whole: float, lang: str) -> str:
-    """"1/12 of", "none of", "2.1x" ... of the best's figure."""
+def _share(part: float, whole: float, noun: str, lang: str) -> str:
+    """"1/12 of the memory", "none of the ...", "2.1x the ..." of the best's figure."""
     if whole <= 0:
-        return "—"
+        return t("fr.say.share_unknown", lang, noun=noun)
     if part <= 0:
-        return "none of the" if lang == "en" else "ゼロの"
+        return t("fr.say.share_none", lang, noun=noun)
     r = part / whole
     if r < 1:
         inv = 1 / r
-        text = f"1/{inv:.0f}" if inv >= 10 else f"1/{inv:.2g}"
-        return f"{text} of the" if lang == "en" else f"{text}の"
-    return f"{r:.2g}x the" if lang == "en" else f"{r:.2g}倍の"
+        ratio = f"1/{inv:.0f}" if inv >= 10 else f"1/{inv:.2g}"
+        return t("fr.say.share", lang, ratio=ratio, noun=noun)
+    return t("fr.say.share_times", lang, ratio=f"{r:.2g}", noun=noun)
 
 
 def _sentence(f: Frontier, lang: str) -> str:
     best = f.best
     label = f.metric_label
-    noun = _NOUN[lang][f.x_axis]
     if len(f.points) == 1:
-        return (f"Only one run ({best.name}): add runs of the same dataset to compare."
-                if lang == "en" else
-                f"実行が1つだけです（{best.name}）。同じデータセットの実行を追加して比べてください。")
+        return t("fr.say.one_run", lang, name=best.name)
     if f.undecided:
         return _undecided(f, lang)
     rec = f.recommended
     if rec is None or rec.best:
-        what = _SUPERLATIVE[lang][f.x_axis]
-        if lang == "en":
-            return (f"{best.name} has the best {label} ({format_value(best.y)}, {f.n_queries} "
-                    f"queries), and no run that is {what} comes statistically close to it.")
-        return (f"{best.name} の{label}が最良です（{format_value(best.y)}、{f.n_queries}クエリ）。"
-                f"{what}実行で、統計的に差がないと言えるものはありません。")
+        return t("fr.say.best_alone", lang, name=best.name, label=label,
+                 value=format_value(best.y), n=f.n_queries,
+                 better=t(_BETTER_KEYS[f.x_axis], lang))
     keep = rec.y / best.y if best.y > 0 else 1.0
-    ratio = _ratio_text(rec.x or 0.0, best.x or 0.0, lang)
-    saving = _saving(f, rec, best, lang)
-    if lang == "en":
-        return (f"{rec.name}: {keep:.1%} of the best {label} ({best.name}; no detectable "
-                f"difference, p = {_p_text(rec.p_vs_best)}, {f.n_queries} queries), {ratio} "
-                f"{noun}{saving}.")
-    return (f"{rec.name}：最良（{best.name}）の{label}の{keep:.1%}（検出できる差なし、"
-            f"p = {_p_text(rec.p_vs_best)}、{f.n_queries}クエリ）、{noun}は{ratio.rstrip('の')}"
-            f"{saving}。")
+    share = _share(rec.x or 0.0, best.x or 0.0, t(_NOUN_KEYS[f.x_axis], lang), lang)
+    return t("fr.say.recommend", lang, name=rec.name, keep=f"{keep:.1%}", label=label,
+             best=best.name, p=_p_text(rec.p_vs_best), n=f.n_queries, share=share,
+             saving=_saving(f, rec, best, lang))
 
 
 def _saving(f: Frontier, rec: FrontierPoint, best: FrontierPoint, lang: str) -> str:
@@ -485,11 +468,9 @@ def _saving(f: Frontier, rec: FrontierPoint, best: FrontierPoint, lang: str) -> 
         a, b = rec.operating.x(axis), best.operating.x(axis)
         if a is None or b is None or b <= 0 or a >= b:
             continue
-        parts.append(f"{_ratio_text(a, b, lang)} {_NOUN[lang][axis]}" if lang == "en"
-                     else f"{_NOUN[lang][axis]}は{_ratio_text(a, b, lang).rstrip('の')}")
-    if not parts:
-        return ""
-    return (", " + ", ".join(parts)) if lang == "en" else "、" + "、".join(parts)
+        parts.append(_share(a, b, t(_NOUN_KEYS[axis], lang), lang))
+    comma = convention(lang, "list_separator")
+    return comma + comma.join(parts) if parts else ""
 
 
 def _undecided(f: Frontier, lang: str) -> str:
@@ -497,13 +478,7 @@ def _undecided(f: Frontier, lang: str) -> str:
     worst = min(f.points, key=lambda p: p.y)
     pair = _find_pair(f.comparison, best.name, worst.name)
     need = pair.queries_needed if pair is not None else None
-    gap = format_value(best.y - worst.y)
-    if lang == "en":
-        tail = (f"; a gap like {worst.name}'s ({gap}) would need about {need:,} queries to "
-                f"detect" if need else "")
-        return (f"With {f.n_queries} queries no run's {f.metric_label} differs detectably from "
-                f"the best ({best.name}), so the data cannot choose between them yet{tail}.")
-    tail = (f"。{worst.name} との差（{gap}）を検出するには約{need:,}クエリが必要です" if need
-            else "")
-    return (f"{f.n_queries}クエリでは、どの実行の{f.metric_label}も最良（{best.name}）と検出できる"
-            f"差がなく、まだ選べません{tail}。")
+    tail = (t("fr.say.undecided_tail", lang, worst=worst.name,
+              gap=format_value(best.y - worst.y), need=f"{need:,}") if need else "")
+    return t("fr.say.undecided", lang, n=f.n_queries, label=f.metric_label, best=best.name,
+             tail=tail)

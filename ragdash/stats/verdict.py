@@ -1,4 +1,5 @@
-"""One-line verdicts on a paired comparison, in English and Japanese, for non-engineers.
+"""One-line verdicts on a paired comparison, for non-engineers, in every catalog language
+(the sentences are ``msg.verdict.*`` in ``ragdash/i18n/catalog/stats.toml``).
 
 Four kinds of verdict:
 
@@ -23,6 +24,8 @@ from dataclasses import dataclass
 
 from scipy.stats import norm
 
+from ..i18n import Text, message, text
+
 #: the power assumed when saying how many queries would be needed
 DEFAULT_POWER = 0.8
 _MINUS = "\u2212"
@@ -30,14 +33,22 @@ _MINUS = "\u2212"
 
 @dataclass(frozen=True)
 class Verdict:
-    """A verdict on pair (a, b): ``kind`` plus the sentence in English and Japanese."""
+    """A verdict on pair (a, b): ``kind`` plus the sentence (with its message id), said in
+    any language by :meth:`text`."""
 
     kind: str  # "better" | "worse" | "no_difference" | "identical" (b relative to a)
-    en: str
-    ja: str
+    said: Text
 
     def text(self, lang: str = "en") -> str:
-        return self.ja if lang == "ja" else self.en
+        return message(self.said, lang)
+
+    @property
+    def en(self) -> str:
+        return message(self.said, "en")
+
+    @property
+    def ja(self) -> str:
+        return message(self.said, "ja")
 
 
 # -- power -----------------------------------------------------------------------------
@@ -91,13 +102,16 @@ def format_signed(x: float) -> str:
     return "+" + text if x > 0 else text
 
 
+def _range(low: float, high: float, *, signed: bool = False) -> Text:
+    fmt = format_signed if signed else format_value
+    if low < 0 or high < 0 or signed:
+        return text("verdict.range_to", low=fmt(low), high=fmt(high))
+    return text("verdict.range", low=fmt(low), high=fmt(high))
+
+
 def format_range(low: float, high: float, *, signed: bool = False, lang: str = "en") -> str:
     """An interval: ``0.018–0.066``; ``−0.012 to +0.032`` when a bound is negative."""
-    fmt = format_signed if signed else format_value
-    if lang == "ja":
-        return f"{fmt(low)}〜{fmt(high)}"
-    sep = " to " if (low < 0 or high < 0 or signed) else "–"
-    return f"{fmt(low)}{sep}{fmt(high)}"
+    return message(_range(low, high, signed=signed), lang)
 
 
 def format_p(p: float, *, alpha: float = 0.05) -> str:
@@ -130,62 +144,33 @@ def make_verdict(*, a: str, b: str, metric: str, n: int, mean_a: float, mean_b: 
     diff = mean_b - mean_a
     conf = f"{confidence * 100:g}%"
     queries = format_count(n)
+    names = {"a": a, "b": b, "metric": metric}
     if identical:
-        return Verdict(
-            "identical",
-            f"{a} and {b} score the same on {metric} for every one of the {queries} queries.",
-            f"{a} と {b} の {metric} は、{queries} 件すべてのクエリで同じです。",
-        )
+        return Verdict("identical", text("verdict.identical", queries=queries, **names))
     p_text = format_p(p, alpha=alpha)
     if p < alpha and diff != 0:
         kind = "better" if diff > 0 else "worse"
         # The interval of the size of the gap, in the direction the sentence speaks.
         low, high = (ci_low, ci_high) if diff > 0 else (-ci_high, -ci_low)
-        size = format_value(abs(diff))
-        if n_comparisons > 1:
-            p_en = f"{p_text} after correction for {n_comparisons} comparisons"
-            p_ja = f"{n_comparisons} 組の比較で補正後の {p_text}"
-        else:
-            p_en = p_ja = p_text
-        word_en = "better" if kind == "better" else "worse"
-        word_ja = "高い" if kind == "better" else "低い"
-        return Verdict(
-            kind,
-            f"{b} is {word_en} than {a} on {metric} by {size} "
-            f"({conf} CI {format_range(low, high)}, {p_en}).",
-            f"{metric} で {b} は {a} より {size} {word_ja}です"
-            f"（{conf} 信頼区間 {format_range(low, high, lang='ja')}、{p_ja}）。",
-        )
-    detail_en = (f"{b} {_MINUS} {a} = {format_signed(diff)}, {conf} CI "
-                 f"{format_range(ci_low, ci_high, signed=True)}, {p_text}"
-                 + (" after correction" if n_comparisons > 1 else ""))
-    detail_ja = (f"{b} {_MINUS} {a} = {format_signed(diff)}、{conf} 信頼区間 "
-                 f"{format_range(ci_low, ci_high, signed=True, lang='ja')}、"
-                 + ("補正後の " if n_comparisons > 1 else "") + p_text)
-    head_en = f"No detectable difference between {a} and {b} on {metric} with {queries} queries"
-    head_ja = f"クエリ {queries} 件では、{a} と {b} の {metric} に検出できる差はありません"
+        said_p = (text("verdict.p_corrected", p=p_text, n=n_comparisons)
+                  if n_comparisons > 1 else p_text)
+        figures = {"size": format_value(abs(diff)), "conf": conf, "range": _range(low, high),
+                   "p": said_p, **names}
+        return Verdict(kind, text("verdict.better", **figures) if kind == "better"
+                       else text("verdict.worse", **figures))
     needed = queries_needed(sd_diff, diff, alpha=alpha, power=power)
     if needed is not None and needed > n:
-        tail_en = (f"about {format_count(needed)} queries would be needed to detect a "
-                   f"difference of {format_value(abs(diff))} (rough estimate)")
-        tail_ja = (f"差 {format_value(abs(diff))} を検出するには、およそ "
-                   f"{format_count(needed)} 件のクエリが必要です（概算）")
+        tail = text("verdict.needed", needed=format_count(needed), size=format_value(abs(diff)))
     elif needed is None:
         mde = detectable_difference(sd_diff, n, alpha=alpha, power=power)
-        tail_en = (f"with {queries} queries only differences of about {format_value(mde)} "
-                   f"or more can be detected (rough estimate)")
-        tail_ja = (f"{queries} 件のクエリで検出できるのは、およそ {format_value(mde)} "
-                   f"以上の差です（概算）")
+        tail = text("verdict.detectable", queries=queries, mde=format_value(mde))
     else:
         # Enough queries for this size in one comparison; the correction or the test's
         # discreteness is what keeps it from being called.
-        tail_en = ("the evidence is too weak to call a winner"
-                   + (f" once corrected for {n_comparisons} comparisons"
-                      if n_comparisons > 1 else ""))
-        tail_ja = (("" if n_comparisons == 1 else f"{n_comparisons} 組の比較で補正すると、")
-                   + "どちらが優れているとは言えません")
-    return Verdict(
-        "no_difference",
-        f"{head_en} ({detail_en}); {tail_en}.",
-        f"{head_ja}（{detail_ja}）。{tail_ja}。",
-    )
+        tail = (text("verdict.too_weak_corrected", n=n_comparisons) if n_comparisons > 1
+                else text("verdict.too_weak"))
+    return Verdict("no_difference", text(
+        "verdict.no_difference", queries=queries, diff=format_signed(diff), conf=conf,
+        range=_range(ci_low, ci_high, signed=True),
+        p=text("verdict.p_after_correction", p=p_text) if n_comparisons > 1 else p_text,
+        tail=tail, **names))

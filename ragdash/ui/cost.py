@@ -23,7 +23,7 @@ from ..cost import (
 )
 from ..cost.catalog import load_default_rows
 from ..errors import CostError, RagdashError
-from ..i18n import error
+from ..i18n import convention, error
 from ..present.charts import PLOTLY_CONFIG, cost_bar_figure, cost_quality_figure
 from . import keys, state
 from .page import PageContext
@@ -62,7 +62,7 @@ def providers_view(ctx: PageContext, tokens: int) -> None:
                           for v in pd.to_numeric(frame["batch_usd"], errors="coerce")]
     currency = st.radio(t("cost.currency"), CURRENCIES, horizontal=True,
                         **bind_choice(keys.CURRENCY, CURRENCIES,
-                                      "JPY" if ctx.lang == "ja" else "USD"))
+                                      convention(ctx.lang, "currency")))
     bars = frame.assign(cost=frame["cost_jpy"]) if currency == "JPY" else frame
     st.plotly_chart(_level_labels(cost_bar_figure(bars, currency=currency, lang=ctx.lang)),
                     key="cost_bars", config=PLOTLY_CONFIG)

@@ -9,6 +9,7 @@ import streamlit as st
 
 from ..cost import estimate_evaluation
 from ..errors import RagdashError
+from ..i18n import convention
 from ..metrics import DEFAULT_KS, FAMILIES, FAMILY_NAMES
 from ..present.charts import PLOTLY_CONFIG, histogram_figure
 from ..present.tables import display_frame, drilldown, per_query_frame, safe_csv
@@ -29,7 +30,7 @@ _ID_KIND_KEYS = {"query": "res.kind_query", "document": "res.kind_document"}
 
 
 def family_help(lang: str) -> str:
-    return "\n\n".join(f"**{f.label}** — {f.help_ja if lang == 'ja' else f.help_en}"
+    return "\n\n".join(f"**{f.label}** — {f.help(lang)}"
                        for f in FAMILIES.values())
 
 
@@ -262,7 +263,7 @@ def report_button(ctx: PageContext, runs: list[Run], *, key: str) -> None:
         try:  # providers side by side for this dataset's tokens (the model is irrelevant)
             cost = ReportCost.from_estimate(estimate_evaluation(runs[0].dataset, "bm25",
                                                                 "local"),
-                                            currency="JPY" if lang == "ja" else "USD")
+                                            currency=convention(lang, "currency"))
         except RagdashError:
             cost = None
         html = build_report(runs, lang=lang, include_text=include, cost=cost)

@@ -140,3 +140,42 @@ def test_every_finding_code_has_its_words():
                 codes.add(node.args[0].value)
     assert len(codes) >= 10, codes
     assert codes <= set(FINDING_KEYS), codes - set(FINDING_KEYS)
+
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]")
+#: files whose Japanese is what they read, not what they say: the words a column or a file
+#: is recognised by, the sentence ends a chunker cuts at
+READS_JAPANESE = {"ragdash/loaders/tables.py", "ragdash/loaders/detect.py",
+                  "ragdash/retrieval/chunking.py", "ragdash/retrieval/tokenize.py"}
+
+
+def _docstrings(tree) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                ids.add(id(body[0].value))
+    return ids
+
+
+def japanese_outside_the_catalog(sources: dict[str, str]) -> list[str]:
+    """``path:line: text`` of each string literal with Japanese in it (docstrings aside)."""
+    found = []
+    for path, src in sources.items():
+        if path.startswith("ragdash/i18n/") or path in READS_JAPANESE:
+            continue
+        tree = ast.parse(src)
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in docs and JAPANESE.search(node.value)):
+                found.append(f"{path}:{node.lineno}: {node.value[:40]}")
+    return found
+
+
+def test_every_japanese_sentence_is_in_the_catalog():
+    found = japanese_outside_the_catalog(_sources())
+    assert not found, "Japanese outside the catalog:\n" + "\n".join(found)
+    assert japanese_outside_the_catalog(
+        {"m.py": '"""文書"""\ndef f():\n    """説明"""\n    return f"{x}件"\n'}) == ["m.py:4: 件"]
