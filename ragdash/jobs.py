@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import Cancelled, RagdashError
-from .i18n import message, t
+from .i18n import error, message, t
 from .pipeline import Retriever, run_evaluation
 from .secrets import scrub_secrets
 
@@ -106,6 +106,7 @@ class Job:
     error_kind: str | None = None
     _cancel: threading.Event = field(default_factory=threading.Event, repr=False)
     _finished: threading.Event = field(default_factory=threading.Event, repr=False)
+    _settled: threading.Event = field(default_factory=threading.Event, repr=False)
     _stage_started: float | None = field(default=None, repr=False)
     _stage_done: float = field(default=0.0, repr=False)  # ``done`` when the stage started
     _secrets: tuple[str, ...] = field(default=(), repr=False)
@@ -190,16 +191,32 @@ class Job:
 
     # -- control --------------------------------------------------------------------------
     def cancel(self) -> None:
-        """Ask the job to stop. A queued job is cancelled at once; a running one when its
-        task next checks the event (it then raises ``Cancelled``)."""
+        """Stop the job: it is ``cancelled`` at once, queued or running.
+
+        A running task is told through the event and winds down in the background: requests
+        already sent (and paid for) are still answered and their replies cached, but nothing
+        the task returns or raises after this is reported. :meth:`wait_settled` waits for
+        that wind-down; the manager starts the owner's next job of the same kind only after
+        it, so a restart finds those replies in the cache instead of paying for them again."""
         self._cancel.set()
         with self._lock:
-            if self.state == "queued":
+            if self.state in ("queued", "running"):
                 self._finish("cancelled")
+            if self.started_at is None:  # never ran: nothing to wind down
+                self._settled.set()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the job has finished; ``False`` if ``timeout`` ran out first."""
         return self._finished.wait(timeout)
+
+    @property
+    def settled(self) -> bool:
+        """The task itself has ended (for a cancelled job, some time after :attr:`finished`)."""
+        return self._settled.is_set()
+
+    def wait_settled(self, timeout: float | None = None) -> bool:
+        """Block until the task has ended, its last replies cached; ``False`` on timeout."""
+        return self._settled.wait(timeout)
 
     # -- used by the manager's worker ------------------------------------------------------
     def _report(self, event: dict) -> None:
@@ -319,36 +336,62 @@ class JobManager:
                 self._queue.task_done()
 
     def _run(self, job: Job, fn: Task) -> None:
-        with job._lock:
-            if job.finished:  # cancelled while queued
-                return
-            job.state = "running"
-            job.started_at = time.time()
+        try:
+            self._wait_for_wind_downs(job)
+            with job._lock:
+                if job.finished:  # cancelled while queued
+                    return
+                job.state = "running"
+                job.started_at = time.time()
+            self._outcome(job, fn)
+        finally:
+            job._settled.set()
+            with self._lock:
+                self._prune()
+
+    def _wait_for_wind_downs(self, job: Job) -> None:
+        """Before ``job`` starts: the owner's cancelled jobs of its kind that are still
+        receiving replies they sent for (their texts reach the cache then, and ``job`` need
+        not pay for them again)."""
+        with self._lock:
+            earlier = [j for j in self._jobs.values()
+                       if j is not job and j.owner == job.owner and j.kind == job.kind
+                       and j.finished and not j._settled.is_set()]
+        for other in earlier:
+            while not other.wait_settled(0.2):
+                if job._cancel.is_set():
+                    return
+
+    def _outcome(self, job: Job, fn: Task) -> None:
+        """Run the task and record how it ended, unless the job was cancelled meanwhile
+        (then the job already says so, and what the task did after is not news)."""
         try:
             result = fn(progress=job._report, cancel=job._cancel)
         except Cancelled:
             with job._lock:
-                job._finish("cancelled")
+                if not job.finished:
+                    job._finish("cancelled")
         except RagdashError as exc:
             sentence = _redact(str(exc), job._secrets) or type(exc).__name__
             log.info("job %s (%s) failed: %s", job.id, job.label, sentence)
             with job._lock:
-                job.error = sentence
-                job._said = exc if getattr(exc, "msg_id", None) else None
-                job._finish("failed")
+                if not job.finished:
+                    job.error = sentence
+                    job._said = exc if getattr(exc, "msg_id", None) else None
+                    job._finish("failed")
         except Exception as exc:
             trace = _redact(traceback.format_exc(), job._secrets)
             log.error("job %s (%s) failed unexpectedly:\n%s", job.id, job.label, trace)
             with job._lock:
-                job.error_kind = type(exc).__name__
-                job.error = t("job.unexpected", "en", kind=job.error_kind)
-                job._finish("failed")
+                if not job.finished:
+                    job.error_kind = type(exc).__name__
+                    job.error = t("job.unexpected", "en", kind=job.error_kind)
+                    job._finish("failed")
         else:
             with job._lock:
-                job.result = result
-                job._finish("done")
-        with self._lock:
-            self._prune()
+                if not job.finished:
+                    job.result = result
+                    job._finish("done")
 
 
 _manager: JobManager | None = None
@@ -388,7 +431,8 @@ def evaluation_task(dataset: Dataset, retriever: Retriever | Callable[[], Retrie
         run = run_evaluation(dataset, chosen, progress=progress, cancel=cancel, **options)
         run.name = (run_name or "").strip()
         run.cost = _cost_record(cost, run.usage)
-        # Finished despite a late cancel: keep what was paid for.
+        if cancel.is_set():  # cancelled as it finished: the job says so; the cache has all
+            raise error(Cancelled, "retrieval.cancelled")
         if store is not None:
             progress({"stage": "saving", "done": 0, "total": 1})
             store.save(run, secrets=secrets)
