@@ -14,6 +14,7 @@ import os
 import sys
 
 from ..errors import RagdashError
+from ..i18n import LANGUAGES, normalize_lang
 
 #: command modules, in the order --help lists them
 COMMANDS = ["score", "evaluate", "sweep", "fuse", "rerank", "compare", "frontier", "cost",
@@ -30,7 +31,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     from .. import __version__
     parser.add_argument("--version", action="version", version=f"ragdash {__version__}")
-    parser.add_argument("--lang", choices=("en", "ja"), default=None, dest="cli_lang",
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, dest="cli_lang",
                         help="the language of error messages (default en; also RAGDASH_LANG); "
                              "given before the command: python -m ragdash --lang ja evaluate …")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -61,10 +62,10 @@ def _command(argv: list[str]) -> str | None:
 
 def _lang(args) -> str:
     """Errors in English unless --lang ja (before the command, or a command's own --lang) or
-    RAGDASH_LANG=ja says otherwise."""
+    RAGDASH_LANG=ja (ja-JP, any catalog language) says otherwise."""
     chosen = getattr(args, "cli_lang", None) or getattr(args, "lang", None) \
         or os.environ.get("RAGDASH_LANG", "")
-    return "ja" if str(chosen).strip().lower() == "ja" else "en"
+    return normalize_lang(str(chosen))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 
 from ..errors import StatsError
-from ..i18n import dataset_error, error, text
+from ..i18n import LANGUAGES, dataset_error, error, text
 from ..ranking import Ranking
 from ..stats import (
     DEFAULT_PERMUTATIONS,
@@ -71,7 +71,7 @@ def register(subparsers) -> None:
     p.add_argument("--missing-as-zero", action="store_true",
                    help="score every qrels query; a query absent from a run scores 0 "
                         "(trec_eval -c) instead of being left out")
-    p.add_argument("--lang", choices=("en", "ja"), default="en",
+    p.add_argument("--lang", choices=LANGUAGES, default="en",
                    help="language of the table's labels and the verdict sentences "
                         "(default en)")
     p.set_defaults(func=run)

@@ -15,7 +15,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import RunStoreError
-from ..i18n import error
+from ..i18n import LANGUAGES, error
 from ._output import add_format_option, emit, format_table, to_json
 
 X_CHOICES = ("index-cost", "query-cost", "memory", "latency")
@@ -52,7 +52,7 @@ def register(subparsers) -> None:
     p.add_argument("--project-to", type=int, default=None, metavar="N",
                    help="with --x memory: project each index linearly to N vectors (e.g. "
                         "10000000), marked as a projection")
-    p.add_argument("--lang", choices=("en", "ja"), default="en",
+    p.add_argument("--lang", choices=LANGUAGES, default="en",
                    help="language of the recommendation sentence in the table output "
                         "(JSON carries both)")
     p.add_argument("--seed", type=int, default=0,
