@@ -173,3 +173,20 @@ def test_a_missing_translation_of_a_plural_takes_the_english_forms(monkeypatch):
     monkeypatch.setitem(i18n.CATALOG, "test.q", entry)
     assert i18n.t("test.q", "ja", n=1) == "1 query"
     assert i18n.t("test.q", "ja", n=2) == "2 queries"
+
+
+@pytest.mark.parametrize("key, params, one, other", [
+    ("cli.cmp.left_out", {}, "Left out: 1 query missing", "Left out: 2 queries missing"),
+    ("cli.cmp.header", {"metric": "m", "queries": "9", "conf": "95%", "resamples": "10",
+                        "test": "t"}, "over 1 pair)", "over 2 pairs)"),
+    ("msg.embed.tried", {}, "after 1 attempt", "after 2 attempts"),
+    ("msg.article.has", {"last": 0}, "1 document (position 0)", "2 documents (positions 0"),
+    ("msg.stats.too_few", {}, "have 1 query in common", "have 2 queries in common"),
+    ("msg.fusion.tune_sides", {"tune": 0.5, "rest": 0.5}, "; 1 query cannot", "; 2 queries"),
+    ("msg.cli.findings", {"dataset": "d"}, "1 finding in d", "2 findings in d"),
+    ("msg.cli.verb_apply", {}, "applies", "apply"),
+])
+def test_the_texts_that_were_twin_keys_take_their_form_from_n(key, params, one, other):
+    assert i18n.t(key, "en", n=1, **params).find(one) >= 0, i18n.t(key, "en", n=1, **params)
+    assert i18n.t(key, "en", n=2, **params).find(other) >= 0, i18n.t(key, "en", n=2, **params)
+    assert i18n.t(key, "ja", n=1, **params) and i18n.t(key, "ja", n=2, **params)
