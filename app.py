@@ -4,6 +4,7 @@ import streamlit as st
 
 from ragdash.errors import RagdashError
 from ragdash.ui import job_panel, landing, page_setup
+from ragdash.ui.results import shared_note
 from ragdash.ui.tables import runs_table
 from ragdash.ui.widgets import md, say
 
@@ -57,6 +58,7 @@ st.subheader(t("home.recent_title"))
 if not recent:
     st.caption(t("home.no_runs"))
 else:
+    shared_note(ctx)
     runs_table(recent, t, key="home_runs")
     for summary in recent:
         st.page_link("pages/3_Results.py", label=t("home.open_run", name=md(summary.name)),

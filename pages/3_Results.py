@@ -20,15 +20,21 @@ job_panel.last_job_outcome(ctx)
 summaries = ctx.store.list()
 if results.missing_link_runs(ctx, summaries):  # a ?run= link to a run this server lacks
     st.stop()
-if not summaries or (job is not None and state.run_id() is None):
-    # this session's first run is still going: show nothing rather than someone else's run
-    st.info(t("res.waiting") if job is not None else t("res.no_runs"))
+if state.run_id() is None:
+    # nothing opens by itself: a run this session made, opened by link or picks from the list
+    if job is not None:
+        st.info(t("res.waiting"))
+    elif not summaries:
+        st.info(t("res.no_runs"))
+    else:
+        results.pick_a_saved_run(ctx, summaries)
     st.stop()
 
+summaries = results.with_current(ctx, summaries)
 ids = [s.id for s in summaries]
 names = {s.id: f"{s.name} · {s.created_at[:16].replace('T', ' ')}" for s in summaries}
 run_id = st.selectbox(t("res.run"), ids, format_func=names.get,
-                      **bind_choice(keys.RUN_ID, ids, state.run_id() or ids[0]))
+                      **bind_choice(keys.RUN_ID, ids, state.run_id()))
 run = state.load_run(run_id)
 table = run.table()
 if state.dataset_fingerprint() != run.dataset_fingerprint:

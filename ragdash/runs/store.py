@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 DB_FILENAME = "runs.sqlite"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: means shown in the run list (at K = 10, or Kmax when that is smaller)
 HEADLINE_METRICS = ("ndcg", "recall", "mrr", "hit_rate")
 #: saved runs kept in memory per store (each holds its ranking and, once asked, its table)
@@ -99,10 +99,12 @@ CREATE TABLE IF NOT EXISTS runs (
     parents         TEXT NOT NULL DEFAULT '[]',
     query_ids       BLOB NOT NULL,
     ranking         BLOB NOT NULL,
-    headline        TEXT NOT NULL
+    headline        TEXT NOT NULL,
+    owner           TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_created ON runs(created_at);
 CREATE INDEX IF NOT EXISTS runs_dataset ON runs(dataset_fp);
+CREATE INDEX IF NOT EXISTS runs_owner ON runs(owner);
 """
 
 
@@ -216,6 +218,9 @@ class RunSummary:
     cost: dict | None
     seconds: float | None
     parents: tuple[str, ...] = ()
+    #: the signed-in user who saved it (the app with authentication); ``None``: saved where
+    #: nobody signs in (the command line, an app without authentication) — shared
+    owner: str | None = None
 
 
 def summary_of(run: Run) -> RunSummary:
@@ -225,7 +230,8 @@ def summary_of(run: Run) -> RunSummary:
         dataset_name=run.dataset.name, dataset_fingerprint=run.dataset_fingerprint,
         retriever=run.retriever, model=run.model, n_queries=len(run.query_ids),
         kmax=run.kmax, headline=_headline(run.table()), usage=dict(run.usage),
-        cost=run.cost, seconds=run.seconds, parents=tuple(run.parents))
+        cost=run.cost, seconds=run.seconds, parents=tuple(run.parents),
+        owner=getattr(run, "owner", None))
 
 
 def _headline(table: MetricTable) -> dict[str, float]:
@@ -325,8 +331,11 @@ class RunStore:
             conn.close()
 
     # -- write ----------------------------------------------------------------------------
-    def save(self, run: Run, *, secrets: Iterable[str] = ()) -> str:
+    def save(self, run: Run, *, secrets: Iterable[str] = (), owner: str | None = None) -> str:
         """Save ``run``; returns its new id (also set on ``run.id``).
+
+        ``owner``: the signed-in user saving it (see :mod:`ragdash.runs.access`); ``None``
+        for a shared run.
 
         ``secrets`` (an API key) are masked wherever they might appear; credential-named
         config entries are dropped whatever ``secrets`` says. The metric table is computed
@@ -337,6 +346,7 @@ class RunStore:
                                 f"{type(run).__name__}; convert other shapes with "
                                 f"Run.of_ranking or ragdash.runs.exchange first")
         row = _run_row(run, tuple(s for s in secrets if s))
+        row["owner"] = str(owner) if owner else None
         with self._lock, self._connect() as conn:
             _insert_dataset(conn, run.dataset_fingerprint, run.dataset)
             run_id = _insert_run(conn, row)
@@ -392,7 +402,7 @@ class RunStore:
 
     # -- read -----------------------------------------------------------------------------
     _SUMMARY_COLS = ("id, name, created_at, source, dataset_name, dataset_fp, retriever, model, "
-                     "n_queries, kmax, headline, usage, cost, seconds, parents")
+                     "n_queries, kmax, headline, usage, cost, seconds, parents, owner")
     _RUN_COLS = ("id, name, created_at, source, dataset_fp, retriever, model, kmax, "
                  "relevance_level, gain, seconds, config, usage, cost, timings, resources, "
                  "parents, query_ids, ranking")
@@ -535,7 +545,7 @@ def _default_name(retriever: str, model: str | None, dataset_name: str) -> str:
 
 def _summary(r: tuple) -> RunSummary:
     (rid, name, created_at, source, dname, fp, retriever, model, n, kmax, headline, usage,
-     cost, seconds, parents) = r
+     cost, seconds, parents, owner) = r
     headline = json.loads(headline)
     if not isinstance(headline, dict):
         raise ValueError("its headline is not a JSON object")
@@ -544,7 +554,8 @@ def _summary(r: tuple) -> RunSummary:
                       model=model, n_queries=int(n), kmax=int(kmax),
                       headline={str(k): float(v) for k, v in headline.items()},
                       usage=json.loads(usage), cost=json.loads(cost) if cost else None,
-                      seconds=seconds, parents=tuple(json.loads(parents or "[]")))
+                      seconds=seconds, parents=tuple(json.loads(parents or "[]")),
+                      owner=owner)
 
 
 def _bad_row(run_id: str, exc: Exception) -> RunStoreError:
@@ -572,6 +583,8 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
                     version=version, most=SCHEMA_VERSION)
     if has_runs and version < 2:
         _migrate_1_to_2(conn)
+    if has_runs and version < 3:  # who saved a run (the app with authentication)
+        conn.execute("ALTER TABLE runs ADD COLUMN owner TEXT")
     conn.executescript(_SCHEMA)
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 

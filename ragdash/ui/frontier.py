@@ -313,7 +313,11 @@ def _probe_done(t, probe: dict) -> str:
 
 def _keep_probe(ctx: PageContext, run: Run, field: str, title: str, measure) -> None:
     """Run ``measure`` (a latency probe) under a spinner; keep its result in the run's
-    resources under ``field`` and say it, or say the error in the page's words."""
+    resources under ``field`` and say it, or say the error in the page's words. Another
+    user's run is read-only: nothing is measured (nor paid for) for it."""
+    if not ctx.store.can_change(run.id):
+        st.error(ctx.t("run.read_only", name=md(run.name)))
+        return
     with st.spinner(title):
         try:
             result = measure()

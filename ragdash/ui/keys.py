@@ -8,6 +8,8 @@ and write to them through :func:`ragdash.ui.widgets.bind`.
 
 LANG = "rd_lang"                  # "en" | "ja"
 OWNER = "rd_owner"                # random id of this browser session (owner of its jobs)
+USER = "rd_user"                  # the signed-in user (ragdash.ui.auth), None without sign-in
+OPENED_RUNS = "rd_opened_runs"    # ids of runs this session opened by a ?run= link
 API_KEY = "rd_api_key"            # the embeddings API key: session only, never written anywhere
 DATASET = "rd_dataset"            # the current ragdash.Dataset (or absent)
 DATASET_SOURCE = "rd_dataset_source"  # how it was loaded: "sample:<name>" | "upload" | "run"

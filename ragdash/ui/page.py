@@ -22,8 +22,8 @@ from ..errors import RagdashError
 from ..i18n import LANGUAGE_NAMES, LANGUAGES
 from ..i18n import t as _t
 from ..jobs import JobManager
-from ..runs import RunStore
-from . import keys, state
+from ..runs.access import UserRuns
+from . import auth, keys, state
 from .widgets import bind_choice, md, say
 
 #: (page id, script path relative to app.py, i18n key of its label, icon)
@@ -50,9 +50,11 @@ class PageContext:
     t: Callable[..., str]
     dataset: Dataset | None
     run_id: str | None
-    store: RunStore
+    store: UserRuns
     jobs: JobManager
     owner: str
+    #: the signed-in user (:mod:`ragdash.ui.auth`); ``None`` on a server without sign-in
+    user: str | None = None
 
 
 def page_setup(page: str, *, settle: float = 0.0) -> PageContext:
@@ -73,6 +75,7 @@ def page_setup(page: str, *, settle: float = 0.0) -> PageContext:
     # the icon is a file the server sends: a ":material/...:" page icon makes every browser
     # fetch an SVG from fonts.gstatic.com (a request leaving the page, and none offline)
     st.set_page_config(page_title=title, page_icon=str(PAGE_ICON), layout="wide")
+    st.session_state[keys.USER] = auth.current_user(t)  # stops at the sign-in screen
     owner = state.owner()
     st.session_state.setdefault(keys.API_KEY, state.default_api_key())
     _stop_if_store_unreadable(lang)
@@ -82,7 +85,7 @@ def page_setup(page: str, *, settle: float = 0.0) -> PageContext:
     collect_finished_jobs(owner)
     ctx = PageContext(page=page, lang=lang, t=t, dataset=state.dataset(),
                       run_id=state.run_id(), store=state.store(), jobs=state.jobs(),
-                      owner=owner)
+                      owner=owner, user=state.user())
     _sidebar(ctx)
     _missing_link_error(t, lang)
     return ctx
@@ -123,6 +126,7 @@ def _open_run_link(t: Callable[..., str]) -> None:
         ss[keys.LINK_MISSING] = (wanted, None if not found else exc)  # said in the page's language
         return
     ss.pop(keys.LINK_MISSING, None)
+    state.opened().add(run.id)
     state.set_run(run.id)
     if state.dataset_fingerprint() != run.dataset_fingerprint:
         state.set_dataset(run.dataset, source=f"run:{run.id}")
@@ -202,6 +206,7 @@ def _sidebar(ctx: PageContext) -> None:
         active = ctx.jobs.active(ctx.owner, kind="evaluation")
         if active is not None:
             st.caption(t("side.job_running", label=md(active.label)))
+        auth.sign_out_box(t, ctx.user)
         st.divider()
         st.radio(t("side.language"), list(LANGUAGES), horizontal=True,
                  format_func=lambda code: LANGUAGE_NAMES[code],

@@ -9,7 +9,7 @@ import streamlit as st
 
 from ..cost import estimate_evaluation
 from ..errors import RagdashError
-from ..i18n import convention
+from ..i18n import DEFAULT_LANG, convention
 from ..metrics import DEFAULT_KS, FAMILIES, FAMILY_NAMES
 from ..present.charts import PLOTLY_CONFIG, histogram_figure
 from ..present.tables import display_frame, drilldown, per_query_frame, safe_csv
@@ -296,6 +296,43 @@ def missing_link_runs(ctx: PageContext, summaries) -> bool:
         st.page_link("pages/3_Results.py", label=f"{md(s.name)} · {when}",
                      query_params={"run": s.id}, icon=":material/open_in_new:")
     return True
+
+
+def pick_a_saved_run(ctx: PageContext, summaries) -> None:
+    """A session with no run open: the saved runs it may open, each with its link, and
+    what is shared with whom (nothing is opened for it)."""
+    st.info(ctx.t("res.none_open"))
+    shared_note(ctx)
+    runs_table(summaries, ctx.t, key="res_pick_runs")
+    for s in summaries[:20]:
+        when = s.created_at[:16].replace("T", " ")
+        st.page_link("pages/3_Results.py", label=f"{md(s.name)} · {when}",
+                     query_params={"run": s.id, **lang_param(ctx)},
+                     icon=":material/open_in_new:")
+
+
+def shared_note(ctx: PageContext) -> None:
+    """Beside a list of saved runs: who else sees them and who may delete them."""
+    if ctx.user is None:
+        st.warning(ctx.t("runs.shared_all"), icon=":material/group:")
+    else:
+        st.caption(ctx.t("runs.shared_user"))
+
+
+def with_current(ctx: PageContext, summaries: list) -> list:
+    """The listed runs, with the one open in this session first when the list lacks it."""
+    current = ctx.run_id
+    if current is None or any(s.id == current for s in summaries):
+        return summaries
+    try:
+        return [ctx.store.summary(current), *summaries]
+    except RagdashError:
+        return summaries
+
+
+def lang_param(ctx: PageContext) -> dict[str, str]:
+    """``{"lang": "ja"}`` in a link made on a Japanese page (none for the default)."""
+    return {} if ctx.lang == DEFAULT_LANG else {"lang": ctx.lang}
 
 
 def share_link(ctx: PageContext, run: Run) -> str:

@@ -199,18 +199,25 @@ def _token_count(ds: Dataset, limit: int | None, cache: dict) -> tuple[int, str]
 
 
 def saved_runs(ctx: PageContext) -> None:
-    """Every saved run, with rename and delete."""
+    """The saved runs this user sees, with rename and delete for those they may change, and
+    who else sees them (:mod:`ragdash.runs.access`)."""
+    from .results import shared_note
+
     t = ctx.t
     summaries = ctx.store.list()
     if not summaries:
         st.caption(t("run.no_saved"))
         return
+    shared_note(ctx)
     runs_table(summaries, t, key="run_list")
     names = {s.id: s.name for s in summaries}
     ids = list(names)
     cols = st.columns([2, 2, 1, 1])
     picked = cols[0].selectbox(t("run.pick_saved"), ids, format_func=names.get,
                                key="run_manage_pick")
+    if not ctx.store.can_change(picked):
+        cols[1].caption(t("run.read_only", name=md(names[picked])))
+        return
     new_name = cols[1].text_input(t("run.new_name"), value=names[picked],
                                   key=f"run_manage_name:{picked}")
     if cols[2].button(t("run.rename"), key="run_manage_rename"):
@@ -223,6 +230,10 @@ def saved_runs(ctx: PageContext) -> None:
     with cols[3].popover(t("run.delete"), icon=":material/delete:"):
         st.markdown(t("run.delete_confirm", name=md(names[picked])))
         if st.button(t("run.delete_yes"), key="run_manage_delete", type="primary"):
-            ctx.store.delete(picked)
-            state.forget_run(picked)
-            st.rerun()
+            try:
+                ctx.store.delete(picked)
+            except RagdashError as exc:
+                st.error(say(exc, ctx.lang))
+            else:
+                state.forget_run(picked)
+                st.rerun()

@@ -17,6 +17,7 @@ from ..i18n import normalize_lang
 from ..jobs import JobManager, get_manager
 from ..run import Run
 from ..runs import RunStore, get_store
+from ..runs.access import UserRuns
 from ..validation import validate
 from . import keys
 
@@ -53,8 +54,24 @@ def default_api_key() -> str:
     return str(value).strip() if value else ""
 
 
-def store() -> RunStore:
+def user() -> str | None:
+    """The signed-in user of this session (set by ``page_setup``), ``None`` without
+    authentication."""
+    return st.session_state.get(keys.USER)
+
+
+def store() -> UserRuns:
+    """The run store as this session's user sees it (:mod:`ragdash.runs.access`)."""
+    return UserRuns(get_store(), user(), opened)
+
+
+def base_store() -> RunStore:
     return get_store()
+
+
+def opened() -> set[str]:
+    """Runs this session opened by a ``?run=`` link (listed for it even when not its own)."""
+    return st.session_state.setdefault(keys.OPENED_RUNS, set())
 
 
 def jobs() -> JobManager:

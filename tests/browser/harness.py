@@ -45,14 +45,15 @@ def free_port() -> int:
 @contextlib.contextmanager
 def streamlit_server(home: Path, *, port: int | None = None, timeout: float = 90,
                      file_watcher: str | None = "none",
-                     python: str | None = None) -> Iterator[str]:
+                     python: str | None = None,
+                     env: dict[str, str] | None = None) -> Iterator[str]:
     """``streamlit run app.py`` on a free port with ``RAGDASH_HOME=home``; yields its URL.
 
     ``file_watcher``: ``--server.fileWatcherType``; ``None`` leaves it to
     ``.streamlit/config.toml`` (as a user's ``streamlit run app.py`` does). ``python``: the
-    interpreter (default: this one)."""
+    interpreter (default: this one). ``env``: more environment variables for the server."""
     port = port or free_port()
-    env = dict(os.environ, RAGDASH_HOME=str(home), PYTHONUNBUFFERED="1")
+    env = dict(os.environ, RAGDASH_HOME=str(home), PYTHONUNBUFFERED="1", **(env or {}))
     env.pop("OPENAI_API_KEY", None)
     log = open(home / "streamlit.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
