@@ -22,6 +22,7 @@ from typing import Protocol
 from .dataset import Dataset, Query
 from .errors import RetrievalError
 from .i18n import error
+from .params import EVALUATION
 from .ranking import Ranking
 from .run import Run
 
@@ -44,7 +45,8 @@ class Retriever(Protocol):
              cancel: threading.Event | None = None) -> Ranking: ...
 
 
-def run_evaluation(dataset: Dataset, retriever: Retriever, *, kmax: int = 100,
+def run_evaluation(dataset: Dataset, retriever: Retriever, *,
+                   kmax: int = EVALUATION["kmax"].default,
                    limit_queries: int | None = None, progress: ProgressFn | None = None,
                    cancel: threading.Event | None = None,
                    relevance_level: float | None = None,
@@ -278,7 +280,8 @@ def run_pipeline(dataset: Dataset, first: list[Retriever], *, fusion: dict | Non
                  progress: ProgressFn | None = None, cancel: threading.Event | None = None,
                  store=None, secrets=(), estimates: list[dict | None] | None = None,
                  rerank_estimate: dict | None = None, name: str | None = None,
-                 relevance_level: float | None = None, gain: str = "linear") -> list[Run]:
+                 relevance_level: float | None = None, gain: str = "linear",
+                 annotate: Callable[[Run], None] | None = None) -> list[Run]:
     """Build and run a pipeline: every first stage (:func:`run_evaluation`), then the fusion
     (``fusion``: ``{"method", "norm", "weights", "alpha", "rrf_k"}``; needed with two or
     more first stages; a first stage may also be a :class:`Run` made before — a saved run, an
@@ -286,11 +289,15 @@ def run_pipeline(dataset: Dataset, first: list[Retriever], *, fusion: dict | Non
     :class:`ragdash.retrieval.rerank.Reranker`). Returns every run made, inputs first, the
     whole pipeline last; with ``store`` each is saved as soon as it is made (so a later
     stage names its parents by id, and a failed rerank keeps what was paid for).
-    ``estimates``: the cost shown before the run, one per first stage."""
+    ``estimates``: the cost shown before the run, one per first stage. ``annotate(run)`` is
+    called on each run made, before it is saved (:func:`ragdash.setup.run_setup` records
+    there the setup each run was made from)."""
     _check_composition(dataset, first, fusion)
     made: list[Run] = []
 
     def keep(run: Run) -> Run:
+        if annotate is not None:
+            annotate(run)
         if store is not None:
             store.save(run, secrets=list(secrets))
         made.append(run)

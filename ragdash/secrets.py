@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MASK", "scrub_secrets"]
+__all__ = ["MASK", "holds_credential", "is_credential_name", "scrub_secrets"]
 
 #: what replaces a credential
 MASK = "***"
@@ -61,3 +61,16 @@ def scrub_secrets(obj: Any, secrets: Iterable[str] = ()) -> Any:
         return clean(str(x))
 
     return clean(obj)
+
+
+def is_credential_name(name: str) -> bool:
+    """Whether a configuration entry called ``name`` would hold a credential (``api_key``,
+    ``token``, ``password``, ...; not ``api_key_env``, which names a variable)."""
+    return bool(_SECRET_NAME.search(str(name)))
+
+
+def holds_credential(text: str) -> bool:
+    """Whether ``text`` carries what looks like a credential: an ``sk-...`` key, a
+    ``Bearer`` value, a ``key=`` / ``token=`` URL parameter with a value."""
+    return bool(_OPENAI_KEY.search(text) or _BEARER.search(text)
+                or any(m.group(0) != m.group(1) for m in _SECRET_IN_URL.finditer(text)))

@@ -17,7 +17,7 @@ from ..errors import RagdashError
 from ..i18n import LANGUAGES, normalize_lang
 
 #: command modules, in the order --help lists them
-COMMANDS = ["score", "evaluate", "sweep", "fuse", "rerank", "compare", "frontier", "cost",
+COMMANDS = ["score", "evaluate", "run", "sweep", "fuse", "rerank", "compare", "frontier", "cost",
             "cache", "index"]
 
 

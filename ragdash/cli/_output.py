@@ -22,14 +22,15 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..errors import MetricError
 from ..i18n import error
+from ..params import EVALUATION
 
 FORMATS = ("table", "json")
 
 #: ``--k`` when not given: the usual reporting cutoffs
-DEFAULT_K_TEXT = "1,3,5,10,20,50,100"
+DEFAULT_K_TEXT = ",".join(map(str, EVALUATION["k"].default))
 
-#: the largest K accepted on the command line (a guard against typos like 1000000)
-MAX_K = 10_000
+#: the largest K accepted (a guard against typos like 1000000)
+MAX_K = int(EVALUATION["k"].high)
 
 
 # -- options -------------------------------------------------------------------------------
@@ -73,15 +74,10 @@ def add_k_option(parser: argparse.ArgumentParser, default: str = DEFAULT_K_TEXT)
 def add_judging_options(parser: argparse.ArgumentParser) -> None:
     """``--relevance-level N`` and ``--gain linear|exponential``: how the grades are read
     (``evaluate`` and ``score``; passed on to :func:`ragdash.metrics.evaluate`)."""
-    parser.add_argument(
-        "--relevance-level", type=float, default=None, metavar="N",
-        help="a document is relevant for Recall, Precision, Hit rate, MRR and MAP when its "
-             "grade is >= N (default: grade > 0); nDCG always uses the grades themselves as "
-             "gains")
-    parser.add_argument(
-        "--gain", choices=("linear", "exponential"), default="linear",
-        help="nDCG gain: the grade (linear, trec_eval's ndcg_cut; default) or 2^grade - 1 "
-             "(exponential)")
+    from ._params import add_params
+
+    add_params(parser, [EVALUATION["relevance_level"], EVALUATION["gain"]],
+               keep_default=("gain",))
 
 
 def add_format_option(parser: argparse.ArgumentParser) -> None:

@@ -21,18 +21,15 @@ Contract (scripts rely on it):
 from __future__ import annotations
 
 import argparse
-import ipaddress
-import os
 import sys
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from urllib.parse import urlparse
 
-from ..errors import AuthenticationError, MetricError, RetrievalError
+from ..errors import MetricError, RetrievalError
 from ..i18n import error, text
 from ._checks import refuse_untrec_ids, report_warnings
-from ._engines import ENGINE_RETRIEVERS, add_engine_options
+from ._engines import add_engine_options
 from ._output import (
     DEFAULT_K_TEXT,
     add_format_option,
@@ -44,13 +41,17 @@ from ._output import (
     parse_ks,
     to_json,
 )
+from ._params import EMBEDDING_BY_KIND, EMBEDDING_PARAMS, add_params, evaluate_setup
 
 if TYPE_CHECKING:
     from ..dataset import Dataset
     from ..run import Run
 
-DEFAULT_KMAX = 100
-DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+from ..params import EVALUATION as _EVALUATION
+from ..params import OPENAI as _OPENAI
+
+DEFAULT_KMAX = _EVALUATION["kmax"].default
+DEFAULT_KEY_ENV = _OPENAI["api_key_env"].default
 
 DESCRIPTION = """\
 Retrieve the top documents for every query that has relevance judgements, then score the
@@ -78,18 +79,9 @@ JSON output: {"queries": n, "metrics": {"recall@1": ..., ...}, "dataset": {...},
 "retriever": {...}, "usage": {"requests", "prompt_tokens", "embedded_texts", "cached_texts"},
 "seconds": s, ...}"""
 
-#: options that only the embedding retrievers take: (dest, flag)
-_DENSE_OPTIONS = (("model", "--model"), ("base_url", "--base-url"),
-                  ("dimensions", "--dimensions"), ("batch_size", "--batch-size"),
-                  ("concurrency", "--concurrency"), ("api_key_env", "--api-key-env"),
-                  ("query_prefix", "--query-prefix"), ("document_prefix", "--document-prefix"),
-                  ("encoding_format", "--encoding-format"), ("api_version", "--api-version"),
-                  ("api_key_header", "--api-key-header"), ("timeout", "--timeout"),
-                  ("vector_dtype", "--vector-dtype"))
-_BM25_OPTIONS = (("k1", "--k1"), ("b", "--b"))
-
-
 def register(subparsers) -> None:
+    from .. import params as P
+
     p = subparsers.add_parser(
         "evaluate", help="retrieve with BM25 or an embedding model and score the ranking",
         description=DESCRIPTION, epilog=EPILOG,
@@ -97,21 +89,10 @@ def register(subparsers) -> None:
     p.add_argument("dataset", metavar="DATASET",
                    help="the article's JSON file, a BEIR folder or .zip (corpus.jsonl, "
                         "queries.jsonl, qrels/<split>.tsv), or another format ragdash reads")
-    p.add_argument("--retriever", choices=("bm25", "openai", "local", *ENGINE_RETRIEVERS),
-                   default="bm25",
-                   help="bm25: lexical, CJK-aware, no key (default); openai: any "
-                        "OpenAI-compatible embeddings endpoint; local: a sentence-transformers "
-                        "model on this machine (pip install -r requirements-local.txt); "
-                        "milvus / qdrant: a deployed collection in that engine, queries "
-                        "embedded with --embedder (pip install -r requirements-engines.txt)")
+    add_params(p, [P.RETRIEVER_KIND], keep_default=("kind",))
     add_k_option(p, DEFAULT_K_TEXT)
-    p.add_argument("--kmax", type=int, default=None, metavar="N",
-                   help=f"documents retrieved per query, the deepest K scored (default "
-                        f"{DEFAULT_KMAX}, or the largest --k when that is deeper)")
-    p.add_argument("--limit-queries", type=int, default=None, metavar="N",
-                   help="evaluate only the first N queries that have qrels (file order)")
-    p.add_argument("--split", default="test", metavar="NAME",
-                   help="BEIR qrels split: qrels/NAME.tsv (default test)")
+    add_params(p, [P.EVALUATION["kmax"], P.EVALUATION["limit_queries"],
+                   P.EVALUATION["split"]], keep_default=("split",))
     p.add_argument("--save-run", default=None, metavar="FILE",
                    help="also write the ranking to FILE as a TREC run "
                         "(qid Q0 docno rank score tag)")
@@ -123,13 +104,7 @@ def register(subparsers) -> None:
                    help="the stored run's name (with --store; default: retriever and dataset)")
     add_judging_options(p)
     add_format_option(p)
-
-    bm25 = p.add_argument_group("BM25 options (--retriever bm25)")
-    bm25.add_argument("--k1", type=float, default=None, metavar="X",
-                      help="term-frequency saturation (default 1.2, Lucene's)")
-    bm25.add_argument("--b", type=float, default=None, metavar="X",
-                      help="document-length normalization, 0..1 (default 0.75, Lucene's)")
-
+    add_params(p.add_argument_group("BM25 options (--retriever bm25)"), P.BM25)
     add_embedding_options(p)
     add_chunk_options(p)
     add_engine_options(p, deployed=True)
@@ -138,61 +113,16 @@ def register(subparsers) -> None:
 
 def add_chunk_options(p) -> None:
     """``--chunk-size N [--chunk-overlap N] [--aggregate max|first|mean2]``."""
-    from ..retrieval.chunking import AGGREGATES
+    from .. import params as P
 
-    chunks = p.add_argument_group("chunking (any retriever but milvus / qdrant)")
-    chunks.add_argument("--chunk-size", type=int, default=None, metavar="TOKENS",
-                        help="cut documents into chunks of at most TOKENS tokens (cl100k, "
-                             "else the script-aware estimate; at a sentence end when one is "
-                             "near, never inside a word), retrieve chunks and fold them back "
-                             "to documents; qrels stay at document level")
-    chunks.add_argument("--chunk-overlap", type=int, default=None, metavar="TOKENS",
-                        help="tokens a chunk repeats from the one before (default 0)")
-    chunks.add_argument("--aggregate", choices=AGGREGATES, default=None,
-                        help="a document's score from its chunks: max (best chunk, MaxP; "
-                             "default), first (first chunk only, FirstP), mean2 (mean of the "
-                             "two best)")
+    add_params(p.add_argument_group("chunking (any retriever but milvus / qdrant)"),
+               P.CHUNKING)
 
 
 def add_embedding_options(p) -> None:
     """The embedding model's options (evaluate, and index for its documents and queries)."""
-    dense = p.add_argument_group("embedding options (--retriever openai or local)")
-    dense.add_argument("--model", default=None, metavar="NAME",
-                       help="model name at the endpoint (openai, e.g. text-embedding-3-small; "
-                            "the deployment name on Azure), or a local model path or package "
-                            "(local). Required for openai and local")
-    dense.add_argument("--base-url", default=None, metavar="URL",
-                       help="the endpoint's base URL, with or without /v1 (default "
-                            "https://api.openai.com/v1); an Azure resource URL works too")
-    dense.add_argument("--dimensions", type=int, default=None, metavar="N",
-                       help="ask for N-dimensional vectors (models that support it, e.g. "
-                            "text-embedding-3-*); not sent unless given")
-    dense.add_argument("--batch-size", type=int, default=None, metavar="N",
-                       help="texts per request (default 256, at most 2048); for a local "
-                            "model, per model call (default 32: each is a progress step)")
-    dense.add_argument("--concurrency", type=int, default=None, metavar="N",
-                       help="requests in flight at once (default 4)")
-    dense.add_argument("--api-key-env", default=None, metavar="NAME",
-                       help=f"read the API key from the environment variable NAME (default "
-                            f"{DEFAULT_KEY_ENV}); the key itself is never a command-line "
-                            f"value")
-    dense.add_argument("--api-key-header", default=None, metavar="NAME",
-                       help="send the key in header NAME instead of 'Authorization: Bearer' "
-                            "(Azure OpenAI: api-key; chosen automatically for Azure URLs)")
-    dense.add_argument("--api-version", default=None, metavar="V",
-                       help="Azure OpenAI api-version query parameter")
-    dense.add_argument("--encoding-format", choices=("float", "base64"), default=None,
-                       help="how vectors travel: float (default) or base64 (smaller responses)")
-    dense.add_argument("--query-prefix", default=None, metavar="TEXT",
-                       help="text put before every query, e.g. 'query: ' for e5 models")
-    dense.add_argument("--document-prefix", default=None, metavar="TEXT",
-                       help="text put before every document, e.g. 'passage: ' for e5 models")
-    dense.add_argument("--vector-dtype", choices=("float32", "float16"), default=None,
-                       help="the documents' memory-mapped vector file under RAGDASH_HOME/vectors"
-                            " (default float32; float16 halves it, scores change slightly)")
-    dense.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                       help="seconds one request may take, connecting and the whole reply "
-                            "together, before it is cut off and retried (default 60)")
+    add_params(p.add_argument_group("embedding options (--retriever openai or local)"),
+               EMBEDDING_PARAMS, by_kind=EMBEDDING_BY_KIND)
 
 
 def run(args) -> int:
@@ -202,9 +132,9 @@ def run(args) -> int:
         raise error(RetrievalError, "cli.limit_queries", value=args.limit_queries)
     if args.name is not None and not args.store:
         raise error(RetrievalError, "cli.name_needs_store")
-    retriever = _chunked(args, _make_retriever(args))
-    for warning in getattr(getattr(retriever, "embedder", None), "warnings", ()):
-        note(text("cli.warning", warning=warning))  # e.g. a key over plain http to another machine
+    setup = evaluate_setup(args, ks=ks, kmax=kmax)
+    stages = _build(setup)
+    retriever = stages.first[0]
     store = _open_store() if args.store else None  # before paying for anything
 
     from ..loaders import load_dataset
@@ -215,38 +145,54 @@ def run(args) -> int:
         refuse_untrec_ids(dataset)  # before paying: score could not read such a file back
     if getattr(args, "chunk_size", None) is not None:
         note(_chunk_note(args, dataset, retriever))  # before anything is paid for
-    result = _evaluate(args, dataset, retriever, kmax)
+    result = run_and_report_progress(setup, dataset, stages, kind=args.retriever)
     if args.save_run:
         _save_run(result.ranking, args.save_run, result.retriever)
     if store is not None:
         result.name = (args.name or "").strip()
-        store.save(result, secrets=[os.environ.get(args.api_key_env or DEFAULT_KEY_ENV, "")])
+        store.save(result, secrets=stages.secrets)
+    return report(result, setup, fmt=args.format, run_file=args.save_run, warnings=warnings)
+
+
+def _build(setup, *, flags: bool = True):
+    """The setup's stages, keys from the environment; warnings (a key over plain http to
+    another machine) on stderr before anything is paid for."""
+    from ..setup import build, environment_keys
+
+    stages = build(setup, keys=environment_keys(flags=flags))
+    for warning in stages.warnings:
+        note(text("cli.warning", warning=warning))
+    return stages
+
+
+def run_and_report_progress(setup, dataset: Dataset, stages, *, kind: str,
+                            store=None) -> Run:
+    """:func:`ragdash.setup.run_setup`, with a progress bar on a terminal."""
+    from ..setup import run_setup
+
+    bar = ProgressBar(kind) if sys.stderr.isatty() else None
+    try:
+        return run_setup(setup, dataset=dataset, stages=stages, progress=bar, store=store)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def report(result: Run, setup, *, fmt: str, run_file: str | None, warnings: list) -> int:
+    """The run's report on stdout (a table or JSON), notes on stderr."""
+    ks, kmax = list(setup.k), setup.kmax
     facts = _Facts.of(result)
-    if args.format == "json":
-        emit(to_json({**_json_report(args, result, facts, ks, kmax), "warnings": warnings}))
+    if fmt == "json":
+        emit(to_json({**_json_report(setup, result, facts, run_file), "warnings": warnings}))
         return 0
     emit(_text_report(result, facts, ks, kmax))
     if facts.no_relevant:
         note(text("cli.note_no_relevant", n=facts.no_relevant))
     if facts.empty:
         note(text("cli.note_no_results", n=facts.empty))
-    if args.save_run:
-        note(text("cli.run_written", path=args.save_run))
+    if run_file:
+        note(text("cli.run_written", path=run_file))
     return 0
-
-
-def _evaluate(args, dataset: Dataset, retriever, kmax: int) -> Run:
-    """The pipeline, with a progress bar on a terminal."""
-    from ..pipeline import run_evaluation
-
-    bar = ProgressBar(args.retriever) if sys.stderr.isatty() else None
-    try:
-        return run_evaluation(dataset, retriever, kmax=kmax, limit_queries=args.limit_queries,
-                              progress=bar, relevance_level=args.relevance_level,
-                              gain=args.gain)
-    finally:
-        if bar is not None:
-            bar.close()
 
 
 @dataclass(frozen=True)
@@ -265,9 +211,10 @@ class _Facts:
                           ("requests", "prompt_tokens", "embedded_texts", "cached_texts")})
 
 
-def _json_report(args, result: Run, facts: _Facts, ks: list[int], kmax: int) -> dict:
+def _json_report(setup, result: Run, facts: _Facts, run_file: str | None) -> dict:
     from ..metrics import metric_names
 
+    ks, kmax = list(setup.k), setup.kmax
     summary = result.table().summary(ks)
     return {
         "queries": len(result.query_ids),
@@ -280,9 +227,9 @@ def _json_report(args, result: Run, facts: _Facts, ks: list[int], kmax: int) -> 
         "kmax": kmax,
         "queries_without_relevant": facts.no_relevant,
         "queries_without_results": facts.empty,
-        "relevance_level": args.relevance_level,
-        "gain": args.gain,
-        "run_file": args.save_run,
+        "relevance_level": setup.relevance_level,
+        "gain": setup.gain,
+        "run_file": run_file,
         "created_at": result.created_at,
         "run_id": result.id,
         **({"unmapped_ids": int(result.usage["unmapped_ids"])}
@@ -298,7 +245,8 @@ def _text_report(result: Run, facts: _Facts, ks: list[int], kmax: int) -> str:
     info = result.dataset_info()
     usage = facts.usage
     settings = ", ".join(f"{k}={v}" for k, v in result.config.items()
-                         if k != "retriever" and v not in (None, ""))
+                         if k not in ("retriever", "setup", "stages", "transform")
+                         and v not in (None, ""))
     lines = [
         f"{info['name']}: {info['documents']:,} documents, {len(result.query_ids):,} of "
         f"{info['queries']:,} queries evaluated (those with qrels)",
@@ -346,23 +294,6 @@ def _kmax(given: int | None, ks: list[int]) -> int:
     return given
 
 
-def _chunked(args, retriever):
-    """The retriever over chunks when ``--chunk-size`` is given."""
-    given = [f for f, d in (("--chunk-overlap", "chunk_overlap"), ("--aggregate", "aggregate"))
-             if getattr(args, d, None) is not None]
-    if getattr(args, "chunk_size", None) is None:
-        if given:
-            raise error(RetrievalError, "cli.only_with_chunks", flags=", ".join(given),
-                        verb=_verb(given))
-        return retriever
-    if args.retriever in ENGINE_RETRIEVERS:
-        raise error(RetrievalError, "cli.chunk_engine", retriever=args.retriever)
-    from ..retrieval.chunking import ChunkedRetriever
-
-    return ChunkedRetriever(retriever, size=args.chunk_size, overlap=args.chunk_overlap or 0,
-                            aggregate=args.aggregate or "max")
-
-
 def _chunk_note(args, dataset, retriever) -> str:
     """How many chunks and tokens the run will retrieve over, and what embedding them costs."""
     info = retriever.chunks(dataset).summary()
@@ -386,71 +317,21 @@ def _chunk_note(args, dataset, retriever) -> str:
 
 
 def _make_retriever(args):
-    from ..retrieval import make_retriever
+    """The embedder that ``args`` describe, alone (``index`` and ``sweep`` embed with it;
+    their engine and chunk options are their own)."""
+    from .. import params as P
+    from ._params import dest
 
-    if args.retriever in ENGINE_RETRIEVERS:
-        from ._engines import make_engine_retriever
-
-        return make_engine_retriever(args, lambda kind: _make_retriever(
-            argparse.Namespace(**{**vars(args), "retriever": kind})))
-    if args.retriever == "bm25":
-        stray = [flag for dest, flag in _DENSE_OPTIONS if getattr(args, dest) is not None]
-        if stray:
-            raise error(RetrievalError, "cli.only_dense", flags=", ".join(stray),
-                        verb=_verb(stray))
-        return make_retriever("bm25", k1=args.k1, b=args.b)
-    stray = [flag for dest, flag in _BM25_OPTIONS if getattr(args, dest) is not None]
-    if stray:
-        raise error(RetrievalError, "cli.only_bm25", flags=", ".join(stray), verb=_verb(stray))
-    if not args.model:
-        what = (text("cli.model_at_endpoint") if args.retriever == "openai"
-                else text("cli.model_local"))
-        raise error(RetrievalError, "cli.needs_model", retriever=args.retriever, what=what)
-    options = {
-        "model": args.model, "dimensions": args.dimensions, "batch_size": args.batch_size,
-        "concurrency": args.concurrency, "query_prefix": args.query_prefix,
-        "document_prefix": args.document_prefix, "vector_dtype": args.vector_dtype,
-    }
-    if args.retriever == "openai":
-        options.update(base_url=args.base_url, api_key=_api_key(args),
-                       encoding_format=args.encoding_format, api_version=args.api_version,
-                       api_key_header=args.api_key_header, timeout=args.timeout)
-    else:
-        stray = [flag for dest, flag in _DENSE_OPTIONS[1:]
-                 if dest in ("base_url", "api_key_env", "api_key_header", "api_version",
-                             "encoding_format", "timeout") and getattr(args, dest) is not None]
-        if stray:
-            raise error(RetrievalError, "cli.only_openai", flags=", ".join(stray),
-                        verb=_verb(stray))
-    return make_retriever(args.retriever, **options)
-
-
-def _verb(flags: list[str]) -> str:
-    return text("cli.verb_apply", n=len(flags))
-
-
-def _api_key(args) -> str | None:
-    """The key from the environment; None is accepted only for a server on this machine."""
-    env = args.api_key_env or DEFAULT_KEY_ENV
-    key = os.environ.get(env, "").strip()
-    if key:
-        return key
-    if _is_loopback(args.base_url):
-        return None
-    raise error(AuthenticationError, "cli.no_api_key", env=env)
+    own = {dest(p): None for p in (*P.ENGINE, *P.CHUNKING) if p.cli_flag
+           and p.name != "embedder"}
+    setup = evaluate_setup(argparse.Namespace(**{**vars(args), **own}), ks=[1], kmax=1)
+    return _build(setup).first[0]
 
 
 def _is_loopback(base_url: str | None) -> bool:
-    if not base_url:
-        return False
-    raw = base_url if "://" in base_url else "http://" + base_url
-    host = (urlparse(raw).hostname or "").strip("[]").lower()
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    from ..setup.build import is_loopback_url
+
+    return is_loopback_url(base_url)
 
 
 def _save_run(ranking, path: str, tag: str) -> None:

@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import params
 from ..errors import CacheError
 from ..home import ragdash_home
 from ..i18n import error, text
@@ -409,7 +410,7 @@ class EmbeddingCache(CacheFile):
 #: the folder under RAGDASH_HOME that holds them
 VECTORS_DIR = "vectors"
 #: dtypes a vector file may hold (float16 on request: half the disk and page cache)
-VECTOR_DTYPES = ("float32", "float16")
+VECTOR_DTYPES = params.VECTOR_DTYPES
 
 
 class VectorFile:

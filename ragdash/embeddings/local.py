@@ -31,6 +31,7 @@ import numpy as np
 
 from ..errors import Cancelled, RetrievalError
 from ..i18n import error
+from ..params import LOCAL
 from .client import BatchFn, ProgressFn, l2_normalize
 
 INSTALL_COMMAND = "pip install -r requirements-local.txt"
@@ -116,8 +117,8 @@ class LocalEmbedder:
 
     cache_base = "local"
 
-    def __init__(self, model: str, *, batch_size: int = 64, dimensions: int | None = None,
-                 device: str = "cpu") -> None:
+    def __init__(self, model: str, *, batch_size: int = LOCAL["batch_size"].default,
+                 dimensions: int | None = None, device: str = "cpu") -> None:
         require_extra()
         self.source = resolve_local_model(model)
         self.model = self.source.cache_model

@@ -19,11 +19,12 @@ from itertools import chain, repeat
 
 import numpy as np
 
+from .. import params
 from ..errors import MetricError
 from ..i18n import error
 from .kernels import Judged
 
-GAINS = ("linear", "exponential")
+GAINS = params.GAINS
 
 
 def is_relevant(grades, level: float | None = None):

@@ -19,13 +19,15 @@ from typing import Protocol, runtime_checkable
 from ..dataset import Dataset, Query
 from ..errors import RetrievalError
 from ..i18n import error
+from ..params import BM25, ENGINE_KINDS, RETRIEVER_KINDS
 from ..ranking import Ranking
 from .bm25 import BM25Retriever
 from .cosine import top_k_cosine
 from .tokenize import TOKENIZER_NAME, tokenize
 
-#: names accepted by :func:`make_retriever`, in the order help texts list them
-RETRIEVERS = ("bm25", "openai", "local")
+#: names accepted by :func:`make_retriever`, in the order help texts list them (the first
+#: stages of ragdash.params that are not a vector engine's collection)
+RETRIEVERS = tuple(k for k in RETRIEVER_KINDS if k not in ENGINE_KINDS)
 
 ProgressFn = Callable[[dict], None]
 
@@ -71,7 +73,7 @@ def make_retriever(name: str, **options) -> Retriever:
     options = {k: v for k, v in options.items() if v is not None}
     key = str(name).strip().lower()
     if key == "bm25":
-        allowed = {"k1", "b", "method"}
+        allowed = set(BM25.names)
         unknown = sorted(set(options) - allowed)
         if unknown:
             raise error(RetrievalError, "retr.bm25_options", unknown=", ".join(unknown),

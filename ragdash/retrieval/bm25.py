@@ -44,6 +44,7 @@ from itertools import chain, count, repeat
 
 import numpy as np
 
+from .. import params
 from ..dataset import Dataset, Query
 from ..errors import Cancelled, RetrievalError
 from ..i18n import error
@@ -52,7 +53,7 @@ from ..ranking import Ranking
 from .tokenize import TOKENIZER_NAME, code_texts, tokenize
 from .topk import doc_id_keys, select_topk
 
-METHODS = ("lucene", "robertson", "atire")
+METHODS = params.BM25_METHODS
 
 #: dense scores per block (queries x documents, float32): 1M = 4 MB. The product costs each
 #: posting of the block's terms once per query of the block, so small blocks are cheaper
@@ -388,7 +389,9 @@ class BM25Retriever:
 
     name = "bm25"
 
-    def __init__(self, *, k1: float = 1.2, b: float = 0.75, method: str = "lucene") -> None:
+    def __init__(self, *, k1: float = params.BM25["k1"].default,
+                 b: float = params.BM25["b"].default,
+                 method: str = params.BM25["method"].default) -> None:
         if method not in METHODS:
             raise error(RetrievalError, "bm25.method", method=method,
                         methods=", ".join(METHODS))

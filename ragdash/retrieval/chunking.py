@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import params
 from ..dataset import Dataset, Document, Query
 from ..errors import RetrievalError
 from ..i18n import error
@@ -54,9 +55,9 @@ __all__ = ["AGGREGATES", "MIN_CHUNK_SIZE", "ChunkSet", "ChunkedRetriever", "chec
            "chunk_dataset", "chunk_spans", "chunk_text", "fold", "matched_chunk"]
 
 #: how chunk scores fold into a document score, in the order help texts list them
-AGGREGATES = ("max", "first", "mean2")
+AGGREGATES = params.AGGREGATES
 #: the smallest chunk size accepted (tokens)
-MIN_CHUNK_SIZE = 16
+MIN_CHUNK_SIZE = int(params.CHUNKING["size"].low)
 #: chunk retrieval depth is kmax × min(most chunks per document, this)
 _DEPTH_FACTOR = 10
 

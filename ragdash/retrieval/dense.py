@@ -44,6 +44,7 @@ from ..embeddings.cache import VECTOR_DTYPES, EmbeddingCache, Namespace, VectorF
 from ..embeddings.client import EmbeddingClient
 from ..errors import Cancelled, EmbeddingError, RetrievalError
 from ..i18n import error
+from ..params import LOCAL, OPENAI
 from ..ranking import Ranking
 from ..retry import MAX_RETRIES
 
@@ -514,9 +515,10 @@ class _GroupEmbedding:
             table[slots] = vectors
         return [table[idx] for idx in self.group_slots]
 
-#: texts per request to an API, and per model call of a local model, unless given
-DEFAULT_API_BATCH = 256
-DEFAULT_LOCAL_BATCH = 32
+#: texts per request to an API, and per model call of a local model, unless given (declared
+#: in ragdash.params, with their reasons)
+DEFAULT_API_BATCH = OPENAI["batch_size"].default
+DEFAULT_LOCAL_BATCH = LOCAL["batch_size"].default
 
 _KNOWN_OPTIONS = frozenset({"max_batch_tokens", "session", "device", "seed"})
 
@@ -556,13 +558,17 @@ class _WholeJob:
 
 def make_dense_retriever(kind: str, *, model: str, base_url: str | None = None,
                          api_key: str | None = None, dimensions: int | None = None,
-                         batch_size: int | None = None, concurrency: int = 4,
-                         query_prefix: str = "",
-                         document_prefix: str = "", encoding_format: str = "float",
+                         batch_size: int | None = None,
+                         concurrency: int = OPENAI["concurrency"].default,
+                         query_prefix: str = OPENAI["query_prefix"].default,
+                         document_prefix: str = OPENAI["document_prefix"].default,
+                         encoding_format: str = OPENAI["encoding_format"].default,
                          api_version: str | None = None, api_key_header: str | None = None,
-                         cache_dir: str | os.PathLike | None = None, timeout: float = 60.0,
+                         cache_dir: str | os.PathLike | None = None,
+                         timeout: float = OPENAI["timeout"].default,
                          max_retries: int = MAX_RETRIES, use_cache: bool = True,
-                         vector_dtype: str = "float32", **kw) -> DenseRetriever:
+                         vector_dtype: str = OPENAI["vector_dtype"].default,
+                         **kw) -> DenseRetriever:
     """A DenseRetriever for ``kind`` "openai" (any OpenAI-compatible server) or "local".
 
     Extra options: ``max_batch_tokens``, ``session`` (a ``requests.Session``) and ``seed``
@@ -591,8 +597,6 @@ def make_dense_retriever(kind: str, *, model: str, base_url: str | None = None,
     if kind == "local":
         from ..embeddings.local import LocalEmbedder
 
-        # smaller than an API's batches: on a CPU each is seconds, and each is a progress
-        # step (256 texts of a base model took ~30 s between two updates, #14)
         embedder = LocalEmbedder(model, batch_size=batch_size or DEFAULT_LOCAL_BATCH,
                                  dimensions=dimensions,
                                  device=kw.get("device", "cpu"))

@@ -65,6 +65,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import params
 from ..errors import RetrievalError
 from ..i18n import error, text
 from ..ranking import Ranking
@@ -73,13 +74,13 @@ __all__ = ["ALPHAS", "METHODS", "NORMS", "RRF_K", "WeightSweep", "fuse", "fused_
            "normalized_scores", "shallow_inputs", "split_queries", "weight_sweep"]
 
 #: fusion methods, in the order help texts list them
-METHODS = ("rrf", "combsum", "combmnz", "alpha", "dbsf")
+METHODS = params.FUSION_METHODS
 
 #: score normalizations for combsum / combmnz
-NORMS = ("minmax", "zscore", "rank")
+NORMS = params.FUSION_NORMS
 
 #: the default RRF constant
-RRF_K = 60
+RRF_K = params.FUSION["rrf_k"].default
 
 #: the weight sweep's grid: α = 0, 0.1, ..., 1
 ALPHAS = tuple(round(i / 10, 1) for i in range(11))
@@ -177,7 +178,7 @@ def _check(rankings, method, norm, weights, alpha):
         if len(rankings) != 2:
             raise error(RetrievalError, "fusion.alpha_two", n=len(rankings))
         if alpha is None and weights is None:
-            alpha = 0.5
+            alpha = params.FUSION["alpha"].default
         if alpha is None:
             alpha = float(weights[0])
         if not 0.0 <= float(alpha) <= 1.0 or not np.isfinite(alpha):

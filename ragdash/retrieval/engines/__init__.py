@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ...errors import EngineError
 from ...i18n import error
+from ...params import ENGINE
 from .base import ENGINES, INDEX_KINDS, CollectionInfo, IndexSpec, SearchResult, VectorEngine
 from .experiment import AnnReport, AnnRetriever, ann_experiment
 from .retriever import EngineRetriever
@@ -24,15 +25,19 @@ __all__ = ["ENGINES", "INDEX_KINDS", "AnnReport", "AnnRetriever", "CollectionInf
            "EngineRetriever", "IndexSpec", "SearchResult", "VectorEngine", "ann_experiment",
            "make_engine_retriever", "open_engine"]
 
-#: what the two modes of :func:`make_engine_retriever` take besides the dense options
-_ENGINE_OPTIONS = {"dense", "engine", "uri", "engine_token", "engine_timeout"}
-_DEPLOYED_OPTIONS = {"collection", "id_field", "vector_field", "filter"}
+#: what the two modes of :func:`make_engine_retriever` take besides the dense options: the
+#: connection, then a deployed collection's fields (ragdash.params.ENGINE declares both; the
+#: setup's ``embedder`` is ``dense`` here, its kind is ``engine``, its token variable gives
+#: ``engine_token``)
+_CONNECTION = ("uri", "engine_timeout")
+_ENGINE_OPTIONS = {"dense", "engine", "engine_token", *_CONNECTION}
+_DEPLOYED_OPTIONS = set(ENGINE.names) - {*_CONNECTION, "engine_token_env", "embedder"}
 _ANN_OPTIONS = {"collection", "index", "m", "ef_construction", "ef", "nlist", "nprobe",
                 "recall_k"}
 
 
 def open_engine(kind: str, uri: str, *, token: str | None = None,
-                timeout: float = 30.0) -> VectorEngine:
+                timeout: float = ENGINE["engine_timeout"].default) -> VectorEngine:
     """A connection to the engine ``kind`` ("milvus" or "qdrant") at ``uri``."""
     key = str(kind).strip().lower()
     if not str(uri or "").strip():
@@ -62,13 +67,14 @@ def make_engine_retriever(mode: str, **options):
     options = {k: v for k, v in options.items() if v is not None and v != ""}
     own = _ENGINE_OPTIONS | (_DEPLOYED_OPTIONS if mode == "engine" else _ANN_OPTIONS)
     mine = {k: options.pop(k) for k in list(options) if k in own}
-    dense_kind = str(mine.get("dense") or "openai")
+    dense_kind = str(mine.get("dense") or ENGINE["embedder"].default)
     if not options.get("model"):
         raise error(EngineError, "engine.need_model")
     dense = make_dense_retriever(dense_kind, **options)
     engine = open_engine(str(mine.get("engine") or "milvus"), str(mine.get("uri") or ""),
                          token=mine.get("engine_token"),
-                         timeout=float(mine.get("engine_timeout") or 30.0))
+                         timeout=float(mine.get("engine_timeout")
+                                       or ENGINE["engine_timeout"].default))
     if mode == "engine":
         retriever = EngineRetriever(engine, str(mine.get("collection") or ""),
                                     id_field=str(mine.get("id_field") or ""), queries=dense,

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from ... import params
 from ...errors import EngineError
 from ...i18n import error, text
 
@@ -28,7 +29,7 @@ __all__ = ["ENGINES", "INDEX_KINDS", "CollectionInfo", "IndexSpec", "SearchResul
            "VectorEngine", "mask"]
 
 #: engines ``open_engine`` knows, in the order help texts list them
-ENGINES = ("milvus", "qdrant")
+ENGINES = params.ENGINE_KINDS
 #: index kinds a candidate can be built with ("default": whatever the engine chooses)
 INDEX_KINDS = ("hnsw", "ivf", "flat", "default")
 
