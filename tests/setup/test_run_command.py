@@ -203,7 +203,8 @@ def test_a_dataset_with_other_content_is_refused(tmp_path, capsys):
     assert "fingerprint" in line and "000000000000" in line
 
 
-def test_errors_speak_japanese(tmp_path, capsys):
+def test_errors_speak_japanese(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("ragdash.cli._output.LANG", "en")  # main sets it; put back after
     path = write(tmp_path, "[chunking]\nsize = 256\noverlapp = 32\n")
     assert main(["--lang", "ja", "run", str(path)]) == 2
     err = capsys.readouterr().err
