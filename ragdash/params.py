@@ -168,7 +168,7 @@ class Param:
             return " | ".join(self.choices)
         lo, hi = _number(self.low), _number(self.high)
         if self.low is not None and self.high is not None:
-            return f"{'> ' if self.above else ''}{lo}–{hi}"
+            return f"> {lo}, ≤ {hi}" if self.above else f"{lo}–{hi}"
         if self.low is not None:
             return f"{'> ' if self.above else '≥ '}{lo}"
         if self.high is not None:

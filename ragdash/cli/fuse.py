@@ -68,7 +68,8 @@ JSON output: {"queries", "metrics", "inputs": [{"name", "file", "depth", "metric
 
 
 def register(subparsers) -> None:
-    from ..retrieval.fusion import METHODS, NORMS, RRF_K
+    from .. import params as P
+    from ._params import add_params
 
     p = subparsers.add_parser(
         "fuse", help="fuse rankings (RRF, CombSUM, CombMNZ, alpha, DBSF) and score the result",
@@ -80,17 +81,7 @@ def register(subparsers) -> None:
     p.add_argument("runs", metavar="RUN", nargs="+",
                    help="two or more rankings of the same queries: TREC run files or ragdash "
                         "run JSON")
-    p.add_argument("--method", choices=METHODS, default="rrf",
-                   help="how to fuse (default rrf)")
-    p.add_argument("--norm", choices=NORMS, default=None,
-                   help="score normalization for combsum / combmnz (default minmax)")
-    p.add_argument("--weights", default=None, metavar="W,W,...",
-                   help="one weight per run, in the order of the runs (e.g. 0.3,0.7); for "
-                        "alpha the first is α")
-    p.add_argument("--alpha", type=float, default=None, metavar="A",
-                   help="α for --method alpha (default 0.5)")
-    p.add_argument("--rrf-k", type=float, default=RRF_K, metavar="K",
-                   help=f"the RRF constant k (default {RRF_K})")
+    add_params(p, P.FUSION, keep_default=("method", "rrf_k"))
     add_k_option(p, DEFAULT_K_TEXT)
     p.add_argument("--split", default="test", metavar="NAME",
                    help="BEIR qrels split when QRELS is a dataset (default test)")

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 
-from ..errors import AuthenticationError, RetrievalError
+from ..errors import RetrievalError
 from ..i18n import dataset_error, error, text
 from ._checks import report_warnings
 from ._output import (
@@ -36,7 +35,7 @@ from ._output import (
     parse_ks,
     to_json,
 )
-from .evaluate import _is_loopback
+from ._params import RERANK_BY_KIND, add_params, rerank_setup
 
 DESCRIPTION = """\
 Rerank the top documents of a first-stage run (a TREC run file from any engine, or a ragdash
@@ -66,15 +65,8 @@ JSON output: {"queries": n, "metrics": {...}, "first_stage_metrics": {...}, "usa
 {"requests", "pairs_scored", "cached_pairs", "search_units" or "tokens", "retries"},
 "cost": {"estimate", "actual"}, "reranker": {...}, "depth": N, "notes": [...], ...}"""
 
-_HTTP_ONLY = (("base_url", "--base-url"), ("protocol", "--protocol"),
-              ("api_key_env", "--api-key-env"), ("api_key_header", "--api-key-header"),
-              ("timeout", "--timeout"), ("concurrency", "--concurrency"),
-              ("max_documents", "--max-documents"))
-
-
 def register(subparsers) -> None:
-    from ..retrieval.rerank.protocols import PROTOCOLS
-    from ..retrieval.rerank.stage import DEFAULT_DEPTH
+    from .. import params as P
 
     p = subparsers.add_parser(
         "rerank", help="rerank the top N of a run with a cross-encoder and score it",
@@ -84,15 +76,8 @@ def register(subparsers) -> None:
                    help="the dataset the run was made on (queries and document texts)")
     p.add_argument("run", metavar="RUN",
                    help="the first-stage ranking: a TREC run file or a ragdash run JSON")
-    p.add_argument("--reranker", choices=("http", "local"), default="http",
-                   help="http: a rerank API (default); local: a sentence-transformers "
-                        "CrossEncoder on this machine (pip install -r requirements-local.txt)")
-    p.add_argument("--model", required=True, metavar="NAME",
-                   help="the reranker: its name at the API (e.g. rerank-v3.5), or a local "
-                        "model folder or installed package (--reranker local)")
-    p.add_argument("--depth", type=int, default=DEFAULT_DEPTH, metavar="N",
-                   help=f"rerank the top N documents of each query (default {DEFAULT_DEPTH}); "
-                        "the rest keep their first-stage order beneath them")
+    add_params(p, [P.RERANK_KIND], keep_default=("kind",))
+    add_params(p, [P.RERANK_HTTP["model"], P.RERANK_HTTP["depth"]], by_kind=RERANK_BY_KIND)
     add_k_option(p, DEFAULT_K_TEXT)
     p.add_argument("--split", default="test", metavar="NAME",
                    help="BEIR qrels split: qrels/NAME.tsv (default test)")
@@ -111,28 +96,8 @@ def register(subparsers) -> None:
                         "requests, search units or tokens, USD and JPY); no request is made")
     add_judging_options(p)
     add_format_option(p)
-    http = p.add_argument_group("rerank API options (--reranker http)")
-    http.add_argument("--base-url", default=None, metavar="URL",
-                      help="the rerank API: https://api.cohere.com, https://api.jina.ai, "
-                           "https://api.voyageai.com, http://localhost:8080 (TEI), "
-                           "http://localhost:8000/v1 (vLLM); a URL with a path gets /rerank "
-                           "appended")
-    http.add_argument("--protocol", choices=PROTOCOLS, default=None,
-                      help="the API's request shape when the URL does not say it (default: "
-                           "by host, else /v2 -> cohere, /v1 -> vllm, otherwise tei)")
-    http.add_argument("--api-key-env", default=None, metavar="NAME",
-                      help="read the API key from the environment variable NAME (default: "
-                           "COHERE_API_KEY, JINA_API_KEY or VOYAGE_API_KEY by protocol); the "
-                           "key itself is never a command-line value")
-    http.add_argument("--api-key-header", default=None, metavar="NAME",
-                      help="send the key in header NAME instead of 'Authorization: Bearer'")
-    http.add_argument("--max-documents", type=int, default=None, metavar="N",
-                      help="documents per request (default 1000; lowered by itself when the "
-                           "server says it takes fewer)")
-    http.add_argument("--concurrency", type=int, default=None, metavar="N",
-                      help="requests in flight at once (default 4)")
-    http.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                      help="seconds to wait for one response before retrying (default 60)")
+    add_params(p.add_argument_group("rerank API options (--reranker http)"),
+               [q for q in P.RERANK_HTTP if q.name not in ("model", "depth")])
     p.set_defaults(func=run)
 
 
@@ -140,13 +105,16 @@ def run(args) -> int:
     ks = parse_ks(args.k)
     if args.limit_queries is not None and args.limit_queries < 1:
         raise error(RetrievalError, "cli.limit_queries", value=args.limit_queries)
-    from ..retrieval.rerank import RerankCache, Reranker
-    from ..retrieval.rerank.stage import actual_cost, check_depth, estimate_cost
+    from ..retrieval.rerank.stage import actual_cost, estimate_cost
+    from ..setup import Stages, build_reranker, environment_keys
 
-    depth = check_depth(args.depth)
     if args.name is not None and not args.store:
         raise error(RetrievalError, "cli.name_needs_store")
-    scorer = _make_scorer(args)
+    rerank = rerank_setup(args)
+    depth = rerank["depth"]
+    built = Stages(first=[])
+    reranker = build_reranker(rerank, keys=environment_keys(), into=built)
+    scorer = reranker.scorer
     store = None
     if args.store and not args.estimate:
         from ..runs import get_store
@@ -162,7 +130,6 @@ def run(args) -> int:
     warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
     first = _first_stage(args, dataset, ks, store)
     query_ids = first.query_ids
-    reranker = Reranker(scorer, depth=depth, cache=RerankCache())
     plan = reranker.plan(first.ranking, dataset, query_ids)
     estimate = estimate_cost(plan, scorer)
     if args.estimate:
@@ -172,7 +139,8 @@ def run(args) -> int:
         else:
             emit(_estimate_line(estimate, depth, len(query_ids)))
         return 0
-    ranking_out, saved = _rerank(args, first, reranker, plan, estimate, store)
+    ranking_out, saved = _rerank(args, first, reranker, plan, estimate, store, rerank,
+                                 built.secrets)
     usage = reranker.usage
     result = first.derive(ranking_out, transform=reranker.transform(),
                           retriever=f"{first.retriever} → {scorer.label}@{depth}",
@@ -253,10 +221,11 @@ def _first_stage(args, dataset, ks, store):
                relevance_level=args.relevance_level, gain=args.gain, source="trec")
 
 
-def _rerank(args, first, reranker, plan, estimate, store):
+def _rerank(args, first, reranker, plan, estimate, store, rerank: dict, secrets: list[str]):
     """(reranked ranking, the saved pipeline run or None). With ``--store`` the rerank is a
     pipeline run (:func:`ragdash.pipeline.rerank_pipeline`): the first stage's stages and the
-    rerank, usage and cost per stage."""
+    rerank, usage and cost per stage; when the first stage recorded its setup (a ragdash run
+    JSON made from one), the pipeline records it with the rerank added."""
     if store is None:
         return reranker.rerank(first.ranking, first.dataset, query_ids=first.query_ids,
                                plan=plan), None
@@ -264,7 +233,15 @@ def _rerank(args, first, reranker, plan, estimate, store):
 
     saved = rerank_pipeline(first, reranker, estimate=estimate,
                             name=(args.name or "").strip() or None)
-    store.save(saved, secrets=[_key_of(args)])
+    recorded = (first.config or {}).get("setup")
+    if recorded:
+        from dataclasses import replace
+
+        from ..setup import setup_from_config, setup_record
+
+        setup = replace(setup_from_config(first.config), rerank=rerank, name=None)
+        saved.config = {**saved.config, "setup": setup_record(setup)}
+    store.save(saved, secrets=secrets)
     return saved.ranking, saved
 
 
@@ -277,37 +254,6 @@ def _estimate_line(est: dict, depth: int, queries: int) -> str:
     return (f"rerank top {depth} of {queries:,} queries: {est['pairs']:,} pairs, "
             f"{est['cached_pairs']:,} in the cache, {est['due_pairs']:,} to score in "
             f"{est['requests']:,} requests; {units}; {money}")
-
-
-def _key_of(args) -> str:
-    """The API key in use (to mask it in what is saved; never printed)."""
-    from ..retrieval.rerank.protocols import KEY_ENV, resolve_rerank_endpoint
-
-    if args.reranker == "local":
-        return ""
-    env = args.api_key_env or KEY_ENV.get(resolve_rerank_endpoint(
-        args.base_url, protocol=args.protocol).protocol)
-    return os.environ.get(env, "") if env else ""
-
-
-def _make_scorer(args):
-    from ..retrieval.rerank import make_scorer
-    from ..retrieval.rerank.protocols import KEY_ENV, resolve_rerank_endpoint
-
-    if args.reranker == "local":
-        stray = [flag for dest, flag in _HTTP_ONLY if getattr(args, dest) is not None]
-        if stray:
-            raise error(RetrievalError, "cli.only_http_reranker", flags=", ".join(stray))
-        return make_scorer("local", model=args.model)
-    endpoint = resolve_rerank_endpoint(args.base_url, protocol=args.protocol)
-    env = args.api_key_env or KEY_ENV.get(endpoint.protocol)
-    key = os.environ.get(env, "").strip() if env else ""
-    if not key and env and not _is_loopback(args.base_url):
-        raise error(AuthenticationError, "cli.no_api_key_rerank", env=env)
-    return make_scorer("http", base_url=args.base_url, model=args.model,
-                       protocol=endpoint.protocol, api_key=key or None,
-                       api_key_header=args.api_key_header, timeout=args.timeout,
-                       concurrency=args.concurrency, max_documents=args.max_documents)
 
 
 def _read_run(path: str):

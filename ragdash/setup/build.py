@@ -85,10 +85,10 @@ def build(setup: Setup, *, keys: KeySource | None = None, rerank: bool = True) -
     keys = keys or environment_keys()
     out = Stages(first=[])
     for stage in setup.retrievers:
-        out.first.append(build_retriever(stage, keys=keys, _into=out))
+        out.first.append(build_retriever(stage, keys=keys, into=out))
     out.fusion = fusion_options(setup.fusion)
     if rerank and setup.rerank is not None:
-        out.reranker = build_reranker(setup.rerank, keys=keys, _into=out)
+        out.reranker = build_reranker(setup.rerank, keys=keys, into=out)
     return out
 
 
@@ -105,12 +105,13 @@ def fusion_options(fusion: dict | None) -> dict | None:
 
 
 def build_retriever(stage: FirstStage, *, keys: KeySource | None = None,
-                    _into: Stages | None = None):
-    """The retriever of one first stage (over chunks when it has ``chunking``)."""
+                    into: Stages | None = None):
+    """The retriever of one first stage (over chunks when it has ``chunking``); the keys it
+    uses and its warnings are added to ``into``."""
     from ..retrieval import make_retriever
 
     keys = keys or environment_keys()
-    into = _into if _into is not None else Stages(first=[])
+    into = into if into is not None else Stages(first=[])
     o = dict(stage.options)
     if stage.kind == "bm25":
         retriever = make_retriever("bm25", **{p.name: o.get(p.name) for p in P.BM25})
@@ -156,13 +157,13 @@ def _engine_retriever(kind: str, o: dict, keys: KeySource, into: Stages):
 
 
 def build_reranker(rerank: dict, *, keys: KeySource | None = None,
-                   _into: Stages | None = None):
+                   into: Stages | None = None):
     """The :class:`~ragdash.retrieval.rerank.Reranker` of ``[rerank]``, with the score
-    cache."""
+    cache; the key it uses and its warnings are added to ``into``."""
     from ..retrieval.rerank import RerankCache, Reranker, make_scorer
 
     keys = keys or environment_keys()
-    into = _into if _into is not None else Stages(first=[])
+    into = into if into is not None else Stages(first=[])
     if rerank["kind"] == "local":
         scorer = make_scorer("local", model=rerank["model"])
     else:
