@@ -38,7 +38,8 @@ else:
         frontier.points_table(ctx, result)
         if len(chosen) >= 2:
             st.subheader(t("res.downloads"))
-            results.report_button(ctx, chosen, key="fr_report")
+            results.report_button(ctx, chosen, key="fr_report", frontier=result,
+                                      drop_no_relevant=drop)
 
 st.divider()
 frontier.sweep_form(ctx, runs)

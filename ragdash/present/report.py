@@ -48,7 +48,7 @@ from ..errors import RagdashError
 from ..i18n import message, normalize_lang, t
 from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
 from ..secrets import scrub_secrets
-from ..stats import build_frontier, compare_tables, table_bands
+from ..stats import Frontier, build_frontier, compare_tables, table_bands
 from ..stats.verdict import format_p
 from .charts import (
     PLOTLY_CONFIG,
@@ -231,7 +231,7 @@ def build_report(runs: Sequence[Run], *, dataset: Dataset | None = None, lang: s
                  cost: ReportCost | None = None, drop_no_relevant: bool = False,
                  secrets: Iterable[str] = (), generated_at: dt.datetime | str | None = None,
                  n_resamples: int = 2000, frontier_x: str | None = "auto",
-                 project_to: int | None = None) -> str:
+                 project_to: int | None = None, frontier: Frontier | None = None) -> str:
     """The HTML report for ``runs``.
 
     ``dataset``: the Dataset the runs were made on (default: the first run's).
@@ -242,6 +242,8 @@ def build_report(runs: Sequence[Run], *, dataset: Dataset | None = None, lang: s
     wherever they would appear. ``frontier_x``: the x axis of the "quality against cost"
     section (``"index-cost"``, ``"query-cost"``, ``"memory"``, ``"latency"``; ``"auto"``:
     memory when every run knows its index size, else indexing cost; None: no such section).
+    ``frontier``: the frontier as a page built it (its metric, axis, projection and names),
+    so the report says what the page said; it replaces ``frontier_x`` and ``project_to``.
     """
     if not runs:
         raise ValueError("a report needs at least one run")
@@ -259,7 +261,7 @@ def build_report(runs: Sequence[Run], *, dataset: Dataset | None = None, lang: s
         _summary_section(rep, ks, families),
         _worst_section(rep, n_worst, n_drilldowns),
         _comparison_section(rep, n_disagree, enabled=compare),
-        _frontier_section(rep, frontier_x, project_to),
+        _frontier_section(rep, frontier_x, project_to, frontier),
         _cost_section(rep, cost),
     ]
     page = _render(rep, [s for s in sections if s is not None], title, generated_at)
@@ -521,10 +523,12 @@ def _pair_scatter(rep: _Report, a: _Entry, b: _Entry) -> Chart:
         metric=rep.metric, names=(a.name, b.name), lang=rep.lang))
 
 
-def _frontier_section(rep: _Report, axis: str | None, project_to: int | None
-                      ) -> Section | None:
+def _frontier_section(rep: _Report, axis: str | None, project_to: int | None,
+                      given: Frontier | None = None) -> Section | None:
     """Quality against cost, memory or latency, with the recommendation sentence (two or
-    more runs of one dataset)."""
+    more runs of one dataset); ``given``: the frontier a page showed, as it showed it."""
+    if given is not None:
+        return _frontier_blocks(rep, given)
     if axis is None or len(rep.entries) < 2:
         return None
     runs = [e.run for e in rep.entries]
@@ -539,6 +543,11 @@ def _frontier_section(rep: _Report, axis: str | None, project_to: int | None
                                   n_resamples=rep.n_resamples)
     except RagdashError as exc:
         return Section("frontier", heading, [Para(message(exc, rep.lang), "note")])
+    return _frontier_blocks(rep, frontier)
+
+
+def _frontier_blocks(rep: _Report, frontier: Frontier) -> Section:
+    heading = rep.t("report.frontier")
     notes = sorted({n for p in frontier.points for n in p.operating.notes})
     return Section("frontier", heading, [
         Para(frontier.recommendation(rep.lang), "verdict"),

@@ -212,23 +212,56 @@ def _rerank_per_1000(run: Run, notes: list[str]) -> float | None:
 def _embedding_costs(run: Run, catalog: Catalog | None, settings: CostSettings | None,
                      notes: list[str]) -> tuple[float | None, float | None, float | None,
                                                 str | None]:
-    """(index USD, query USD per 1,000, paid USD, price label) of the run's embeddings;
-    None where unknown (no price, or a dataset of ids without texts), with a note."""
-    if _kind(run) in _FREE or not run.model:
+    """(index USD, query USD per 1,000, paid USD, price label) of the run's embeddings,
+    summed over a pipeline's first stages; None where unknown — a stage with no price makes
+    the whole unknown, never $0 — with a note."""
+    stages = _first_stages(run)
+    if all(kind in _FREE or not model for kind, model, _ in stages):
         return 0.0, 0.0, 0.0, "free"
-    try:
-        row = (catalog if catalog is not None else load_catalog()).find(
-            run.model, run.config.get("provider"))
-    except CostError:
-        notes.append(text("frontier.no_price", model=run.model))
-        return None, None, None, None
-    paid = price_tokens(int(run.usage.get("prompt_tokens") or 0), row, settings).usd
+    cat = catalog if catalog is not None else load_catalog()
     doc_tokens, per_query = _corpus_tokens(run)
+    index = query = paid = 0.0
+    labels = []
+    known = True
+    for kind, model, provider in stages:
+        if kind in _FREE or not model:
+            continue
+        try:
+            row = cat.find(model, provider)
+        except CostError:
+            notes.append(text("frontier.no_price", model=model))
+            known = False
+            continue
+        labels.append(row.label)
+        index += price_tokens(doc_tokens, row, settings).usd
+        query += price_tokens(round(per_query * 1000), row, settings).usd
+    if len(stages) == 1 and labels:  # what this run itself paid, from its usage
+        paid = price_tokens(int(run.usage.get("prompt_tokens") or 0),
+                            cat.find(stages[0][1], stages[0][2]), settings).usd
+    elif len(stages) > 1:
+        paid = None  # a pipeline's stages paid as their own runs
+    if not known:
+        return None, None, None, None
+    label = " + ".join(labels)
     if doc_tokens == 0 and run.dataset.documents:
         notes.append(text("frontier.ids_only", dataset=run.dataset.name))
-        return None, None, paid, row.label
-    return (price_tokens(doc_tokens, row, settings).usd,
-            price_tokens(round(per_query * 1000), row, settings).usd, paid, row.label)
+        return None, None, paid, label
+    return index, query, paid, label
+
+
+def _first_stages(run: Run) -> list[tuple[str, str | None, str | None]]:
+    """(kind, model, provider) of each first stage: a pipeline's (fused runs, reranked
+    ones: ``config["stages"]``), else the run itself."""
+    stages = [s for s in (run.config.get("stages") or [])
+              if isinstance(s, dict) and s.get("stage") == "first"]
+    if not stages:
+        return [(_kind(run), run.model, run.config.get("provider"))]
+    out = []
+    for stage in stages:
+        config = stage.get("config") if isinstance(stage.get("config"), dict) else {}
+        kind = str(config.get("retriever") or stage.get("retriever") or "").split(":")[0]
+        out.append((kind.lower(), config.get("model"), config.get("provider")))
+    return out
 
 
 def _latency(run: Run) -> tuple[float | None, str | None]:
@@ -427,9 +460,8 @@ def _p_text(p: float | None) -> str:
 
 
 def _share(part: float, whole: float, noun: str, lang: str) -> str:
-    """"1/12 of the memory", "none of the ...", "2.1x the ..." of the best's figure."""
-    if whole <= 0:
-        return t("fr.say.share_unknown", lang, noun=noun)
+    """"1/12 of the memory", "none of the ...", "2.1x the ..." of the best's figure (both
+    known: see :func:`_figure`)."""
     if part <= 0:
         return t("fr.say.share_none", lang, noun=noun)
     r = part / whole
@@ -438,6 +470,24 @@ def _share(part: float, whole: float, noun: str, lang: str) -> str:
         ratio = f"1/{inv:.0f}" if inv >= 10 else f"1/{inv:.2g}"
         return t("fr.say.share", lang, ratio=ratio, noun=noun)
     return t("fr.say.share_times", lang, ratio=f"{r:.2g}", noun=noun)
+
+
+def _figure(point: FrontierPoint, axis: str) -> float | None:
+    """``point``'s figure on ``axis`` as a sentence may compare it: ``None`` when it is not
+    known, and for latency unless an online probe measured it (a run's own search time per
+    query is drawn, but says little about serving: it includes whatever the run did)."""
+    if axis == "latency" and point.operating.latency_kind != "probe p95":
+        return None
+    return point.operating.x(axis)
+
+
+def _missing(axis: str, points: Sequence[FrontierPoint], lang: str) -> str:
+    """What the sentence cannot compare, said instead of a blank: "no memory figure for A",
+    "latency not measured for A and B (the latency probe below measures it)"."""
+    names = convention(lang, "list_separator").join(p.name for p in points)
+    if axis == "latency":
+        return t("fr.say.latency_unmeasured", lang, names=names)
+    return t("fr.say.missing", lang, noun=t(_NOUN_KEYS[axis], lang), names=names)
 
 
 def _sentence(f: Frontier, lang: str) -> str:
@@ -453,7 +503,11 @@ def _sentence(f: Frontier, lang: str) -> str:
                  value=format_value(best.y), n=f.n_queries,
                  better=t(_BETTER_KEYS[f.x_axis], lang))
     keep = rec.y / best.y if best.y > 0 else 1.0
-    share = _share(rec.x or 0.0, best.x or 0.0, t(_NOUN_KEYS[f.x_axis], lang), lang)
+    a, b = _figure(rec, f.x_axis), _figure(best, f.x_axis)
+    if a is None or b is None:
+        share = _missing(f.x_axis, [p for p, v in ((rec, a), (best, b)) if v is None], lang)
+    else:
+        share = _share(a, b, t(_NOUN_KEYS[f.x_axis], lang), lang)
     return t("fr.say.recommend", lang, name=rec.name, keep=f"{keep:.1%}", label=label,
              best=best.name, p=_p_text(rec.p_vs_best), n=f.n_queries, share=share,
              saving=_saving(f, rec, best, lang))
@@ -465,7 +519,7 @@ def _saving(f: Frontier, rec: FrontierPoint, best: FrontierPoint, lang: str) -> 
     for axis in X_AXES:
         if axis == f.x_axis:
             continue
-        a, b = rec.operating.x(axis), best.operating.x(axis)
+        a, b = _figure(rec, axis), _figure(best, axis)
         if a is None or b is None or b <= 0 or a >= b:
             continue
         parts.append(_share(a, b, t(_NOUN_KEYS[axis], lang), lang))

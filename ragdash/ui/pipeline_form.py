@@ -319,10 +319,13 @@ def _cost_table(ctx, plan: Plan) -> None:
         rows = [{t("pipe.cost_stage"): c["stage"], t("pipe.cost_what"): c["what"],
                  "USD": _money(c["usd"], "USD", t), "JPY": _money(c["jpy"], "JPY", t)}
                 for c in plan.costs]
-        known = [c for c in plan.costs if c["usd"] is not None]
+        unpriced = [c for c in plan.costs if c["usd"] is None]
+        # a stage with no price makes the total unknown: "$0" beside it read as free
         rows.append({t("pipe.cost_stage"): t("pipe.cost_total"), t("pipe.cost_what"): "",
-                     "USD": format_money(sum(c["usd"] for c in known), "USD"),
-                     "JPY": format_money(sum(c["jpy"] for c in known), "JPY")})
+                     "USD": t("pipe.cost_total_unknown") if unpriced else
+                     format_money(sum(c["usd"] for c in plan.costs), "USD"),
+                     "JPY": t("pipe.cost_total_unknown") if unpriced else
+                     format_money(sum(c["jpy"] for c in plan.costs), "JPY")})
         # a plain table (not a canvas grid): a handful of rows, read and copied as text
         st.table(pd.DataFrame(rows).set_index(t("pipe.cost_stage")))
         if plan.rerank:

@@ -249,8 +249,10 @@ def downloads(ctx: PageContext, run: Run, per_query: pd.DataFrame) -> None:
                                 repr(unsafe[1])), kind=t(_ID_KIND_KEYS[unsafe[0]])))
 
 
-def report_button(ctx: PageContext, runs: list[Run], *, key: str) -> None:
-    """The standalone HTML report (plotly inline, opens offline), built only when clicked."""
+def report_button(ctx: PageContext, runs: list[Run], *, key: str, frontier=None,
+                  drop_no_relevant: bool = False) -> None:
+    """The standalone HTML report (plotly inline, opens offline), built only when clicked.
+    ``frontier``: the one the page shows (Choose a setup), so the report says the same."""
     t = ctx.t
     left, right = st.columns([1, 2])
     include = right.checkbox(t("res.report_texts"), value=True, key=f"{key}:texts",
@@ -266,7 +268,10 @@ def report_button(ctx: PageContext, runs: list[Run], *, key: str) -> None:
                                             currency=convention(lang, "currency"))
         except RagdashError:
             cost = None
-        html = build_report(runs, lang=lang, include_text=include, cost=cost)
+        options = {} if frontier is None else {
+            "frontier": frontier, "metric": frontier.metric,
+            "drop_no_relevant": drop_no_relevant}
+        html = build_report(runs, lang=lang, include_text=include, cost=cost, **options)
         return html.encode("utf-8") if isinstance(html, str) else html
 
     stem = _file_stem(runs[0].name if len(runs) == 1 else "comparison")
