@@ -2,7 +2,9 @@
 
 import streamlit as st
 
+from ragdash import params as P
 from ragdash.ui import job_panel, keys, page_setup, pipeline_form, run_form, state
+from ragdash.ui.declared import number
 from ragdash.ui.widgets import bind, md
 
 ctx = page_setup("run")
@@ -29,10 +31,9 @@ else:
 
     settings = run_form.retriever_settings(ctx)
     cols = st.columns(3)
-    kmax = cols[0].number_input(t("run.kmax"), 1, 1000, help=t("run.kmax_help"),
-                                **bind(keys.KMAX, 100))
-    limit = cols[1].number_input(t("run.limit"), 0, None, help=t("run.limit_help"),
-                                 **bind(keys.QUERY_LIMIT, 0))
+    kmax = number(cols[0], P.EVALUATION["kmax"], t("run.kmax"), keys.KMAX, t)
+    limit = number(cols[1], P.EVALUATION["limit_queries"], t("run.limit"), keys.QUERY_LIMIT, t,
+                   off=True)
     name = cols[2].text_input(t("run.name"), placeholder=t("run.name_placeholder"),
                               **bind(keys.RUN_NAME, ""))
     limit = int(limit) or None

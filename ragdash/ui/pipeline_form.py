@@ -17,15 +17,16 @@ from dataclasses import dataclass, field
 import pandas as pd
 import streamlit as st
 
+from .. import params as P
 from ..cost import estimate_evaluation, format_money
 from ..dataset import Dataset
 from ..errors import RagdashError
 from ..i18n import message
 from ..pipeline import pipeline_name, pipeline_task
-from ..retrieval.chunking import AGGREGATES, check_chunking
-from ..retrieval.fusion import METHODS
-from ..retrieval.rerank import PROTOCOLS, resolve_rerank_endpoint
+from ..retrieval.chunking import check_chunking
+from ..retrieval.rerank import resolve_rerank_endpoint
 from . import keys
+from .declared import choice, number, slider
 from .page import PageContext
 from .widgets import bind, bind_choice, md, plain_http_banner, say, secret_input
 
@@ -128,14 +129,12 @@ def _first_stages(ctx, ds, settings, plan: Plan, limit) -> None:
         cols[1].caption(t("pipe.dense_none"))
         use_dense = False
     cols = st.columns(3)
-    size = int(cols[0].number_input(t("pipe.chunk_size"), 0, 8192, step=32,
-                                    **bind(CHUNK_SIZE, 0)))
-    overlap = int(cols[1].number_input(t("pipe.chunk_overlap"), 0, 8192, step=8,
-                                       **bind(CHUNK_OVERLAP, 0)))
-    aggregate = cols[2].selectbox(t("pipe.aggregate"), list(AGGREGATES),
-                                  format_func=lambda a: t(_AGGREGATE_KEYS[a]),
-                                  disabled=size == 0,
-                                  **bind_choice(AGGREGATE, list(AGGREGATES), "max"))
+    size = int(number(cols[0], P.CHUNKING["size"], t("pipe.chunk_size"), CHUNK_SIZE, t,
+                      off=True))
+    overlap = int(number(cols[1], P.CHUNKING["overlap"], t("pipe.chunk_overlap"), CHUNK_OVERLAP,
+                         t))
+    aggregate = choice(cols[2], P.CHUNKING["aggregate"], t("pipe.aggregate"), AGGREGATE, t,
+                       format_func=lambda a: t(_AGGREGATE_KEYS[a]), disabled=size == 0)
     chunk_ds = ds
     if size:
         try:
@@ -154,8 +153,9 @@ def _first_stages(ctx, ds, settings, plan: Plan, limit) -> None:
         options = ({k: v for k, v in settings.options.items()} if settings.retriever == "bm25"
                    else {})
         plan.first.append(("bm25", options))
-        tuned = [f"{k}={options[k]:g}" for k, default in (("k1", 1.2), ("b", 0.75))
-                 if isinstance(options.get(k), (int, float)) and options[k] != default]
+        tuned = [f"{k}={options[k]:g}" for k in ("k1", "b")
+                 if isinstance(options.get(k), (int, float))
+                 and options[k] != P.BM25[k].default]
         label = "BM25" + (f" ({', '.join(tuned)})" if tuned else "") + suffix
         plan.labels.append(label)
         plan.costs.append({"stage": label, "what": t("pipe.cost_free"), "usd": 0.0,
@@ -229,17 +229,14 @@ def _fusion(ctx, plan: Plan) -> None:
     if len(plan.first) < 2:
         st.caption(t("pipe.fusion_one"))
         return
-    methods = list(METHODS)
     cols = st.columns(2)
-    method = cols[0].selectbox(t("pipe.fusion_method"), methods, format_func=_FUSION_LABEL.get,
-                               **bind_choice(FUSION, methods, "rrf"))
+    method = choice(cols[0], P.FUSION["method"], t("pipe.fusion_method"), FUSION, t,
+                    format_func=_FUSION_LABEL.get)
     fusion = {"method": method}
     if method == "rrf":
-        fusion["rrf_k"] = float(cols[1].number_input(t("pipe.rrf_k"), 0, 1000,
-                                                     **bind(RRF_K, 60)))
+        fusion["rrf_k"] = float(number(cols[1], P.FUSION["rrf_k"], t("pipe.rrf_k"), RRF_K, t))
     elif method == "alpha":
-        fusion["alpha"] = float(cols[1].slider(t("pipe.alpha"), 0.0, 1.0, step=0.1,
-                                               **bind(ALPHA, 0.5)))
+        fusion["alpha"] = float(slider(cols[1], P.FUSION["alpha"], t("pipe.alpha"), ALPHA, t))
     plan.fusion = fusion
     plan.costs.append({"stage": _FUSION_LABEL[method], "what": t("pipe.cost_free"),
                        "usd": 0.0, "jpy": 0.0, "fusion": True})
@@ -249,15 +246,13 @@ def _rerank(ctx, ds: Dataset, plan: Plan, limit) -> None:
     t = ctx.t
     if not st.toggle(t("pipe.rerank_on"), **bind(RERANK, False)):
         return
-    kinds = ["http", "local"]
-    kind = st.radio(t("pipe.rerank_kind"), kinds, horizontal=True,
-                    format_func=lambda k: t(_RERANK_KIND_KEYS[k]),
-                    **bind_choice(RERANK_KIND, kinds, "http"))
+    kind = choice(st, P.RERANK_KIND, t("pipe.rerank_kind"), RERANK_KIND, t, widget=st.radio,
+                  horizontal=True, format_func=lambda k: t(_RERANK_KIND_KEYS[k]))
     if kind == "local":
         cols = st.columns([3, 1])
         model = cols[0].text_input(t("pipe.rerank_local_model"),
                                    **bind(RERANK_LOCAL_MODEL, "")).strip()
-        depth = int(cols[1].number_input(t("pipe.depth"), 1, 1000, **bind(DEPTH, 50)))
+        depth = int(number(cols[1], P.RERANK_LOCAL["depth"], t("pipe.depth"), DEPTH, t))
         if not model:
             plan.blocker = plan.blocker or t("pipe.need_rerank_model")
             return
@@ -270,13 +265,12 @@ def _rerank(ctx, ds: Dataset, plan: Plan, limit) -> None:
                              **bind(RERANK_URL, "")).strip()
     model = cols[1].text_input(t("pipe.rerank_model"), placeholder="rerank-v3.5",
                                **bind(RERANK_MODEL, "")).strip()
-    choices = [_AUTO, *PROTOCOLS]
-    protocol = cols[2].selectbox(t("pipe.rerank_protocol"), choices,
-                                 **bind_choice(RERANK_PROTOCOL, choices, _AUTO))
+    protocol = choice(cols[2], P.RERANK_HTTP["protocol"], t("pipe.rerank_protocol"),
+                      RERANK_PROTOCOL, t, options=[_AUTO, *P.RERANK_PROTOCOLS], default=_AUTO)
     cols = st.columns([3, 1])
     with cols[0]:
         key = secret_input(t("pipe.rerank_key"), RERANK_KEY).strip()
-    depth = int(cols[1].number_input(t("pipe.depth"), 1, 1000, **bind(DEPTH, 50)))
+    depth = int(number(cols[1], P.RERANK_HTTP["depth"], t("pipe.depth"), DEPTH, t))
     plain_http_banner(t, url, key)  # the rerank key over http:// to another machine
     if not url or not model:
         plan.blocker = plan.blocker or t("pipe.need_rerank_model")
@@ -440,10 +434,9 @@ def sweep_view(ctx: PageContext, ds: Dataset) -> None:
              for s in summaries}
     picked = st.multiselect(t("pipe.fuse_runs"), ids, format_func=names.get,
                             **bind_multi(FUSE_IDS, ids, ids[:2][::-1]))
-    methods = list(METHODS)
     cols = st.columns([2, 2, 2, 1])
-    method = cols[0].selectbox(t("pipe.fusion_method"), methods, format_func=_FUSION_LABEL.get,
-                               **bind_choice(FUSE_METHOD, methods, "rrf"))
+    method = choice(cols[0], P.FUSION["method"], t("pipe.fusion_method"), FUSE_METHOD, t,
+                    format_func=_FUSION_LABEL.get)
     metric = cols[2].selectbox(t("pipe.sweep_metric"), _SWEEP_METRICS,
                                format_func=metric_label,
                                **bind_choice(SWEEP_METRIC, _SWEEP_METRICS, "ndcg@10"))
@@ -453,14 +446,14 @@ def sweep_view(ctx: PageContext, ds: Dataset) -> None:
         return
     options: dict = {}
     if method == "rrf":
-        options["rrf_k"] = float(cols[1].number_input(t("pipe.rrf_k"), 0, 1000,
-                                                      **bind(FUSE_RRF_K, 60)))
+        options["rrf_k"] = float(number(cols[1], P.FUSION["rrf_k"], t("pipe.rrf_k"),
+                                        FUSE_RRF_K, t))
     elif method == "alpha":
         if len(picked) != 2:
             st.warning(t("pipe.alpha_two"))
             return
-        options["alpha"] = float(cols[1].slider(t("pipe.alpha_a"), 0.0, 1.0, step=0.1,
-                                                **bind(FUSE_ALPHA, 0.5)))
+        options["alpha"] = float(slider(cols[1], P.FUSION["alpha"], t("pipe.alpha_a"),
+                                        FUSE_ALPHA, t))
     runs = [ctx.store.load(i) for i in picked]
     from ..retrieval.fusion import shallow_inputs
 

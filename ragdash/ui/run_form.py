@@ -7,10 +7,12 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from .. import params as P
 from ..cost import count_tokens, estimate_evaluation, evaluation_texts, format_money
 from ..dataset import Dataset
 from ..errors import RagdashError
 from . import engine_form, keys, state
+from .declared import choice, number
 from .page import PageContext
 from .tables import runs_table
 from .widgets import bind, bind_choice, md, plain_http_banner, say, secret_input
@@ -78,24 +80,22 @@ def local_extra_installed() -> bool:
 def retriever_settings(ctx: PageContext) -> RunSettings:
     """The retriever and its options. The API key goes to the retriever only."""
     t = ctx.t
-    retriever = st.radio(t("run.retriever"), RETRIEVERS, horizontal=True,
-                         format_func=lambda r: t(_RETRIEVER_KEYS[r]),
-                         **bind_choice(keys.RETRIEVER, RETRIEVERS, "bm25"))
+    retriever = choice(st, P.RETRIEVER_KIND, t("run.retriever"), keys.RETRIEVER, t,
+                       options=RETRIEVERS, widget=st.radio, horizontal=True, help=None,
+                       format_func=lambda r: t(_RETRIEVER_KEYS[r]))
     if retriever == "bm25":
         st.caption(t("run.bm25_help"))
         with st.expander(t("run.bm25_params")):
             cols = st.columns(2)
-            k1 = cols[0].number_input("k1", 0.0, 10.0, step=0.1, help=t("run.bm25_k1_help"),
-                                      **bind(keys.BM25_K1, 1.2))
-            b = cols[1].number_input("b", 0.0, 1.0, step=0.05, help=t("run.bm25_b_help"),
-                                     **bind(keys.BM25_B, 0.75))
+            k1 = number(cols[0], P.BM25["k1"], "k1", keys.BM25_K1, t)
+            b = number(cols[1], P.BM25["b"], "b", keys.BM25_B, t)
         return RunSettings("bm25", {"k1": float(k1), "b": float(b)}, "", "bm25", "local")
     if retriever == "local":
         if not local_extra_installed():
             st.warning(t("run.local_missing"))
         model = st.text_input(t("run.local_model"), help=t("run.local_model_help"),
                               **bind(keys.LOCAL_MODEL, ""))
-        batch = st.number_input(t("run.batch_size"), 1, 2048, **bind(keys.BATCH_SIZE, 64))
+        batch = number(st, P.LOCAL["batch_size"], t("run.batch_size"), keys.LOCAL_BATCH_SIZE, t)
         return engine_form.search_settings(ctx, RunSettings(  # or an engine's (#12)
             "local", {"model": model.strip(), "batch_size": int(batch)}, "", model.strip(),
             "local"))
@@ -118,10 +118,10 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
         api_version = st.text_input(t("run.api_version"), help=t("run.api_version_help"),
                                     **bind(keys.API_VERSION, ""))
     cols = st.columns(3)
-    dims = cols[0].number_input(t("run.dimensions"), 0, 65536, help=t("run.dimensions_help"),
-                                **bind(keys.DIMENSIONS, 0))
-    batch = cols[1].number_input(t("run.batch_size"), 1, 2048, **bind(keys.BATCH_SIZE, 64))
-    conc = cols[2].number_input(t("run.concurrency"), 1, 64, **bind(keys.CONCURRENCY, 4))
+    dims = number(cols[0], P.OPENAI["dimensions"], t("run.dimensions"), keys.DIMENSIONS, t,
+                  off=True)
+    batch = number(cols[1], P.OPENAI["batch_size"], t("run.batch_size"), keys.BATCH_SIZE, t)
+    conc = number(cols[2], P.OPENAI["concurrency"], t("run.concurrency"), keys.CONCURRENCY, t)
     options = {"model": model.strip(), "base_url": base_url.strip() or None,
                "dimensions": int(dims) or None, "batch_size": int(batch),
                "concurrency": int(conc)}
