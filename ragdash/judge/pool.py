@@ -117,7 +117,7 @@ def build_pool(rankings: Sequence[Ranking], depth: int, qrels: Mapping[str, Mapp
         ok = ok_vocab[qc] if len(qc) else np.ones(0, dtype=bool)
         if not ok.all():
             examples["query"] = str(q_vocab[qc[~ok][0]])
-            unknown_q = int(len(np.unique(qc[~ok])))
+            unknown_q = len(np.unique(qc[~ok]))
         keep &= ok
     if known_docs is not None:
         ok = pd.Index(known_docs).get_indexer(ds) >= 0
