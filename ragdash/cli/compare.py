@@ -18,12 +18,12 @@ files share a stem.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from ..errors import StatsError
 from ..i18n import LANGUAGES, dataset_error, error, text
 from ..ranking import Ranking
+from ..runs.exchange import read_run_file as read_run
 from ..stats import (
     DEFAULT_PERMUTATIONS,
     DEFAULT_RESAMPLES,
@@ -152,35 +152,6 @@ def run_names(paths: list[str]) -> list[str]:
         seen[name] = seen.get(name, 0) + 1
         out.append(name if names.count(name) == 1 else f"{name}#{seen[name]}")
     return out
-
-
-def read_run(path: str, *, name: str | None = None) -> Ranking:
-    """A TREC run file, or a ragdash run JSON (a ranking, or a saved run that holds one)."""
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise dataset_error("cli.cannot_read_run", file=str(p), reason=exc.strerror) from exc
-    if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"["):
-        return Ranking.parse_trec(raw, source=str(p), name=name or p.stem)
-    try:
-        from ..loaders import parse_json_text
-
-        obj = parse_json_text(raw.decode("utf-8-sig"), file=str(p),  # long ints, deep nesting
-                              about="run")
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        line = getattr(exc, "lineno", None)
-        raise dataset_error("cli.run_json_unparsable", file=str(p), line=line) from exc
-    if isinstance(obj, dict) and isinstance(obj.get("ranking"), dict):
-        obj = obj["ranking"]
-    if not (isinstance(obj, dict) and isinstance(obj.get("queries"), dict)):
-        raise dataset_error("cli.run_json_no_queries", file=str(p))
-    try:
-        ranking = Ranking.from_json_obj(obj)
-    except (TypeError, ValueError) as exc:
-        raise dataset_error("cli.run_json_bad_queries", file=str(p)) from exc
-    ranking.name = name or p.stem
-    return ranking
 
 
 def _no_common_samples(qrels_ids: list[str], rankings: dict[str, Ranking]) -> str:

@@ -304,7 +304,8 @@ def _load_qrels(path: str, split: str) -> dict:
 
 def _read_inputs(paths: list[str]) -> list[tuple]:
     """(Ranking, dataset metadata or None) per run file; names are the file stems."""
-    from .compare import read_run, run_names
+    from ..runs.exchange import read_run_file as read_run
+    from .compare import run_names
 
     out = []
     for name, path in zip(run_names(paths), paths):

@@ -14,8 +14,10 @@ against the dataset the user has loaded.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from ..dataset import Dataset, Document, Query
@@ -28,7 +30,7 @@ from ..secrets import scrub_secrets
 from .store import RunStore, dataset_from_json_obj, dataset_to_json_obj
 
 __all__ = ["EXPORT_FORMAT", "export_json", "export_trec", "import_json", "import_trec",
-           "run_from_json_obj", "run_from_trec", "run_to_json_obj"]
+           "read_run_file", "run_from_json_obj", "run_from_trec", "run_to_json_obj"]
 
 EXPORT_FORMAT = "ragdash-run"
 EXPORT_VERSION = 1
@@ -211,6 +213,33 @@ def run_from_trec(raw: bytes | str, *, dataset: Dataset, name: str | None = None
                           name=name or _stem(filename),
                           config={"retriever": "trec", "file": filename}, retriever="trec",
                           source="trec")
+
+
+def read_run_file(path: str | os.PathLike, *, name: str | None = None) -> Ranking:
+    """A TREC run file, or a ragdash run JSON (a ranking, or a saved run that holds one)."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise dataset_error("cli.cannot_read_run", file=str(p), reason=exc.strerror) from exc
+    if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"["):
+        return Ranking.parse_trec(raw, source=str(p), name=name or p.stem)
+    try:
+        obj = parse_json_text(raw.decode("utf-8-sig"), file=str(p),  # long ints, deep nesting
+                              about="run")
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        line = getattr(exc, "lineno", None)
+        raise dataset_error("cli.run_json_unparsable", file=str(p), line=line) from exc
+    if isinstance(obj, dict) and isinstance(obj.get("ranking"), dict):
+        obj = obj["ranking"]
+    if not (isinstance(obj, dict) and isinstance(obj.get("queries"), dict)):
+        raise dataset_error("cli.run_json_no_queries", file=str(p))
+    try:
+        ranking = Ranking.from_json_obj(obj)
+    except (TypeError, ValueError) as exc:
+        raise dataset_error("cli.run_json_bad_queries", file=str(p)) from exc
+    ranking.name = name or p.stem
+    return ranking
 
 
 def _stem(filename: str) -> str:

@@ -72,14 +72,27 @@ def wilcoxon_test(a: np.ndarray, b: np.ndarray) -> float:
     return _scipy_p(sps.wilcoxon, a, b, RuntimeWarning, UserWarning)
 
 
+#: what a randomization test's alternative hypothesis says about the mean difference
+ALTERNATIVES = ("two-sided", "less", "greater")
+
+
 def randomization_tests(differences: np.ndarray, *, n_permutations: int = DEFAULT_PERMUTATIONS,
-                        seed: int | np.random.Generator | None = 0) -> np.ndarray:
+                        seed: int | np.random.Generator | None = 0,
+                        alternative: str = "two-sided") -> np.ndarray:
     """Sign-flip randomization p-values for every column of ``differences`` ``(n, P)``.
 
     All columns share the same sign patterns (one matrix product per chunk), so testing many
     pairs costs about as much as testing one; a single column gives exactly what
     :func:`randomization_test` gives with the same seed.
+
+    ``alternative``: ``"two-sided"`` compares ``|sum(d)|`` (the default); ``"less"`` gives the
+    share of sign patterns whose sum is at most the observed one (evidence that the mean is
+    below 0), ``"greater"`` at least. To test against a margin ``m`` (is the mean below
+    ``-m``?), pass ``d + m``: under the null hypothesis at its boundary the shifted differences
+    are symmetric around 0.
     """
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"alternative must be one of {ALTERNATIVES}, not {alternative!r}")
     d = np.asarray(differences, dtype=np.float64)
     if d.ndim == 1:
         d = d[:, None]
@@ -91,17 +104,22 @@ def randomization_tests(differences: np.ndarray, *, n_permutations: int = DEFAUL
         raise error(StatsError, "stats.permutations", n_permutations=n_permutations)
     n, n_pairs = d.shape
     total = d.sum(axis=0)
-    observed = np.abs(total)
     # Flipping the signs of the set F turns sum(d) into sum(d) - 2 * sum(d[F]). Values that
-    # are equal in exact arithmetic can differ in the last bits, so "at least the observed"
-    # allows a relative slack far below any real difference.
+    # are equal in exact arithmetic can differ in the last bits, so "at least as extreme as
+    # the observed" allows a relative slack far below any real difference.
     slack = 1e-9 * np.abs(d).sum(axis=0)
-    threshold = observed - slack
+
+    def extreme(flipped_sums: np.ndarray) -> np.ndarray:
+        if alternative == "less":
+            return flipped_sums <= total + slack
+        if alternative == "greater":
+            return flipped_sums >= total - slack
+        return np.abs(flipped_sums) >= np.abs(total) - slack
+
     if n < 63 and 2 ** n <= n_permutations:
         patterns = np.arange(2 ** n)[:, None] >> np.arange(n)  # all 2^n sign patterns
         flips = (patterns & 1).astype(np.float64)
-        stat = np.abs(total - 2.0 * (flips @ d))
-        return (stat >= threshold).mean(axis=0)
+        return extreme(total - 2.0 * (flips @ d)).mean(axis=0)
     rng = np.random.default_rng(seed)
     hits = np.zeros(n_pairs, dtype=np.int64)
     per_chunk = max(1, _CHUNK_ELEMENTS // n)
@@ -109,8 +127,7 @@ def randomization_tests(differences: np.ndarray, *, n_permutations: int = DEFAUL
     while done < n_permutations:
         b = min(per_chunk, n_permutations - done)
         flips = rng.random((b, n)) < 0.5
-        stat = np.abs(total - 2.0 * (flips.astype(np.float64) @ d))
-        hits += (stat >= threshold).sum(axis=0)
+        hits += extreme(total - 2.0 * (flips.astype(np.float64) @ d)).sum(axis=0)
         done += b
     return hits / float(n_permutations)
 

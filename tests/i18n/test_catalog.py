@@ -401,6 +401,10 @@ ENGLISH_ONLY: dict[tuple[str, str], str] = {
         "programmer: array shape",
     ("ragdash/stats/compare.py", "no pair {} / {} in this comparison"):
         "programmer: a pair the caller did not compare",
+    ("ragdash/stats/gate.py", "baseline and candidate need the same metrics"):
+        "the gate's callers build both sides from one list of metrics",
+    ("ragdash/stats/gate.py", "every metric needs one value per query"):
+        "the gate's callers score both sides on the same aligned queries",
     ("ragdash/stats/compare.py", "every run needs one value per query"):
         "programmer: array shape (compare_runs aligns the runs itself)",
     ("ragdash/stats/compare.py", "{} query ids for {} values per run"):

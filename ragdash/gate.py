@@ -1,0 +1,203 @@
+"""The regression gate's inputs and its one call: ``ragdash.check(qrels, baseline, candidate)``.
+
+A side (baseline or candidate) is named the way CI has it at hand:
+
+- a TREC run file (``qid Q0 docno rank score tag``) or a ragdash run JSON;
+- ``store:<id>``: a run saved in the run store (``$RAGDASH_HOME``), e.g. the last release's;
+- a setup file (``*.toml``, docs/setup-file.md): run first, with the embeddings cache, so a
+  rerun of an unchanged setup sends no request.
+
+Both sides are scored on the queries they share with the qrels (trec_eval's default), every
+metric asked, and :func:`ragdash.stats.gate.decide` decides. judged@10 of both sides is
+measured on the same queries, so a candidate that finds documents nobody judged is said to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .dataset import Dataset, Document, Query
+from .errors import StatsError
+from .i18n import dataset_error, error, text
+from .ranking import Ranking
+from .run import Run
+from .stats.gate import DEFAULT_MARGIN, GateDecision, decide
+
+__all__ = ["STORE_PREFIX", "Side", "check", "judged_at", "report_runs", "resolve_side"]
+
+STORE_PREFIX = "store:"
+SETUP_SUFFIXES = (".toml",)
+#: the cut-off at which coverage is measured and said
+COVERAGE_K = 10
+
+
+@dataclass
+class Side:
+    """One side of the gate: its name, its ranking, and its :class:`Run` when it has one (a
+    stored run or a setup's run: texts for the report)."""
+
+    name: str
+    ranking: Ranking
+    run: Run | None = None
+    spec: str = ""
+
+
+def resolve_side(spec: str, *, name: str | None = None, store=None,
+                 note: Callable[[str], None] | None = None) -> Side:
+    """A run file, ``store:<id>`` or a setup file, as a :class:`Side`."""
+    spec = str(spec)
+    if spec.startswith(STORE_PREFIX):
+        from .runs import get_store
+
+        run_id = spec[len(STORE_PREFIX):].strip()
+        run = (store if store is not None else get_store()).load(run_id)
+        return Side(name or run.name or run_id, run.ranking, run, spec)
+    path = Path(spec)
+    if path.suffix.lower() in SETUP_SUFFIXES:
+        from .runs import get_store
+        from .setup import build, environment_keys, load_setup, run_setup
+        from .setup.run import load_setup_dataset
+
+        setup = load_setup(path)
+        stages = build(setup, keys=environment_keys(flags=False))
+        lookup = store
+        if lookup is None and setup.dataset_fingerprint:
+            lookup = get_store()
+        dataset = load_setup_dataset(setup, store=lookup, note=note)
+        run = run_setup(setup, dataset=dataset, stages=stages, note=note)
+        return Side(name or (setup.name or "").strip() or path.stem, run.ranking, run, spec)
+    from .runs.exchange import read_run_file
+
+    ranking = read_run_file(spec, name=name)
+    return Side(name or ranking.name or path.stem, ranking, None, spec)
+
+
+def judged_at(ranking: Ranking, qrels: Mapping, query_ids: Sequence[str],
+              k: int = COVERAGE_K) -> float:
+    """Mean over ``query_ids`` of the share of the top ``k`` that has any judgment (judged@k,
+    ir_measures' Judged@k: divided by ``k`` even when fewer were retrieved)."""
+    if not query_ids:
+        return float("nan")
+    total = 0
+    for q in query_ids:
+        judged = qrels.get(q) or {}
+        total += sum(1 for d in ranking.get(q)[0][:k] if d in judged)
+    return total / (k * len(query_ids))
+
+
+def check(qrels, baseline: str | Side, candidate: str | Side, *,
+          metrics: Sequence[str] = ("ndcg@10",), margin: float = DEFAULT_MARGIN,
+          rule: str = "not-worse", alpha: float = 0.05, confidence: float = 0.95,
+          seed: int | None = 0, n_resamples: int | None = None,
+          n_permutations: int | None = None, relevance_level: float | None = None,
+          fill: Sequence[str] = (), names: tuple[str | None, str | None] = (None, None),
+          store=None, note: Callable[[str], None] | None = None) -> GateDecision:
+    """Score ``baseline`` and ``candidate`` against ``qrels`` (a path or ``{qid: {doc:
+    grade}}``) on every metric and decide with the gate's ``rule``. Same inputs, same seed:
+    the same decision."""
+    from .metrics import evaluate, parse_metric
+    from .stats import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
+
+    metrics = list(dict.fromkeys(m.strip().lower() for m in metrics if m and m.strip()))
+    if not metrics:
+        raise error(StatsError, "gate.no_metric")
+    ks = [parse_metric(m)[1] for m in metrics]
+    qrels_map = _qrels(qrels)
+    notes = []
+    if fill:
+        qrels_map, filled = _filled(qrels_map, fill)
+        notes += filled
+    base = baseline if isinstance(baseline, Side) else resolve_side(
+        baseline, name=names[0], store=store, note=note)
+    cand = candidate if isinstance(candidate, Side) else resolve_side(
+        candidate, name=names[1], store=store, note=note)
+    if base.name == cand.name:
+        cand.name = f"{cand.name} (candidate)"
+        base.name = f"{base.name} (baseline)"
+
+    judged = [q for q in map(str, qrels_map) if qrels_map[q]]
+    in_base, in_cand = set(base.ranking.query_ids), set(cand.ranking.query_ids)
+    common = [q for q in judged if q in in_base and q in in_cand]
+    if not common:
+        raise error(StatsError, "gate.no_common", base=base.name, cand=cand.name)
+    left_out = len(judged) - len(common)
+    if left_out:
+        notes.append(text("gate.left_out", n=left_out, total=len(judged)))
+    kmax = max([k for k in ks if k is not None] or [max(base.ranking.kmax,
+                                                         cand.ranking.kmax, 1)])
+    tables = {side.name: evaluate(side.ranking, qrels_map, kmax=kmax, queries=common,
+                                  relevance_level=relevance_level) for side in (base, cand)}
+    values = {side.name: {m: tables[side.name].value(m) for m in metrics}
+              for side in (base, cand)}
+    coverage = {side.name: judged_at(side.ranking, qrels_map, common) for side in (base, cand)}
+    return decide(values[base.name], values[cand.name], query_ids=common,
+                  baseline_name=base.name, candidate_name=cand.name, rule=rule,
+                  margin=margin, alpha=alpha, confidence=confidence, seed=seed,
+                  n_resamples=DEFAULT_RESAMPLES if n_resamples is None else n_resamples,
+                  n_permutations=(DEFAULT_PERMUTATIONS if n_permutations is None
+                                  else n_permutations),
+                  coverage=coverage, notes=notes)
+
+
+def _qrels(qrels) -> dict[str, dict[str, float]]:
+    if isinstance(qrels, Mapping):
+        return {str(q): {str(d): float(g) for d, g in docs.items()} for q, docs in qrels.items()}
+    from .loaders import load_qrels
+
+    loaded = load_qrels(qrels)
+    if not loaded:
+        raise dataset_error("cli.qrels_no_query", file=str(qrels))
+    return {str(q): {str(d): float(g) for d, g in docs.items()} for q, docs in loaded.items()}
+
+
+def _filled(qrels: dict, files: Sequence[str]) -> tuple[dict, list]:
+    """The human qrels with the pairs they leave unjudged filled from ``files`` (a human
+    label is never overridden); a note says how many pairs each file filled."""
+    from .loaders import load_qrels
+
+    out = {q: dict(docs) for q, docs in qrels.items()}
+    notes = []
+    for path in files:
+        added = 0
+        for q, docs in load_qrels(path).items():
+            q = str(q)
+            if q not in out:
+                continue  # a query the human qrels do not have is not evaluated
+            for d, g in docs.items():
+                if str(d) not in out[q]:
+                    out[q][str(d)] = float(g)
+                    added += 1
+        notes.append(text("gate.filled", n=added, file=str(path)))
+    return out, notes
+
+
+def report_runs(qrels, sides: Sequence[Side]) -> list[Run]:
+    """The two sides as runs for the HTML report: a stored or setup run as it is; a run file
+    scored against an ids-only dataset made from the qrels (a path or a mapping) and the
+    rankings."""
+    qrels = _qrels(qrels)
+    runs = []
+    dataset = next((s.run.dataset for s in sides if s.run is not None), None)
+    if dataset is None:
+        qids = list(map(str, qrels))
+        dids = dict.fromkeys(d for docs in qrels.values() for d in map(str, docs))
+        for s in sides:
+            dids.update(dict.fromkeys(map(str, s.ranking.doc_ids)))
+        dataset = Dataset(documents=[Document(id=d, text="") for d in dids],
+                          queries=[Query(id=q, text="") for q in qids],
+                          qrels={str(q): dict(v) for q, v in qrels.items()},
+                          name="qrels (ids only)", source="check")
+    for s in sides:
+        if s.run is not None:
+            s.run.name = s.name
+            runs.append(s.run)
+            continue
+        qids = [q for q in s.ranking.query_ids if q in qrels]
+        kmax = max(1, min(100, s.ranking.kmax))
+        runs.append(Run.of_ranking(dataset, s.ranking.truncate(kmax), kmax=kmax,
+                                   query_ids=qids, name=s.name,
+                                   config={"retriever": "trec", "file": s.spec},
+                                   retriever="trec", source="trec"))
+    return runs

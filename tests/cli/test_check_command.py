@@ -1,0 +1,160 @@
+"""``python -m ragdash check QRELS BASELINE CANDIDATE``: the regression gate on real rankings
+(BM25 on jsquad-valid), its exit codes and outputs, stored runs and setup files as sides (a
+rerun of a setup sends no embeddings request), the Python call and the pytest helper."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from fake_openai import FakeOpenAI
+from paths import JSQUAD
+
+import ragdash
+from ragdash.cli import main
+from ragdash.ranking import Ranking
+from ragdash.testing import RetrievalRegression, assert_not_worse
+
+QRELS = JSQUAD / "qrels" / "test.tsv"
+N_QUERIES = 300
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """A BM25 baseline on 300 queries, a tuned BM25, and the baseline with its top 10
+    reversed for 40% of the queries."""
+    folder = tmp_path_factory.mktemp("runs")
+    base, tuned = folder / "base.trec", folder / "tuned.trec"
+    assert main(["evaluate", str(JSQUAD), "--limit-queries", str(N_QUERIES), "--kmax", "100",
+                 "--save-run", str(base), "--format", "json"]) == 0
+    assert main(["evaluate", str(JSQUAD), "--limit-queries", str(N_QUERIES), "--kmax", "100",
+                 "--k1", "1.2", "--b", "0.75", "--save-run", str(tuned),
+                 "--format", "json"]) == 0
+    ranking = Ranking.read_trec(base)
+    rng = np.random.default_rng(0)
+    flipped = set(rng.choice(ranking.query_ids, size=int(0.4 * len(ranking)), replace=False))
+    worse = {}
+    for q, docs, _scores in ranking.items():
+        order = list(docs)
+        if q in flipped:
+            order[:10] = order[:10][::-1]
+        worse[q] = {d: float(len(order) - i) for i, d in enumerate(order)}
+    reversed_path = folder / "reversed.trec"
+    Ranking.from_dict(worse, name="reversed").write_trec(reversed_path)
+    return {"base": base, "tuned": tuned, "reversed": reversed_path}
+
+
+def check(capsys, *args) -> tuple[int, str, str]:
+    code = main(["check", *map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_same_run_twice_passes_with_exit_0(runs, capsys):
+    code, out, err = check(capsys, QRELS, runs["base"], runs["base"], "--resamples", "1000",
+                           "--permutations", "1000")
+    assert code == 0, err
+    assert "PASS" in out and "base (candidate)" in out
+    assert "seed 0" in out
+
+
+def test_a_top_10_reversed_for_40_percent_of_queries_fails_with_exit_1(runs, capsys):
+    code, out, err = check(capsys, QRELS, runs["base"], runs["reversed"], "--format", "json",
+                           "--metric", "ndcg@10", "--metric", "recall@100")
+    assert code == 1, err
+    obj = json.loads(out)
+    assert obj["decision"] == "fail" and obj["queries"] == N_QUERIES
+    by = {m["metric"]: m for m in obj["metrics"]}
+    assert by["ndcg@10"]["decision"] == "fail"
+    assert by["ndcg@10"]["ci"][1] < -0.01 and by["ndcg@10"]["p_corrected"] < 0.05
+    # the top 100 hold the same documents: recall@100 cannot move
+    assert by["recall@100"]["difference"] == 0 and by["recall@100"]["decision"] == "pass"
+    assert obj["coverage"]["base"]["judged@10"] == obj["coverage"]["reversed"]["judged@10"]
+
+
+def test_outputs_agree_with_pytrec_eval(runs, capsys):
+    import pytrec_eval
+
+    from ragdash.loaders import load_qrels
+
+    code, out, _ = check(capsys, QRELS, runs["base"], runs["tuned"], "--format", "json")
+    assert code in (0, 1)
+    obj = json.loads(out)
+    qrels = {q: {d: int(g) for d, g in docs.items()} for q, docs in load_qrels(QRELS).items()}
+    means = {}
+    for name in ("base", "tuned"):
+        run = Ranking.read_trec(runs[name]).to_dict()
+        scored = pytrec_eval.RelevanceEvaluator(
+            {q: qrels[q] for q in run if q in qrels}, {"ndcg_cut.10"}).evaluate(run)
+        means[name] = np.mean([v["ndcg_cut_10"] for v in scored.values()])
+    metric = obj["metrics"][0]
+    assert metric["baseline"] == pytest.approx(means["base"], abs=1e-4)
+    assert metric["candidate"] == pytest.approx(means["tuned"], abs=1e-4)
+
+
+def test_markdown_for_a_pull_request_and_the_report(runs, capsys, tmp_path):
+    report = tmp_path / "gate.html"
+    code, out, err = check(capsys, QRELS, runs["base"], runs["reversed"], "--format",
+                           "markdown", "--report", report)
+    assert code == 1, err
+    assert out.startswith("### ❌ Retrieval gate failed: `reversed` vs `base`")
+    assert "| nDCG@10 |" in out and str(report) in out
+    html = report.read_text(encoding="utf-8")
+    assert "<html" in html and "reversed" in html and "nDCG@10" in html
+
+
+def test_store_ids_and_setup_files_as_sides(runs, capsys, tmp_path):
+    """CI's case: the last release's stored run against the setup of the change."""
+    with FakeOpenAI() as server:
+        setup = tmp_path / "dense.toml"
+        setup.write_text(
+            f'dataset = "{JSQUAD.as_posix()}"\nlimit_queries = 60\nkmax = 100\n'
+            f'[retriever]\nkind = "openai"\nmodel = "m"\nbase_url = "{server.url}"\n',
+            encoding="utf-8")
+        assert main(["evaluate", str(JSQUAD), "--limit-queries", "60", "--kmax", "100",
+                     "--store", "--format", "json"]) == 0
+        stored = json.loads(capsys.readouterr().out)["run_id"]
+        code, out, err = check(capsys, QRELS, f"store:{stored}", setup, "--format", "json")
+        assert code in (0, 1), err
+        first = json.loads(out)
+        assert first["queries"] == 60 and first["candidate"] == "dense"
+        sent = len(server.embedding_requests)
+        assert sent > 0
+        code, out, err = check(capsys, QRELS, f"store:{stored}", setup, "--format", "json")
+        assert len(server.embedding_requests) == sent  # the cache answered every text
+        assert json.loads(out)["metrics"] == first["metrics"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["missing.trec", "base"], "missing.trec"),
+    (["base", "store:nosuchrun"], "nosuchrun"),
+    (["base", "base", "--rule", "strict"], "invalid choice"),
+    (["base", "base", "--margin", "-1"], "margin"),
+    (["base", "base", "--metric", "ndgc@10"], "ndgc"),
+])
+def test_input_errors_exit_2_with_one_sentence(runs, capsys, args, words):
+    args = [str(runs["base"]) if a == "base" else a for a in args]
+    with pytest.raises(SystemExit) if "--rule" in args else _nothing():
+        code, out, err = check(capsys, QRELS, *args)
+        assert code == 2 and out == ""
+        assert words in err and "Traceback" not in err
+        assert len(err.strip().splitlines()) == 1
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_python_call_and_pytest_helper(runs):
+    decision = ragdash.check(QRELS, str(runs["base"]), str(runs["tuned"]),
+                             metrics=["ndcg@10"], n_resamples=1000, n_permutations=1000)
+    assert decision.exit_code in (0, 1) and decision.metrics[0].metric == "ndcg@10"
+    assert assert_not_worse(QRELS, str(runs["base"]), str(runs["base"])).passed
+    with pytest.raises(RetrievalRegression, match="FAIL: reversed is worse than base") as info:
+        assert_not_worse(QRELS, str(runs["base"]), str(runs["reversed"]))
+    assert isinstance(info.value, AssertionError) and not info.value.decision.passed
