@@ -90,7 +90,8 @@ def _initialize(conn: sqlite3.Connection, schema: str = _SCHEMA) -> None:
 
 
 _LABEL_IDS = {"embeddings cache": "cache.label.embeddings_cache",
-              "rerank cache": "cache.label.rerank_cache"}
+              "rerank cache": "cache.label.rerank_cache",
+              "judge cache": "cache.label.judge_cache"}
 
 
 def _label(label: str) -> str:

@@ -144,9 +144,11 @@ def test_every_finding_code_has_its_words():
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]")
 #: files whose Japanese is what they read, not what they say: the words a column or a file
-#: is recognised by, the sentence ends a chunker cuts at
+#: is recognised by, the sentence ends a chunker cuts at, a judge's refusal and the kana
+#: that choose the judge's Japanese prompt
 READS_JAPANESE = {"ragdash/loaders/tables.py", "ragdash/loaders/detect.py",
-                  "ragdash/retrieval/chunking.py", "ragdash/retrieval/tokenize.py"}
+                  "ragdash/retrieval/chunking.py", "ragdash/retrieval/tokenize.py",
+                  "ragdash/judge/answers.py", "ragdash/judge/prompt.py"}
 
 
 def _docstrings(tree) -> set[int]:
