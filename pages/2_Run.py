@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ragdash import params as P
-from ragdash.ui import job_panel, keys, page_setup, pipeline_form, run_form, state
+from ragdash.ui import job_panel, keys, page_setup, pipeline_form, run_form, setup_file, state
 from ragdash.ui.declared import number
 from ragdash.ui.widgets import bind, md
 
@@ -29,6 +29,7 @@ else:
         st.page_link("pages/1_Data.py", label=t("nav.data"), icon=":material/database:")
         st.stop()
 
+    setup_file.load_box(ctx)
     settings = run_form.retriever_settings(ctx)
     cols = st.columns(3)
     kmax = number(cols[0], P.EVALUATION["kmax"], t("run.kmax"), keys.KMAX, t)
