@@ -6,13 +6,19 @@
     ├── RetrievalError           a retriever that cannot run (missing extra, bad shapes)
     │   ├── Cancelled            the user cancelled a running job
     │   └── EngineError          a vector engine (Milvus, Qdrant) that cannot answer
-    ├── EmbeddingError           the embeddings service failed for good (after retries)
-    │   ├── AuthenticationError  401/403: wrong or missing key
-    │   ├── NotFoundError        404: wrong base URL or model
-    │   ├── InputTooLongError    400: a text is over the model's limit
-    │   ├── QuotaExceededError   429 insufficient_quota: no credit left
-    │   └── ServerUnreachableError  connection refused, DNS, timeouts after retries
-    ├── RerankError              a rerank server failed for good, or answered what cannot be right
+    ├── ServiceError             a remote service failed for good (after retries); by KIND:
+    │   ├── AuthenticationError      401/403: wrong or missing key
+    │   ├── NotFoundError            404: wrong base URL or model
+    │   ├── QuotaExceededError       429 insufficient_quota: no credit left
+    │   ├── RateLimitedError         429 after every retry
+    │   ├── InputTooLongError        a text over the model's limit
+    │   ├── ServerError              5xx (408, 409) after every retry
+    │   ├── ServerUnreachableError   connection refused, DNS, TLS, timeouts after retries
+    │   ├── BadReplyError            a reply that cannot be read or cannot be right
+    │   ├── RefusedError             any other refusal (a 4xx, a redirect to another host)
+    │   └── by SERVICE: EmbeddingError, RerankError, ChatError
+    │       (what a client raises is both: ``EMBEDDING_ERRORS["auth"]`` is an EmbeddingError
+    │       and an AuthenticationError; see :mod:`ragdash.services.failures`)
     ├── CacheError               the embeddings or rerank cache cannot be opened or written
     ├── CostError                unknown model or a malformed price catalog
     ├── RunStoreError            a saved run that cannot be found or read
@@ -106,33 +112,82 @@ class EngineError(RetrievalError):
     or field, a dimension mismatch; the message names what to check (never a token)."""
 
 
-class EmbeddingError(RagdashError):
-    """The embeddings service failed for good (after any retries)."""
+class ServiceError(RagdashError):
+    """A remote service (embeddings, rerank, chat) failed for good (after any retries)."""
 
 
-class AuthenticationError(EmbeddingError):
+class AuthenticationError(ServiceError):
     """401/403: the API key is wrong or missing."""
 
 
-class NotFoundError(EmbeddingError):
+class NotFoundError(ServiceError):
     """404: the base URL or the model name is wrong."""
 
 
-class InputTooLongError(EmbeddingError):
-    """400: a text is longer than the model accepts."""
-
-
-class QuotaExceededError(EmbeddingError):
+class QuotaExceededError(ServiceError):
     """429 with an insufficient_quota code: the account has no credit left."""
 
 
-class ServerUnreachableError(EmbeddingError):
-    """The server could not be reached (after retries)."""
+class RateLimitedError(ServiceError):
+    """429 still, after every retry."""
 
 
-class RerankError(RagdashError):
+class InputTooLongError(ServiceError):
+    """A text is longer than the model accepts, even cut shorter."""
+
+
+class ServerError(ServiceError):
+    """The server failed (5xx, 408, 409) after every retry."""
+
+
+class ServerUnreachableError(ServiceError):
+    """The server could not be reached (after retries): refused, unknown host, TLS, timeout."""
+
+
+class BadReplyError(ServiceError):
+    """A reply that cannot be read (not JSON, too large) or cannot be right (wrong count,
+    NaN); never retried more than the policy says, nothing of it is kept."""
+
+
+class RefusedError(ServiceError):
+    """Any other refusal: a 4xx the table does not name, a redirect to another host."""
+
+
+class EmbeddingError(ServiceError):
+    """The embeddings service failed for good (after any retries)."""
+
+
+class RerankError(ServiceError):
     """A rerank server failed for good (after retries) or sent a reply that cannot be right;
     the scores already received are cached."""
+
+
+class ChatError(ServiceError):
+    """A chat-completions server failed for good: the whole job stops (a wrong key, an unknown
+    model, no quota left, unreachable)."""
+
+
+#: the failure kinds of :mod:`ragdash.services.failures` and their exception classes
+KIND_ERRORS: dict[str, type[ServiceError]] = {
+    "auth": AuthenticationError, "not_found": NotFoundError, "quota": QuotaExceededError,
+    "rate_limited": RateLimitedError, "too_long": InputTooLongError, "server": ServerError,
+    "unreachable": ServerUnreachableError, "bad_reply": BadReplyError, "refused": RefusedError,
+}
+
+
+def _by_kind(service: type[ServiceError]) -> dict[str, type[ServiceError]]:
+    """For each kind, the class a ``service`` raises: a subclass of both (so ``except
+    AuthenticationError`` catches a wrong key from every service, and ``except RerankError``
+    everything the rerank client raises)."""
+    prefix = service.__name__.removesuffix("Error")
+    return {kind: type(f"{prefix}{base.__name__}", (service, base),
+                       {"__module__": __name__, "__doc__": base.__doc__})
+            for kind, base in KIND_ERRORS.items()}
+
+
+EMBEDDING_ERRORS = _by_kind(EmbeddingError)
+RERANK_ERRORS = _by_kind(RerankError)
+CHAT_ERRORS = _by_kind(ChatError)
 
 
 class CacheError(RagdashError):

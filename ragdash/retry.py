@@ -2,10 +2,11 @@
 
 Two small pure functions over named constants, so the policy is tested without sleeping:
 
-- :func:`should_retry` — retry timeouts, dropped connections, unreadable replies,
-  HTTP 408, 409, 429 and 5xx, while attempts remain. Never retry 400, 401, 403, 404 (or any
-  other 4xx), nor a 429 whose error code says the quota or credit is exhausted: waiting does
-  not bring credit back, and every retry of a doomed request costs the user time.
+- :func:`should_retry` — retry timeouts, dropped connections, an unreadable reply (once:
+  :data:`MALFORMED_RETRIES`), HTTP 408, 409, 429 and 5xx, while attempts remain. Never retry
+  400, 401, 403, 404 (or any other 4xx), nor a 429 whose error code says the quota or credit
+  is exhausted: waiting does not bring credit back, and every retry of a doomed request
+  costs the user time.
 - :func:`retry_delay` — the server's ``retry-after-ms`` or ``retry-after`` (seconds or an
   HTTP date) when it sends one, capped at :data:`RETRY_AFTER_CAP`; otherwise capped
   exponential backoff, ``min(INITIAL_DELAY * 2**attempt, MAX_DELAY)``, shortened by up to
@@ -47,6 +48,9 @@ RETRY_KINDS = frozenset({"timeout", "connection", "malformed"})
 #: is not running: a couple of quick retries cover a restart or a DNS hiccup, without making
 #: the user wait ~20 s of full backoff for the one-sentence answer
 UNREACHABLE_RETRIES = 2
+#: a 2xx whose body cannot be read (an HTML page, an empty or cut body) is asked again this
+#: many times at most: a proxy's hiccup passes, but each retry of a billed request may be billed
+MALFORMED_RETRIES = 1
 #: error codes (or types) that mean the account has no quota or credit left: never retried
 QUOTA_CODES = frozenset({
     "insufficient_quota", "billing_hard_limit_reached", "billing_not_active",
@@ -75,8 +79,10 @@ def should_retry(status: int | None, error_code: str | None, attempt: int,
         return exc_kind in RETRY_KINDS
     if status == 429 and is_quota_code(error_code):
         return False
-    if status == 200:
-        return exc_kind in RETRY_KINDS  # e.g. a truncated JSON body
+    if status is not None and 200 <= status <= 299:  # e.g. a truncated JSON body
+        if exc_kind == "malformed":
+            return attempt < MALFORMED_RETRIES
+        return exc_kind in RETRY_KINDS
     return status in RETRY_STATUSES or 500 <= status <= 599
 
 

@@ -1,7 +1,7 @@
 """The embeddings cache: one SQLite file, ``$RAGDASH_HOME/embeddings.sqlite``.
 
 A vector is stored under (base URL, model, dimensions, prefix, sha256 of the text): the
-normalized base URL (see :mod:`ragdash.embeddings.urls`; ``"local"`` for local models), the
+normalized base URL (see :mod:`ragdash.services.urls`; ``"local"`` for local models), the
 model name as sent, the ``dimensions`` asked for (0 when not set), and the query or document
 prefix that was put before the text. Vectors are L2-normalized float32, little-endian.
 

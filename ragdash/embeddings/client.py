@@ -50,6 +50,7 @@ import numpy as np
 import requests
 
 from ..errors import (
+    EMBEDDING_ERRORS,
     AuthenticationError,
     Cancelled,
     EmbeddingError,
@@ -76,6 +77,7 @@ from ..http import (
 from ..i18n import Text, error, text
 from ..retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
 from ..secrets import scrub_secrets
+from ..services.urls import resolve_endpoint
 from .batching import (
     DEFAULT_MAX_BATCH_TOKENS,
     MAX_BATCH_SIZE,
@@ -84,7 +86,6 @@ from .batching import (
     plan_batches,
     truncate_to_tokens,
 )
-from .urls import resolve_endpoint
 
 log = logging.getLogger("ragdash.embeddings")
 
@@ -218,7 +219,7 @@ class EmbeddingClient:
         try:  # before anything is sent: a line break or a curly quote in a pasted key
             check_header_value(self.api_key_header, self._api_key or "")
         except HeaderValueError as exc:
-            raise with_id(exc.msg_id, AuthenticationError(str(exc)), **exc.params) from None
+            raise with_id(exc.msg_id, EMBEDDING_ERRORS["auth"](str(exc)), **exc.params) from None
         #: sentences for the user before the run (a key over plain http to another machine)
         self.warnings: list[str] = []
         insecure = plain_http_warning(self.endpoint.base, key_set=self._api_key is not None)

@@ -1,9 +1,9 @@
-"""Base URL rules (ragdash.embeddings.urls), as a table the README repeats."""
+"""Base URL rules (ragdash.services.urls), as a table the README repeats."""
 
 import pytest
 
-from ragdash.embeddings.urls import AZURE_DEFAULT_API_VERSION, resolve_endpoint
 from ragdash.errors import EmbeddingError
+from ragdash.services.urls import AZURE_DEFAULT_API_VERSION, resolve_endpoint
 
 AZ = "https://res.openai.azure.com"
 OPENAI = "https://api.openai.com/v1/embeddings"

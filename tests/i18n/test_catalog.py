@@ -117,12 +117,17 @@ def test_japanese_wording_is_consistent():
 MSG_CALL = re.compile(r"""\b(?:error\(\s*\w+,\s*|dataset_error\(\s*|catalog_error\(\s*|text\(\s*"""
                       r"""|with_id\(\s*)"""
                       r"""["']([a-z0-9_.]+)["']""")
+#: a service's family of messages, one literal id per failure kind (ragdash.services.failures)
+MSG_FAMILY = re.compile(r"\bMessages\((.*?)\)", re.DOTALL)
+FAMILY_ID = re.compile(r"""=\s*["']([a-z0-9_.]+)["']""")
 
 
 def test_every_message_id_raised_in_the_source_exists_in_both_languages():
     used: dict[str, str] = {}
     for path in _sources():
-        for msg_id in MSG_CALL.findall(path.read_text(encoding="utf-8")):
+        source = path.read_text(encoding="utf-8")
+        family = [i for block in MSG_FAMILY.findall(source) for i in FAMILY_ID.findall(block)]
+        for msg_id in MSG_CALL.findall(source) + family:
             used.setdefault(msg_id, str(path.relative_to(ROOT)))
     assert len(used) >= 20, f"the scan found only {sorted(used)}"
     missing = {m: f for m, f in used.items() if f"msg.{m}" not in CATALOG}

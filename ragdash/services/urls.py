@@ -1,10 +1,11 @@
-"""From the base URL a user typed to the URL that is POSTed to.
+"""From the base URL a user typed to the URL that is POSTed to, for every OpenAI-compatible
+service (``embeddings``, ``chat/completions``): the service names its ``path``.
 
-The rules (tested as a table in tests/test_embeddings_urls.py; the README repeats them):
+The rules (tested as a table in tests/services/test_urls.py):
 
 1. Spaces and trailing slashes are ignored; the scheme must be http or https.
-2. A URL that already ends in ``/embeddings`` is the endpoint itself (pasted from a provider's
-   docs); its query string (e.g. ``api-version``) is kept.
+2. A URL that already ends in the service's path (``/embeddings``) is the endpoint itself
+   (pasted from a provider's docs); its query string (e.g. ``api-version``) is kept.
 3. A bare host (no path) gets ``/v1``: ``https://api.openai.com`` →
    ``https://api.openai.com/v1/embeddings``, ``http://localhost:8080`` (TEI, vLLM, LiteLLM) →
    ``http://localhost:8080/v1/embeddings``.
@@ -47,8 +48,9 @@ class Endpoint:
 
 
 def resolve_endpoint(base_url: str | None, *, model: str = "",
-                     api_version: str | None = None) -> Endpoint:
-    """Apply the rules in the module docstring."""
+                     api_version: str | None = None, path: str = "embeddings") -> Endpoint:
+    """Apply the rules in the module docstring; ``path``: the service's path under the base
+    (``embeddings``, ``chat/completions``)."""
     raw = (base_url or DEFAULT_BASE_URL).strip()
     parts = urlsplit(raw)
     scheme = parts.scheme.lower()
@@ -58,12 +60,13 @@ def resolve_endpoint(base_url: str | None, *, model: str = "",
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
     netloc = host if parts.port is None else f"{host}:{parts.port}"
+    suffix = "/" + path.strip("/")
     path = parts.path.rstrip("/")
     params = dict(parse_qsl(parts.query))
     azure = host.endswith(AZURE_HOST_SUFFIXES) or "/openai/deployments/" in path + "/"
 
-    if path.endswith("/embeddings"):
-        path = path[: -len("/embeddings")]
+    if path.endswith(suffix):
+        path = path[: -len(suffix)]
     elif not path:
         if azure and api_version:
             path = f"/openai/deployments/{model}"
@@ -78,7 +81,7 @@ def resolve_endpoint(base_url: str | None, *, model: str = "",
         params["api-version"] = AZURE_DEFAULT_API_VERSION
 
     base = urlunsplit((scheme, netloc, path, "", ""))
-    return Endpoint(url=base + "/embeddings", params=params, base=base, azure=azure)
+    return Endpoint(url=base + suffix, params=params, base=base, azure=azure)
 
 
 def _redact(url: str) -> str:

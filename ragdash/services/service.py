@@ -1,0 +1,246 @@
+"""One remote endpoint, as every client speaks to it: key, headers, retries, final errors.
+
+A client (embeddings, rerank, chat) makes its request body and parses its reply; a
+:class:`Service` does the rest::
+
+    svc = Service(url, spec, api_key=key, api_key_header=None, timeout=60.0,
+                  concurrency=4, max_retries=6, usage=usage, lock=lock)
+    obj = svc.request(body_bytes, max_bytes=cap, cancel=event,
+                      parse=lambda obj: ...,         # a JSON value -> the client's result,
+                                                     # or raise Failure("invalid", ...)
+                      refusal=lambda failure: ...)   # optional: a client's own reaction to a
+                                                     # refusal (split a batch) before retrying
+
+- **Key placement**: ``Authorization: Bearer KEY`` unless ``api_key_header`` names another
+  header (``api-key`` for Azure, ``X-Api-Key``, …), which then carries the key as it is. The
+  key is checked for characters no header can carry before anything is sent.
+- **Masking**: :meth:`Service.scrub` takes the key (and anything shaped like one) out of
+  what a server sends back, before it reaches a message.
+- **Retries**: the policy of :mod:`ragdash.retry` (pure functions), waiting on ``cancel``.
+- **Final errors**: :func:`ragdash.services.failures.kind_of` names the kind; the service's
+  class of that kind is raised with the service's message of that kind.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from ..errors import Cancelled, RagdashError, with_id
+from ..http import (
+    ErrorInfo,
+    HeaderValueError,
+    ReplyError,
+    Transport,
+    TransportError,
+    check_header_value,
+    parse_error_body,
+    parse_json,
+    plain_http_warning,
+)
+from ..i18n import Text, error, text
+from ..retry import MAX_RETRIES, retry_delay, should_retry
+from ..secrets import scrub_secrets
+from . import failures as fk
+from .failures import Failure, Messages
+
+log = logging.getLogger("ragdash.services")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What tells one service from another: its name in logs, its exception class for each
+    failure kind (``ragdash.errors.EMBEDDING_ERRORS``, …) and its messages."""
+
+    name: str
+    errors: Mapping[str, type[RagdashError]]
+    messages: Messages
+
+
+def key_headers(api_key: str | None, header: str = "Authorization") -> dict[str, str]:
+    """The headers that carry ``api_key``: ``Authorization: Bearer KEY``, or ``header: KEY``
+    for any other header name; none without a key."""
+    if api_key is None:
+        return {}
+    if header.lower() == "authorization":
+        return {"Authorization": f"Bearer {api_key}"}
+    return {header: api_key}
+
+
+class Service:
+    """One endpoint URL with its key, transport, retry policy and failure messages."""
+
+    def __init__(self, url: str, spec: Spec, *, api_key: str | None = None,
+                 api_key_header: str | None = None, params: Mapping[str, str] | None = None,
+                 timeout: float = 60.0, concurrency: int = 4, max_retries: int = MAX_RETRIES,
+                 session=None, seed: int | None = None, usage: dict | None = None,
+                 lock: threading.Lock | None = None, model: str = "",
+                 warn_url: str | None = None) -> None:
+        self.url = url
+        self.spec = spec
+        self.params = dict(params or {})
+        self.timeout = float(timeout)
+        self.max_retries = int(max_retries)
+        self.model = model
+        self.api_key_header = api_key_header or "Authorization"
+        self._api_key = (api_key or "").strip() or None
+        try:  # before anything is sent: a line break or a curly quote in a pasted key
+            check_header_value(self.api_key_header, self._api_key or "")
+        except HeaderValueError as exc:
+            raise with_id(exc.msg_id, spec.errors[fk.AUTH](str(exc)), **exc.params) from None
+        #: sentences for the user before the run (a key over plain http to another machine)
+        self.warnings: list[str] = []
+        insecure = plain_http_warning(warn_url or url, key_set=self._api_key is not None)
+        if insecure:
+            self.warnings.append(insecure)
+            log.warning("%s", insecure)
+        self.usage = usage if usage is not None else {"requests": 0, "retries": 0}
+        self.usage.setdefault("requests", 0)
+        self.usage.setdefault("retries", 0)
+        self.lock = lock or threading.Lock()
+        self._rng = random.Random(seed)
+        self.transport = Transport(url, concurrency=concurrency, timeout=self.timeout,
+                                   session=session)
+
+    @property
+    def has_key(self) -> bool:
+        return self._api_key is not None
+
+    def close(self) -> None:
+        self.transport.close()
+
+    # -- one request ---------------------------------------------------------------------
+    def headers(self) -> dict[str, str]:
+        return {"Content-Type": "application/json", "Accept": "application/json",
+                "User-Agent": "ragdash", **key_headers(self._api_key, self.api_key_header)}
+
+    def send(self, data: bytes, *, max_bytes: int, on_send: Callable[[], None] | None = None,
+             url: str | None = None):
+        """One POST; a 2xx reply's decoded body, or a :class:`Failure`."""
+        with self.lock:
+            self.usage["requests"] += 1
+        try:
+            reply = self.transport.post(url or self.url, data=data, headers=self.headers(),
+                                        params=self.params, max_bytes=max_bytes,
+                                        on_send=on_send)
+        except TransportError as exc:
+            raise Failure(exc.kind, status=exc.status, headers=exc.headers,
+                          detail=exc.detail) from None
+        if not 200 <= reply.status < 300:
+            raise Failure("http", status=reply.status, info=parse_error_body(reply.body),
+                          headers=dict(reply.headers))
+        return reply
+
+    def read_json(self, body: bytes, *, status: int = 200):
+        """A 2xx body as JSON; a :class:`Failure` for one that is not JSON (``malformed``,
+        asked again once at most), cannot be read (``invalid``) or is an error object
+        (``http``: the server's own message is kept)."""
+        try:
+            obj = parse_json(body)
+        except ReplyError as exc:
+            if exc.retry:
+                failure = Failure("malformed", status=status, detail=exc.detail)
+                start = bytes(body[:256]).lstrip().lower()
+                failure.shape = ("empty" if not start else
+                                 "html" if start.startswith((b"<!doctype", b"<html", b"<"))
+                                 else None)
+                raise failure from None
+            raise Failure("invalid", status=status, detail=exc.detail) from None
+        if isinstance(obj, dict) and obj.get("error") and not obj.get("data") \
+                and not obj.get("results") and not obj.get("choices"):
+            raise Failure("http", status=status, info=parse_error_body(body))
+        return obj
+
+    def request(self, data: bytes, *, max_bytes: int, parse: Callable[[object], object],
+                cancel: threading.Event | None = None,
+                refusal: Callable[[Failure], None] | None = None,
+                before: Callable[[], None] | None = None,
+                on_send: Callable[[], None] | None = None,
+                on_reply: Callable[[], None] | None = None,
+                on_final: Callable[[], None] | None = None):
+        """POST ``data`` until a reply parses or the policy gives up.
+
+        ``parse(obj)`` turns the reply's JSON into the result (raising :class:`Failure` for
+        a reply that cannot be right); ``refusal(failure)`` may raise the client's own
+        exception for a refusal it handles (a batch too large: split it); ``before`` runs
+        before each attempt (take a connection slot), ``on_send`` as the request leaves,
+        ``on_reply`` once a whole good reply is in, ``on_final`` before the final error is
+        raised.
+        """
+        attempt = 0
+        while True:
+            if before is not None:
+                before()
+            self._check_cancel(cancel)
+            try:
+                reply = self.send(data, max_bytes=max_bytes, on_send=on_send)
+                if on_reply is not None:
+                    on_reply()
+                return parse(self.read_json(reply.body, status=reply.status))
+            except Failure as failure:
+                if refusal is not None and failure.attempt == "http":
+                    refusal(failure)
+                if not should_retry(failure.status, failure.code, attempt, failure.attempt,
+                                    max_retries=self.max_retries):
+                    if on_final is not None:
+                        on_final()
+                    raise self.final_error(failure, attempt + 1) from None
+                with self.lock:
+                    delay = retry_delay(attempt, failure.headers, self._rng)
+                    self.usage["retries"] += 1
+                log.info("%s request failed (%s); retry %d in %.2f s", self.spec.name,
+                         failure.status or failure.attempt, attempt + 1, delay)
+                attempt += 1
+                if before is not None:
+                    before()
+                if cancel is None:
+                    time.sleep(delay)
+                elif cancel.wait(delay):
+                    self._check_cancel(cancel)
+
+    def _check_cancel(self, cancel: threading.Event | None) -> None:
+        if cancel is not None and cancel.is_set():
+            raise error(Cancelled, self.spec.messages.cancelled)
+
+    # -- messages ------------------------------------------------------------------------
+    def scrub(self, said: str) -> str:
+        """``said`` without the key, nor anything shaped like a key or a Bearer token."""
+        key = self._api_key if self._api_key and len(self._api_key) >= 4 else None
+        out = scrub_secrets(said, [key] if key else [])
+        return said if out == said else out  # unchanged: a phrase keeps its message id
+
+    def final_error(self, f: Failure, attempts: int) -> RagdashError:
+        """The failure in one sentence, as the service's exception of the failure's kind."""
+        kind = fk.kind_of(f)
+        cls = self.spec.errors[kind]
+        m = self.spec.messages
+        if f.attempt == "invalid" and isinstance(f.detail, Text):
+            exc = error(cls, f.detail.msg_id, **f.detail.params)  # the sentence keeps its id
+            exc.kind, exc.failure = kind, f
+            return exc
+        said = self.scrub(f.info.message)
+        values = dict(m.extra, url=self.url, status=f.status, said=f": {said}" if said else "",
+                      model=repr(self.model), code=f.code, timeout=f"{self.timeout:g}",
+                      tried=text("embed.tried", n=attempts), detail=self.scrub(f.detail))
+        key = _message_key(f, kind, m, self.has_key)
+        exc = error(cls, key, **values)
+        exc.kind, exc.failure = kind, f
+        return exc
+
+
+def _message_key(f: Failure, kind: str, m: Messages, has_key: bool) -> str:
+    """Which of a service's messages says ``f`` (of ``kind``)."""
+    if f.attempt != "http":
+        return {"timeout": m.timeout, "redirect": m.redirect, "too_large": m.too_large,
+                "encoding": m.encoding}.get(
+            f.attempt, m.unreachable if kind == fk.UNREACHABLE else m.malformed)
+    return {fk.AUTH: m.bad_key if has_key else m.no_key, fk.NOT_FOUND: m.no_model,
+            fk.QUOTA: m.quota, fk.RATE_LIMITED: m.rate_limited, fk.TOO_LONG: m.too_long,
+            fk.SERVER: m.server_error}.get(kind, m.refused)
+
+
+__all__ = ["ErrorInfo", "Failure", "Service", "Spec", "key_headers"]
