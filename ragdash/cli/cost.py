@@ -108,7 +108,8 @@ def _table(est, dataset) -> str:
         lines.append(f"price: {est.row.source_url} (as of {est.row.as_of})")
     lines.extend(f"note: {n}" for n in est.notes)
     if est.token_method == METHOD_ESTIMATE:
-        lines.append("note: exact counts need cl100k_base.tiktoken; see README 'Cost'")
+        lines.append("note: exact counts need cl100k_base.tiktoken; "
+                     "see docs/providers-and-keys.md (Cost)")
     lines.append("")
     lines.append(f"every catalog row for the same {est.tokens:,} tokens, cheapest first:")
     rows = [[p.provider, p.model, f"{p.usd_per_1m:g}", format_money(p.usd),
