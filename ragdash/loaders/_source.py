@@ -8,13 +8,17 @@ Text decoding (decided once, here):
 
 - UTF-8, with or without a byte-order mark (Excel writes one with "CSV UTF-8").
 - UTF-16 with a byte-order mark (Excel's "Unicode text") is decoded.
-- Shift_JIS / CP932 (what Excel in Japan writes by default) is decoded when the start of the
-  file is not UTF-8, decodes cleanly as CP932 and contains kana; the loader says so in the
-  dataset's notes. Anything else gets a :class:`DatasetError` naming the line of the first bad
-  byte and asking for UTF-8. A file whose start is UTF-8 but which has a bad byte later is
+- Japanese legacy encodings: Shift_JIS / CP932 (what Excel in Japan writes by default) and
+  EUC-JP. When the start of the file (the first 1 MB) is not UTF-8, charset-normalizer
+  guesses the encoding from that sample; a Japanese guess is confirmed by decoding the whole
+  file with it, and the loader names the encoding in the dataset's notes. Kana are not
+  needed: kanji-only headers (``質問ID,文書ID,関連度``), half-width kana and kana-less corpora
+  are recognised. Any other guess, or a Japanese guess the whole file does not confirm, gets a
+  :class:`DatasetError` naming the likely encoding, the line of the first bad byte and how to
+  save the file as UTF-8. A file whose start is mostly valid UTF-8 but which has a bad byte is
   UTF-8 with a corrupt line, and that line is named.
 
-Files are streamed line by line (the sniffing reads the first 64 KB), so a large corpus is
+Files are streamed line by line (the sniffing reads the first 1 MB), so a large corpus is
 never held as one big string.
 
 Limits (so a small hostile file cannot exhaust memory; both adjustable through the
@@ -41,15 +45,17 @@ import re
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
+
+import charset_normalizer
 
 from ..errors import DatasetError
 from ..formats.files import require_regular_file
 from ..i18n import dataset_error, text
 
-SNIFF_BYTES = 64 * 1024
+SNIFF_BYTES = 1024 * 1024  # the sample the encoding is decided from
 UTF8_FIX = "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in a text editor: encoding UTF-8)"
 
 # Exceptions that mean "these bytes are not a readable archive / stream": zipfile, gzip and
@@ -172,6 +178,8 @@ class Source:
     name: str
     path: str
     _opener: Callable[[], BinaryIO]
+    #: the encoding decided for this file, once (a legacy encoding costs a whole-file check)
+    _encoding: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     # -- construction --------------------------------------------------------------------
     @classmethod
@@ -265,11 +273,20 @@ def _first_bad_line(data: bytes, pos: int) -> int:
 
 
 def detect_encoding(head: bytes, source: Source, *, complete: bool) -> str:
-    """Pick the codec for a file from its first bytes.
+    """Pick the codec for a file from its first bytes (up to :data:`SNIFF_BYTES`).
 
-    Returns "utf-8-sig", "utf-8", "utf-16" or "cp932"; raises DatasetError otherwise.
-    ``complete`` says ``head`` is the whole file (so a cut multi-byte character is an error).
+    Returns "utf-8-sig", "utf-8", "utf-16", "cp932", "shift_jis_2004" or "euc_jis_2004";
+    raises DatasetError otherwise. ``complete`` says ``head`` is the whole file (so a cut
+    multi-byte character is an error).
     """
+    if "codec" in source._encoding:
+        return source._encoding["codec"]
+    codec = _detect(head, source, complete=complete)
+    source._encoding["codec"] = codec
+    return codec
+
+
+def _detect(head: bytes, source: Source, *, complete: bool) -> str:
     if head.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -282,25 +299,158 @@ def detect_encoding(head: bytes, source: Source, *, complete: bool) -> str:
         return "utf-8"
     except UnicodeDecodeError as exc:
         utf8_error = exc
+    line = _first_bad_line(head, utf8_error.start)
+    byte = head[utf8_error.start]
     # Mostly valid multi-byte UTF-8 means a UTF-8 file with a corrupt byte. Legacy bytes
     # decoded as UTF-8 give mostly errors (a few valid sequences happen by accident).
     lenient = head.decode("utf-8", errors="replace")
     bad = lenient.count("\ufffd")
     good = sum(1 for c in lenient if ord(c) > 127) - bad
-    if good <= bad:
-        try:
-            text = codecs.getincrementaldecoder("cp932")().decode(head, final=complete)
-        except UnicodeDecodeError:
-            text = ""
-        if _KANA.search(text):
-            return "cp932"
-    line = _first_bad_line(head, utf8_error.start)
-    byte = head[utf8_error.start]
-    raise dataset_error("load.not_utf8", file=source.name, line=line, byte=byte)
+    if good > bad:
+        raise dataset_error("load.not_utf8", file=source.name, line=line, byte=byte)
+    return _legacy_encoding(head, source, complete=complete, line=line, byte=byte)
+
+
+#: charset-normalizer's names for the Japanese encodings -> the codec read with (a superset:
+#: CP932 is Shift_JIS with the Windows characters Excel writes; the 2004 codecs add JIS X 0213)
+_JAPANESE = {"cp932": "cp932", "shift_jis": "cp932", "shift_jis_2004": "shift_jis_2004",
+             "shift_jisx0213": "shift_jis_2004", "euc_jp": "euc_jis_2004",
+             "euc_jis_2004": "euc_jis_2004", "euc_jisx0213": "euc_jis_2004"}
+#: how much more chaos (charset-normalizer's measure of odd characters, 0..1) a Japanese
+#: reading may show than the best one and still win when its language is as coherent: short
+#: kanji-only samples differ by about 0.01 between CP932 and CP949
+_NEAR_CHAOS = 0.05
+#: tried when the guessed codec does not decode the whole file
+_FALLBACK = {"cp932": "shift_jis_2004"}
+
+
+def guess_encoding(sample: bytes) -> str | None:
+    """charset-normalizer's best guess for ``sample`` (a Python codec name), or None.
+
+    On a short sample of kanji-only or half-width-kana text CP932, EUC-JP, CP949 and GB18030
+    often come out (nearly) even: a Japanese reading wins when its chaos is within
+    :data:`_NEAR_CHAOS` of the best and its language at least as coherent, CP932 (what Excel
+    in Japan writes) first among equals; the whole file is then decoded with it before it is
+    used. A Japanese reading that gives mojibake (:func:`_garbled`) is no candidate.
+    """
+    matches = [m for m in charset_normalizer.from_bytes(sample)
+               if m.encoding not in _JAPANESE
+               or not _garbled(sample.decode(m.encoding, errors="replace"))]
+    if not matches:
+        return None
+    best = matches[0]
+    near = [m for m in matches if m.encoding in _JAPANESE
+            and m.chaos <= best.chaos + _NEAR_CHAOS and m.coherence >= best.coherence - 1e-9]
+    if near:  # the most coherent; among equals, Excel's CP932 first
+        order = list(_JAPANESE)
+        near.sort(key=lambda m: (-round(m.coherence, 6), order.index(m.encoding)))
+        return near[0].encoding
+    return best.encoding
+
+
+def _legacy_encoding(head: bytes, source: Source, *, complete: bool, line: int,
+                     byte: int) -> str:
+    """The Japanese encoding of a file that is not UTF-8, confirmed over the whole file."""
+    sample = head
+    if not complete:  # a character cut at the end of the sample would spoil the guess
+        cut = head.rfind(b"\n")
+        sample = head[:cut + 1] if cut > 0 else head
+    guess = guess_encoding(sample)
+    codec = _JAPANESE.get(guess or "")
+    if codec is None and _mostly_japanese(sample):
+        codec = "cp932"  # Shift_JIS with a few bad bytes: the detector rules it out
+    if codec is None:
+        if guess is None:
+            raise dataset_error("load.not_utf8", file=source.name, line=line, byte=byte)
+        raise dataset_error("load.not_utf8_likely", file=source.name, line=line, byte=byte,
+                            likely=encoding_label(guess))
+    bad_line = _first_undecodable_line(source, codec)
+    if (bad_line is not None and codec in _FALLBACK
+            and _first_undecodable_line(source, _FALLBACK[codec]) is None):
+        return _FALLBACK[codec]
+    if bad_line is not None:
+        raise dataset_error("load.likely_but_not", file=source.name, line=bad_line,
+                            likely=encoding_label(codec))
+    return codec
+
+
+_JAPANESE_CHARS = re.compile(r"[\u3041-\u30ff\u4e00-\u9fff]")
+_KANJI = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _garbled(decoded: str) -> bool:
+    """Mojibake rather than Japanese: a third of the kanji outside JIS level 1.
+
+    Japanese text uses the ~3,000 level-1 kanji (Shift_JIS 0x889F-0x9872) almost only;
+    Chinese or Korean bytes read as Japanese land on rare kanji all over the table.
+    """
+    kanji = _KANJI.findall(decoded)
+    if len(kanji) < 2:
+        return False
+    rare = sum(1 for c in kanji if c.encode("cp932", errors="replace") > b"\x98\x72")
+    return rare * 3 > len(kanji)
+
+
+def _mostly_japanese(sample: bytes) -> bool:
+    """Kana and kanji when read as CP932, with at most one bad character to four."""
+    decoded = sample.decode("cp932", errors="replace")
+    japanese = len(_JAPANESE_CHARS.findall(decoded))
+    return (japanese >= 2 and decoded.count("\ufffd") * 4 <= japanese
+            and not _garbled(decoded))
+
+
+def _first_undecodable_line(source: Source, codec: str) -> int | None:
+    """The line of the first byte ``codec`` cannot decode, reading the whole file in blocks;
+    None when all of it decodes."""
+    decoder = codecs.getincrementaldecoder(codec)()
+    lines, pending = 1, b""
+    stream = source.open()
+    try:
+        with stream:
+            while True:
+                block = stream.read(1 << 20)
+                final = not block
+                try:
+                    decoder.decode(block, final=final)
+                except UnicodeDecodeError:
+                    # re-decode this block from a line start to find the line
+                    data = pending + block
+                    for number, raw in enumerate(data.split(b"\n")):
+                        try:
+                            raw.decode(codec)
+                        except UnicodeDecodeError:
+                            return lines + number
+                    return lines
+                if final:
+                    return None
+                data = pending + block
+                cut = data.rfind(b"\n")
+                lines += data.count(b"\n", 0, cut + 1)
+                pending = data[cut + 1:]
+    except DatasetError:
+        raise
+    except _STREAM_ERRORS as exc:
+        raise source.corrupt(exc) from exc
 
 
 ENCODING_LABELS = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8 with BOM", "utf-16": "UTF-16",
-                   "cp932": "Shift_JIS (CP932)"}
+                   "cp932": "Shift_JIS (CP932)", "shift_jis_2004": "Shift_JIS-2004",
+                   "euc_jis_2004": "EUC-JP"}
+#: how a guessed encoding is named in a message (charset-normalizer's codec names otherwise)
+_GUESS_LABELS = {"gb18030": "GB18030 (Chinese)", "big5": "Big5 (Chinese)",
+                 "cp949": "CP949 (Korean)", "euc_kr": "EUC-KR (Korean)",
+                 "cp1252": "Windows-1252 (Western European)", "latin_1": "Latin-1",
+                 "cp1250": "Windows-1250 (Central European)"}
+
+
+def encoding_label(codec: str) -> str:
+    """A codec as a person knows it ("Shift_JIS (CP932)", "EUC-JP", "cp1250")."""
+    return (ENCODING_LABELS.get(codec) or ENCODING_LABELS.get(_JAPANESE.get(codec, ""))
+            or _GUESS_LABELS.get(codec) or codec)
+
+
+#: the encodings a loader names in its notes (UTF-8 goes without saying)
+LEGACY_ENCODINGS = ("utf-16", "cp932", "shift_jis_2004", "euc_jis_2004")
 
 
 class TextLines:
@@ -379,7 +529,7 @@ class TextLines:
             return dataset_error("load.line_not_utf8", file=self.source.name, line=number,
                                  hint=hint, byte=raw[exc.start])
         return dataset_error("load.line_not_codec", file=self.source.name, line=number,
-                             encoding=ENCODING_LABELS[codec])
+                             encoding=encoding_label(codec))
 
     def _whole(self, encoding: str) -> Iterator[tuple[int, str]]:
         data = self.source.read_bytes()
@@ -388,7 +538,7 @@ class TextLines:
         except UnicodeDecodeError as exc:
             line = _first_bad_line(data, exc.start)
             raise dataset_error("load.file_not_codec", file=self.source.name, line=line,
-                                encoding=ENCODING_LABELS[encoding]) from exc
+                                encoding=encoding_label(encoding)) from exc
         text = text.lstrip("\ufeff")
         if "\x00" in text:
             raise dataset_error("load.file_nul", file=self.source.name)
@@ -414,7 +564,7 @@ def decode_all(source: Source) -> tuple[str, str]:
     except UnicodeDecodeError as exc:
         line = _first_bad_line(data, exc.start)
         raise dataset_error("load.file_not_codec_byte", file=source.name, line=line,
-                            encoding=ENCODING_LABELS[encoding],
+                            encoding=encoding_label(encoding),
                             byte=data[exc.start]) from exc
     return text.lstrip("\ufeff"), encoding
 

@@ -30,7 +30,7 @@ from .. import i18n
 from ..dataset import Dataset, Document, Query
 from ..i18n import dataset_error
 from . import _json
-from ._source import ENCODING_LABELS, Source, decode_all
+from ._source import LEGACY_ENCODINGS, Source, decode_all, encoding_label
 from ._values import EXAMPLES, QrelsBuilder, json_kind, parse_grade, text_value
 from .notes import LoadLog
 
@@ -56,9 +56,9 @@ class _DuplicateKey(ValueError):
 def parse_json_document(source: Source, log: LoadLog) -> Any:
     """Decode and parse a whole JSON file; errors name the line and column."""
     text, encoding = decode_all(source)
-    if encoding in ("cp932", "utf-16"):
+    if encoding in LEGACY_ENCODINGS:
         log.note(i18n.text("load.read_as", file=source.name,
-                           encoding=ENCODING_LABELS[encoding]), code="encoding")
+                           encoding=encoding_label(encoding)), code="encoding")
     if not text.strip():
         raise dataset_error("article.empty", file=source.name)
     try:

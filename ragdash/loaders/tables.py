@@ -34,7 +34,7 @@ from typing import Any
 from ..dataset import Document, Qrels, Query
 from ..i18n import Joined, dataset_error, text
 from . import _json
-from ._source import ENCODING_LABELS, Source, TextLines
+from ._source import LEGACY_ENCODINGS, Source, TextLines, encoding_label
 from ._values import (
     DocumentsBuilder,
     QrelsBuilder,
@@ -145,6 +145,39 @@ def _set_field_limit() -> None:
 _set_field_limit()
 
 
+class QuotingMerged(Exception):
+    """Quoting would merge lines ``first``..``last`` (``last`` None: a quote never closes)
+    of a tab-separated file that reads as ``rows`` lines (the header included), one row
+    per line, without it."""
+
+    def __init__(self, file: str, first: int, last: int | None, rows: int) -> None:
+        super().__init__(file, first, last, rows)
+        self.file, self.first, self.last, self.rows = file, first, last, rows
+
+    def note(self, rows: int) -> str:
+        """The warning: ``rows`` is the number of data rows read unquoted."""
+        if self.last is None:
+            return text("load.quote_never_closes", file=self.file, first=self.first, n=rows)
+        return text("load.quote_merges_lines", file=self.file, first=self.first,
+                    last=self.last, n=rows)
+
+
+@dataclass
+class Spanning:
+    """Records of a quoted file that span more than one line: how many, the first one's lines,
+    and how many lines they take in all."""
+
+    count: int = 0
+    first: tuple[int, int] | None = None
+    lines: int = 0
+
+    def add(self, first: int, last: int) -> None:
+        self.count += 1
+        self.lines += last - first + 1
+        if self.first is None:
+            self.first = (first, last)
+
+
 class Table:
     """One table file: its format, header and records (streamed)."""
 
@@ -179,7 +212,21 @@ class Table:
                 self.format = {",": "csv", "\t": "tsv", ";": "csv;"}[best]
                 self.delimiter = best
         self._json_records: list[Any] | None = None
-        self.columns = self._read_columns()
+        #: False once quoting was found to merge the lines of a tab-separated file
+        self.quoted = True
+        self.unquoted_checked = False
+        #: records of a delimited file that span lines (known after a full read)
+        self.spanning = Spanning()
+        self.merged: QuotingMerged | None = None
+        try:
+            self.columns = self._read_columns()
+        except QuotingMerged as merged:  # the header itself opened a quote
+            self.read_unquoted(merged)
+            self.columns = self._read_columns()
+
+    def read_unquoted(self, merged: QuotingMerged) -> None:
+        self.quoted = False
+        self.merged = merged
 
     # -- header --------------------------------------------------------------------------
     def _read_columns(self) -> list[str]:
@@ -207,22 +254,67 @@ class Table:
 
     # -- records -------------------------------------------------------------------------
     def _delimited_rows(self) -> Iterator[tuple[int, list[str]]]:
+        """``(first line, cells)`` of every non-blank record.
+
+        Quoting: a cell that starts with ``"`` runs to the next lone ``"``, across lines if
+        need be (how Excel writes a cell with a line break). Tab-separated files from IR tools
+        (MS MARCO, BEIR's qrels) are never quoted, and a text there that starts with ``"``
+        would swallow the lines up to the next cell that ends with one. So when quoting
+        merges lines of a tab-separated file (or leaves a quote open), and splitting every
+        line at its tabs gives one row per line, each as wide as the header, the file is read
+        unquoted, with a warning that names the lines (:class:`QuotingMerged`, raised once
+        and handled by the readers). Otherwise records spanning lines are counted in
+        :attr:`spanning` so that the reader can say why there are fewer rows than lines.
+        """
+        if not self.quoted:
+            for number, line_text in TextLines(self.source):
+                row = line_text.split(self.delimiter or ",")
+                if any(cell.strip() for cell in row):
+                    yield number, row
+            return
         lines = TextLines(self.source, keepends=True)
         reader = csv.reader((text for _, text in lines), delimiter=self.delimiter or ",",
                             strict=True)
         start = 1
+        spanning = Spanning()
         while True:
             try:
                 row = next(reader)
             except StopIteration:
+                self.spanning = spanning
                 return
             except csv.Error as exc:
+                self._try_unquoted(start, None)
                 raise dataset_error("table.bad_record", file=self.file, line=start,
                                     reason=str(exc)) from exc
             line = start
             start = reader.line_num + 1
+            if reader.line_num > line:
+                self._try_unquoted(line, reader.line_num)
+                spanning.add(line, reader.line_num)
             if row and any(cell.strip() for cell in row):
                 yield line, row
+
+    def _try_unquoted(self, first: int, last: int | None) -> None:
+        """Raise :class:`QuotingMerged` when this tab-separated file reads as one row per
+        line without quoting (see :meth:`_delimited_rows`)."""
+        if self.delimiter != "\t" or self.unquoted_checked:
+            return
+        self.unquoted_checked = True
+        width, rows = None, 0
+        for _number, line_text in TextLines(self.source):
+            cells = line_text.split("\t")
+            if not any(cell.strip() for cell in cells):
+                continue
+            while len(cells) > 1 and not cells[-1].strip():
+                cells.pop()  # trailing tabs
+            if width is None:
+                width = len(cells)
+            elif len(cells) != width:
+                return
+            rows += 1
+        if width is not None and width > 1:
+            raise QuotingMerged(self.file, first, last, rows)
 
     def records(self, header: bool = True) -> Iterator[tuple[int | None, str | None, Any]]:
         """``(line, record_label, row)``: row is a list (delimited) or a dict (JSON)."""
@@ -406,11 +498,48 @@ def _required(value: Any, role: str, kind: str, col: str | None, file: str, line
     return value
 
 
-def read_documents(source: Source, log: LoadLog, *, kind: str = "corpus",
-                   override: Mapping[str, str | None] | None = None,
-                   table: Table | None = None) -> tuple[list, TableMapping]:
-    """Documents (kind "corpus") or queries (kind "queries") from one table."""
-    table = table or Table(source)
+def _quoting_settled(read):
+    """Run ``read(table, log)``; when quoting turns out to merge lines of a tab-separated
+    file, read it again unquoted (see :meth:`Table._delimited_rows`) and say so."""
+
+    def reader(source: Source, log: LoadLog, *, table: Table | None = None, **kw):
+        table = table or Table(source)
+        scratch = LoadLog()
+        try:
+            result = read(table, scratch, **kw)
+        except QuotingMerged as merged:
+            table.read_unquoted(merged)
+            scratch = LoadLog()
+            result = read(table, scratch, **kw)
+        log.notes.extend(scratch.notes)
+        _note_quoting(log, table, header=result[1].header)
+        return result
+
+    reader.__doc__ = read.__doc__
+    return reader
+
+
+def _note_quoting(log: LoadLog, table: Table, *, header: bool) -> None:
+    """Why a delimited file has fewer rows than lines, or why it was read unquoted."""
+    if table.merged is not None:
+        rows = table.merged.rows - (1 if header else 0)
+        log.warn("quoting_merged", table.merged.note(rows), count=rows)
+    elif table.spanning.count:
+        first, last = table.spanning.first or (0, 0)
+        said = text("load.rows_span_lines", file=table.file, n=table.spanning.count,
+                    first=first, last=last, lines=table.spanning.lines)
+        if table.delimiter == "\t":  # IR tools never quote: worth a warning
+            log.warn("rows_span_lines", said, count=table.spanning.count)
+        else:
+            log.note(said, code="rows_span_lines")
+
+
+@_quoting_settled
+def read_documents(table: Table, log: LoadLog, *, kind: str = "corpus",
+                   override: Mapping[str, str | None] | None = None
+                   ) -> tuple[list, TableMapping]:
+    """Documents (kind "corpus") or queries (kind "queries") from one table (a Source, or
+    ``table=`` an open :class:`Table`)."""
     mapping = plan_table(kind, table, override)
     get = _row_getter(table, mapping)
     file = table.file
@@ -455,10 +584,11 @@ def read_documents(source: Source, log: LoadLog, *, kind: str = "corpus",
     return items, mapping
 
 
-def read_qrels_table(source: Source, log: LoadLog, *,
-                     override: Mapping[str, str | None] | None = None,
-                     table: Table | None = None) -> tuple[Qrels, TableMapping]:
-    table = table or Table(source)
+@_quoting_settled
+def read_qrels_table(table: Table, log: LoadLog, *,
+                     override: Mapping[str, str | None] | None = None
+                     ) -> tuple[Qrels, TableMapping]:
+    """Qrels from one table (a Source, or ``table=`` an open :class:`Table`)."""
     mapping = plan_table("qrels", table, override)
     get = _row_getter(table, mapping)
     file = table.file
@@ -513,9 +643,9 @@ def _trec_getter(table: Table, get):
 
 def _note_mapping(log: LoadLog, mapping: TableMapping) -> None:
     log.note(mapping.note(), code=f"mapping_{mapping.kind}", data=mapping.to_dict())
-    if mapping.encoding in ("cp932", "utf-16"):
+    if mapping.encoding in LEGACY_ENCODINGS:
         log.note(text("load.read_as", file=mapping.file,
-                      encoding=ENCODING_LABELS[mapping.encoding]), code="encoding")
+                      encoding=encoding_label(mapping.encoding)), code="encoding")
 
 
 def inspect_table(kind: str, source: Source,

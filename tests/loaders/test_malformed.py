@@ -106,7 +106,7 @@ CASES = [
                               .encode("latin-1")),
          "dataset", "", ["corpus.jsonl", "line 3", "not UTF-8", "Save the file as UTF-8"]),
     Case("shift-jis-after-utf8-start",
-         beir(corpus=(j({"_id": "d1", "text": "x" * 70_000}) + "\n").encode()
+         beir(corpus=(j({"_id": "d1", "text": "日本語" * 120_000}) + "\n").encode()
               + '{"_id": "d3", "text": "日本語のテキスト"}\n'.encode("cp932")),
          "dataset", "", ["corpus.jsonl", "line 2", "looks like Shift_JIS", "UTF-8"]),
     Case("utf8-japanese-with-one-bad-byte",
