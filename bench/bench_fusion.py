@@ -1,6 +1,6 @@
 """Benchmark: RRF of two runs with ragdash against ``ranx.fuse``, as whole processes.
 
-Workload (issue 10): two TREC runs of 10,000 queries x 100 documents each (doc ids drawn from
+Workload: two TREC runs of 10,000 queries x 100 documents each (doc ids drawn from
 a corpus of 200,000, so the runs overlap a little, as BM25 and a dense run do). Each side is a
 fresh python that reads both files, fuses them with reciprocal rank fusion (k = 60) and writes
 the fused TREC run:

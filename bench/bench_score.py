@@ -1,6 +1,6 @@
 """Benchmark: ``python -m ragdash score`` against pytrec_eval on the whole curve.
 
-Workload (issue 2, item 7): a random run of 10,000 queries x 100 documents, with graded qrels;
+Workload: a random run of 10,000 queries x 100 documents, with graded qrels;
 every metric family at every K = 1..100. Both sides are timed as whole processes (interpreter
 start, imports, reading both files, scoring, printing the mean of every measure), side by
 side in one run, alternating, best of N:

@@ -1,4 +1,5 @@
-"""Screenshots of the main pages for the README, from the real app in headless Chromium.
+"""Screenshots of the main pages for the README and docs/, from the real app in headless
+Chromium.
 
     python bench/screenshots.py [--out docs/screenshots]
 

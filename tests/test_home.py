@@ -1,7 +1,7 @@
-"""Issue #13, item 10: an unwritable RAGDASH_HOME is found before the first paid request, in
-the command line (embeddings and rerank) and in the app's run job. Decision: refuse, also
-when the read-only home holds a cache (documented in the README: copy the cache into a
-writable RAGDASH_HOME to reuse it). Real servers on 127.0.0.1 count the requests."""
+"""An unwritable RAGDASH_HOME is found before the first paid request, in the command line
+(embeddings and rerank) and in the app's run job. It is refused, also when the read-only home
+holds a cache (docs/providers-and-keys.md says to copy the cache into a writable RAGDASH_HOME
+to reuse it). Real servers on 127.0.0.1 count the requests."""
 
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def test_the_app_run_job_stops_before_paying_when_the_cache_cannot_be_written(ho
 
 
 def test_a_sigkill_loses_at_most_batch_times_concurrency_texts(tmp_path):
-    """README's sentence, measured: texts the server answered (paid for) minus texts in the
+    """The docs' sentence, measured: texts the server answered (paid for) minus texts in the
     cache after a SIGKILL mid-run is at most --batch-size x --concurrency."""
     import signal
     import sqlite3

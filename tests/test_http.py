@@ -177,7 +177,7 @@ def test_an_error_reply_is_read_only_up_to_its_cap(monkeypatch):
     assert len(str(err.value)) < 500
 
 
-# -- 8. replies that used to print a traceback -----------------------------------------------
+# -- 8. replies that would otherwise end in a traceback --------------------------------------
 DEEP = "[" * 100_000 + "]" * 100_000
 
 

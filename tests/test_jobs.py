@@ -302,7 +302,7 @@ def test_the_app_s_job_builds_its_retriever_in_the_job_thread_and_saves_cost_and
 
 def test_a_resumed_stage_estimates_from_its_own_pace_not_from_cached_texts(manager,
                                                                            monkeypatch):
-    """#14: a resumed run started at "about 0 s left" (1,000 cached texts "done" in 0 s)."""
+    """A resumed run does not start at "about 0 s left" (1,000 cached texts "done" in 0 s)."""
     monkeypatch.setattr(jobs_module, "ETA_AFTER", 0.2)
     go = [threading.Event() for _ in range(2)]
 

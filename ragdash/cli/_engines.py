@@ -47,6 +47,6 @@ def open_from_args(args, kind: str):
     timeout = getattr(args, "timeout", None) or _ENGINE["engine_timeout"].default
     token = engine_token(args)
     insecure = plain_http_warning(args.uri, key_set=token is not None, what="token")
-    if insecure:  # the engine's token over plain http to another machine (issue #13)
+    if insecure:  # the engine's token over plain http to another machine
         note(text("cli.warning", warning=insecure))
     return open_engine(kind, args.uri, token=token, timeout=timeout)

@@ -196,8 +196,8 @@ class CacheFile:
 
     def check_writable(self) -> None:
         """Raise a CacheError unless new rows can be written: called before the first paid
-        request, so an unwritable ``RAGDASH_HOME`` costs nothing (replies that could not be
-        kept used to be paid for and thrown away). A read-only home is refused even when it
+        request, so an unwritable ``RAGDASH_HOME`` costs nothing (no reply is paid for and then
+        thrown away because it cannot be kept). A read-only home is refused even when it
         holds a cache; copying the file into a writable ``RAGDASH_HOME`` reuses it. Checked
         once per object (a write transaction is opened and rolled back)."""
         if self._writable:

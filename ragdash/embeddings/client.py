@@ -807,9 +807,9 @@ class _Slot:
 
     A worker takes a free slot first and then the next batch, so requests leave in the
     planned order. The batch holds the slot from its first request to the last byte of a
-    successful reply — through retries and the waits before them, as a worker thread of its
-    own used to — and gives it up to parse that reply, while the next batch's request leaves
-    (a job runs twice as many worker threads as slots for this). It takes a slot again only
+    successful reply — through retries and the waits before them — and gives it up to parse
+    that reply, while the next batch's request leaves (a job runs twice as many worker threads
+    as slots for this). It takes a slot again only
     when it must send again (a retry after an unreadable reply, the halves of a batch the
     server found too long, a text cut shorter), ahead of batches that have not started.
     """

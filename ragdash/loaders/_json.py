@@ -1,5 +1,6 @@
 """Parsing JSON text from a dataset file: the two inputs Python's ``json`` accepts or rejects in
-ways that used to escape as tracebacks, as one :class:`DatasetError` naming the file and line.
+ways that would otherwise escape as tracebacks, as one :class:`DatasetError` naming the file
+and line.
 
 - An integer of more than 4,300 digits: ``json.loads`` raises a bare ``ValueError`` (Python's
   limit on int-from-string conversion), with no position.

@@ -396,8 +396,8 @@ def cost_quality_figure(runs: CostRows, *, metric: str = "ndcg@10", currency: st
     fig.add_trace(go.Scatter(
         x=x, y=y, mode="markers+text", text=[_esc(_short(r.get(name_key, ""), 30))
                                              for r in items],
-        # neighbours by cost take turns above and below their point: labels of runs that
-        # cost about the same no longer sit on top of each other
+        # neighbours by cost take turns above and below their point, so the labels of runs
+        # that cost about the same do not sit on top of each other
         textposition=_alternating(x), cliponaxis=False,
         customdata=[str(r.get(id_key, "")) for r in items],
         marker={"size": 12, "color": [PALETTE[i % len(PALETTE)] for i in range(len(items))]},

@@ -167,7 +167,7 @@ class DenseRetriever:
         the requests are under way (when there are any), to use the wait.
         """
         if self.cache is not None:
-            self.cache.check_writable()  # before the first paid request (issue #13)
+            self.cache.check_writable()  # before the first paid request: nothing paid is lost
         return _GroupEmbedding(self, groups, progress=progress, cancel=cancel).run(
             while_waiting)
 

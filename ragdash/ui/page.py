@@ -99,8 +99,8 @@ def _counts(fmt: dict[str, object]) -> dict[str, object]:
 
 def _stop_if_store_unreadable(lang: str) -> None:
     """A damaged or unopenable run store (``runs.sqlite``) is one sentence with its path and
-    what to do, on every page, and nothing else is drawn (each page reads the store; a
-    traceback is what it used to show). A damaged row is not this: it is skipped and named."""
+    what to do, on every page, and nothing else is drawn (each page reads the store, and
+    would otherwise end in a traceback). A damaged row is not this: it is skipped and named."""
     try:
         state.store().list(limit=1)
     except RagdashError as exc:

@@ -183,7 +183,7 @@ def _shorten(frame: pd.DataFrame, narrow: bool) -> pd.DataFrame:
     """For a half-width column: the title joins the text (one wide column rather than two
     narrow ones) and the text is cut to :data:`NARROW_TEXT` characters. Every text cell is
     escaped: ``st.table`` renders its cells as Markdown, so a document title or an id could
-    otherwise show a remote image or a link (issue #13)."""
+    otherwise show a remote image or a link."""
     if not narrow:
         return frame
     out = frame.copy()
@@ -233,7 +233,7 @@ def downloads(ctx: PageContext, run: Run, per_query: pd.DataFrame) -> None:
     report_button(ctx, [run], key="dl_report")
     # Callables: a file is built when its button is clicked, not on every redraw. A click
     # does not rerun the page (on_click="ignore"): every rerun gives each deferred file a new
-    # id, so a second click within a second asked for the old one and never got its file.
+    # id, so a second click within a second would ask for the old one and never get its file.
     cols = st.columns(4)
     cols[0].download_button(t("res.dl_csv"), lambda: safe_csv(per_query),
                             f"{stem}-per-query.csv", "text/csv", key="dl_csv",

@@ -96,7 +96,7 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
         model = st.text_input(t("run.local_model"), help=t("run.local_model_help"),
                               **bind(keys.LOCAL_MODEL, ""))
         batch = number(st, P.LOCAL["batch_size"], t("run.batch_size"), keys.LOCAL_BATCH_SIZE, t)
-        return engine_form.search_settings(ctx, RunSettings(  # or an engine's (#12)
+        return engine_form.search_settings(ctx, RunSettings(  # or a vector engine's
             "local", {"model": model.strip(), "batch_size": int(batch)}, "", model.strip(),
             "local"))
     presets = list(PRESETS)
@@ -132,7 +132,7 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
         blocker = t("run.base_url_placeholder", placeholder=PLACEHOLDER)
     elif not base_url.strip():
         blocker = t("run.base_url_missing")
-    return engine_form.search_settings(ctx, RunSettings(  # or an engine's (#12)
+    return engine_form.search_settings(ctx, RunSettings(  # or a vector engine's
         "openai", options, api_key.strip(), model.strip(), preset.provider, blocker))
 
 

@@ -50,7 +50,8 @@ def say(exc: object, lang: str) -> str:
 
 def code(text: object) -> str:
     """``text`` as one Markdown code span that nothing in it can close: ids shown as code
-    (a query id with backticks in it used to end the span and become a link or an image).
+    (a query id with backticks in it would otherwise end the span and become a link or an
+    image).
     The fence is one backtick longer than the longest run of backticks inside; a space pads a
     text that starts or ends with a backtick (CommonMark strips one such space each side).
     Line breaks become spaces, as inside any code span."""

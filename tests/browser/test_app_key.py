@@ -1,4 +1,4 @@
-"""The API key typed is the key sent, however the user leaves the field (issue 14 item 1).
+"""The API key typed is the key sent, however the user leaves the field.
 
 Streamlit 1.67's password field commits on blur, except when focus moves to its own "Show
 password" button — where Tab goes. Each way of leaving the field is tried in a fresh browser

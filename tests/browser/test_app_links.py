@@ -1,7 +1,7 @@
-"""Chromium: a ``?run=`` link to a run this server does not have (#14 item 3).
+"""Chromium: a ``?run=`` link to a run this server does not have.
 
-Before, the error showed for a few seconds, then the newest run replaced it and the address
-bar took that run's id, with no notice left.
+The error stays on the page and the address keeps the id asked for: the newest run must not
+replace it a moment later (and take over the address bar with no notice left).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Chromium: downloads clicked in quick succession all arrive.
 
-Each click used to rerun the page, and every rerun gives each deferred download a new id: a
-second click within about a second asked for the id of the run before and got
+A click must not rerun the page: every rerun gives each deferred download a new id, so a
+second click within about a second would ask for the id of the run before and get
 ``MediaFileStorageError: Deferred file … not found`` — its button spun, disabled, and nothing
 came (4 of ~10 rapid clicks).
 """

@@ -1,4 +1,4 @@
-"""The Run page's vector-engine section in a real browser (issue 12): a dense run of the
+"""The Run page's vector-engine section in a real browser: a dense run of the
 sample through an OpenAI-compatible server on 127.0.0.1, then "test ANN settings" indexes its
 cached vectors into Milvus Lite with HNSW, and Compare shows the ANN run against the exact one.
 """

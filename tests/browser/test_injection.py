@@ -1,4 +1,4 @@
-"""Issue #13, item 2, in a real browser: a dataset whose ids, titles, texts, dataset name, run
+"""Markdown/HTML injection in a real browser: a dataset whose ids, titles, texts, dataset name, run
 names and upload file name are Markdown/HTML attacks, shown on every page of
 ``streamlit run app.py`` in Chromium. No request may leave the page for the attacker's URLs
 (example.org, or a relative ``inj-*`` image), and no such link or image may be in the page."""

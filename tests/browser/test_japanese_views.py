@@ -1,4 +1,4 @@
-"""Chromium: the Japanese views of #14 — Compare's scatter title and half-width drill-downs
+"""Chromium: the Japanese views — Compare's scatter title and half-width drill-downs
 shown whole, a failed run explained in Japanese and in the app's words, money axes in money."""
 
 from __future__ import annotations

@@ -247,7 +247,7 @@ def test_relevance_level_and_deciding_test(files, capsys):
 
 
 def test_japanese_table_and_labels_not_only_the_verdicts(files, capsys):
-    """#14: `compare --lang ja` translated the verdict only."""
+    """`compare --lang ja` translates the table's labels too, not only the verdict."""
     _, _, qrels_path, paths = files
     assert main(["compare", str(qrels_path), str(paths["weak"]), str(paths["strong"]),
                  "--resamples", "1000", "--lang", "ja"]) == 0

@@ -233,7 +233,7 @@ def test_store_in_an_unusable_home_fails_before_any_work(tmp_path):
 
 def test_the_progress_line_is_the_same_for_a_local_model_with_time_and_time_left(
         monkeypatch, capsys):
-    """#14: a local model showed nothing for minutes on the command line."""
+    """A local model shows progress on the command line, not nothing for minutes."""
     from ragdash.cli import evaluate as cli_evaluate
 
     clock = [100.0]

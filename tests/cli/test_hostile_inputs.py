@@ -1,4 +1,4 @@
-"""Issue #13 on the command line, end to end in subprocesses: validation warnings reach stderr
+"""Hostile inputs on the command line, end to end in subprocesses: validation warnings reach stderr
 and ``--format json``; ``--save-run`` refuses ids a TREC run cannot hold, before paying."""
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def test_write_trec_refuses_what_it_cannot_hold(tmp_path, qid, did, kind, bad):
     assert f"the {kind} id {bad!r}" in str(exc.value) and not dest.exists()
 
 
-# -- 8: run JSON files that used to be tracebacks ------------------------------------------
+# -- 8: run JSON files that would otherwise end in a traceback -----------------------------
 HOSTILE_JSON = {"long-int": '{"ranking": {"q1": {"d1": ' + "1" * 5000 + "}}}",
                 "deep": "[" * 100_000 + "]" * 100_000,
                 "deep-object": '{"ranking": ' + "[" * 100_000 + "]" * 100_000 + "}"}

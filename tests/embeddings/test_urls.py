@@ -1,4 +1,4 @@
-"""Base URL rules (ragdash.services.urls), as a table the README repeats."""
+"""Base URL rules (ragdash.services.urls), as a table docs/providers-and-keys.md repeats."""
 
 import pytest
 

@@ -98,7 +98,7 @@ def _ja(key: str) -> str:
 
 
 def test_japanese_wording_is_consistent():
-    """#14: プロバイダ and プロバイダー mixed; 未検索 read oddly for "not retrieved"."""
+    """One word for one thing: プロバイダー (never プロバイダ); "not retrieved" is not 未検索."""
     import re
 
     from ragdash.i18n import CATALOG
@@ -113,7 +113,7 @@ def test_japanese_wording_is_consistent():
         assert not [k for k in AREAS[area] if re.search(r"フォルダ(?!ー)", _ja(k))]
 
 
-# -- core messages with ids (#14 item 4) ----------------------------------------------------
+# -- core messages with ids ---------------------------------------------------------------
 MSG_CALL = re.compile(r"""\b(?:error\(\s*\w+,\s*|dataset_error\(\s*|catalog_error\(\s*|text\(\s*"""
                       r"""|with_id\(\s*)"""
                       r"""["']([a-z0-9_.]+)["']""")
@@ -273,7 +273,7 @@ def test_the_column_mapping_notes_are_the_same_english_and_say_it_in_japanese():
     assert str(again) == str(note) and message(again, "ja") == ja
 
 
-# -- every user-facing error has an id (#14 item 4) ------------------------------------------
+# -- every user-facing error has an id -----------------------------------------------------
 def _literal(node) -> str | None:
     """The text of a literal message (a string, an f-string, or ``+`` of them); ``{}`` for
     each formatted value; None when the message is not written out here."""

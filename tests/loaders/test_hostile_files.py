@@ -1,5 +1,5 @@
-"""Issue #13, the loaders' reading layer: inputs that used to end in a traceback or a hang
-end in one DatasetError naming the file and line (real files on disk, a real FIFO)."""
+"""The loaders' reading layer: inputs that would otherwise end in a traceback or a hang end
+in one DatasetError naming the file and line (real files on disk, a real FIFO)."""
 
 from __future__ import annotations
 

@@ -265,7 +265,7 @@ def test_a_scatter_of_thousands_of_queries_is_jittered_and_faint_with_true_hover
     x, y = np.asarray(pts.x), np.asarray(pts.y)
     assert 0 < np.abs(x - a).max() <= SCATTER_JITTER + 1e-9
     assert np.abs(y - b).max() <= SCATTER_JITTER + 1e-9
-    assert len(np.unique(np.round(x, 6))) > 1000  # no longer 3 stacks
+    assert len(np.unique(np.round(x, 6))) > 1000  # spread out, not 3 stacks
     assert pts.marker.opacity <= 0.35
     assert "A: 0.5000" in pts.text[int(np.flatnonzero(a == 0.5)[0])]
     small = scatter_figure(a[:SCATTER_DENSE_AT], b[:SCATTER_DENSE_AT], qids[:SCATTER_DENSE_AT])

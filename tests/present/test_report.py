@@ -294,7 +294,7 @@ def _section(page: str, anchor: str) -> str:
 def test_the_japanese_reports_bar_labels_are_level(report_ja):
     bars = [tr for data in _plotly_data(report_ja) for tr in data if tr["type"] == "bar"]
     assert bars and [tr.get("textangle") for tr in bars] == [0] * len(bars)
-    # the bars follow the estimate's currency, and each is labelled in both (#14)
+    # the bars follow the estimate's currency, and each is labelled in both
     assert bars[0]["text"] == ["$0.00198 · ¥0.31", "$0.0128 · ¥1.98"]
     assert bars[0]["x"] == sorted(r["jpy"] for r in COST_JA.rows)
 

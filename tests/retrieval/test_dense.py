@@ -161,8 +161,8 @@ def test_progress_goes_documents_queries_ranking(fake_server, tmp_path):
 
 
 def test_progress_ends_at_n_of_n_with_empty_texts(fake_server, tmp_path):
-    """An empty text gets a zero vector without a request: it still counts as done (the app
-    stopped at "1,398 of 1,399", #14)."""
+    """An empty text gets a zero vector without a request: it still counts as done (so the app
+    does not stop at "1,398 of 1,399")."""
     ds = dataset(n_docs=20, n_queries=10)
     ds.documents[3] = Document("d003", "", title="")
     events = []

@@ -224,7 +224,7 @@ def test_cli_sweep_bad_lists_are_one_line(tmp_path, flag, value, needle):
 def test_float16_keeps_ndcg_on_jsquad_with_a_real_model(tmp_path):
     """On a slice of jsquad-valid (its first 150 judged queries, their relevant documents and
     as many others: the local model embeds about 450 texts, not 5,587; the whole set is in
-    the README, measured by the sweep command: float16 - float32 = 0.000000)."""
+    docs/choosing-a-setup.md, measured by the sweep command: float16 - float32 = 0.000000)."""
     full = load_dataset(JSQUAD)
     queries = full.evaluated_queries(150)
     relevant = {d for q in queries for d in full.qrels[q.id]}

@@ -1,4 +1,4 @@
-"""Dense retrieval in bounded memory (issue 12): the documents' vectors written once to a
+"""Dense retrieval in bounded memory: the documents' vectors written once to a
 memory-mapped .npy under RAGDASH_HOME, searched from there.
 
 - the streaming search over a memory-mapped file gives the in-RAM search's top K exactly

@@ -1,4 +1,4 @@
-"""AppTest (#14 item 4): the core's errors on the app's pages are said in the page's language,
+"""AppTest: the core's errors on the app's pages are said in the page's language,
 in the app's words (fields and pickers, not command-line flags)."""
 
 from __future__ import annotations

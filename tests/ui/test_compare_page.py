@@ -163,7 +163,8 @@ def test_compare_needs_two_runs(sample):
 
 
 def test_the_half_width_drilldowns_wrap_instead_of_cutting(sample, two_runs):
-    """#14: the grid in a half-width column cut titles, texts and "rank 66 (below t"."""
+    """A grid in a half-width column would cut titles, texts and "rank 66 (below t": the
+    drill-downs are tables that wrap."""
     a, _ = two_runs
     at = open_page(new_app(run=a), "compare")
     assert not at.exception

@@ -143,7 +143,7 @@ def test_without_a_dataset_the_price_table_still_works():
 
 
 def test_no_table_on_the_cost_page_shows_none(sample, home):
-    """#14: unset figures (a batch price, a row's own rate) showed as a literal "None"."""
+    """Unset figures (a batch price, a row's own rate) show as "—", never a literal "None"."""
     at = _cost_page(save_bm25_run(sample, name="bm25"))
     providers = frame_with(at, "provider", "batch_usd")
     assert set(providers["batch_usd"]) >= {"—"} and providers["batch_usd"].notna().all()

@@ -41,7 +41,7 @@ def test_three_tables_load_and_the_mapping_is_shown():
     mapping = frame_with(at, "Table", "Role ← column")
     assert "Text ← text" in mapping.set_index("Table").loc["Corpus (documents)",
                                                           "Role ← column"]
-    # named after the corpus file (was "upload"), and the name can be edited
+    # named after the corpus file (not "upload"), and the name can be edited
     assert "corpus" in plain(" ".join(c.value for c in at.sidebar.caption))
     assert "From: corpus.csv, queries.csv, qrels.csv" in texts(at)
     fp = at.session_state[keys.DATASET_FP]

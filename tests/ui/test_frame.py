@@ -65,7 +65,7 @@ def test_a_bad_run_link_says_so_without_a_traceback():
 
 
 def test_a_link_to_a_missing_run_keeps_its_error_and_shows_no_other_run(sample):
-    """#14: the newest run replaced the error a moment later and took over the address."""
+    """The newest run must not replace the error a moment later and take over the address."""
     other = save_bm25_run(sample, name="somebody's run")
     at = new_app(run="nosuchrun1").run()
     open_page(at, "results")

@@ -1,4 +1,4 @@
-"""Issue #13 in the app (AppTest, the real page scripts): reading limits stated and enforced
+"""Hostile uploads in the app (AppTest, the real page scripts): reading limits stated and enforced
 on the upload path, the plain-http key banner, and hostile dataset strings shown as written."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue #13, item 2: dataset strings shown through Markdown cannot become links, images or
+"""Dataset strings shown through Markdown cannot become links, images or
 HTML. ``md`` (escaped text) and ``code`` (an unbreakable code span) in ragdash/ui/widgets.py
 are checked with a CommonMark parser (markdown-it-py) on hostile and random strings."""
 

@@ -205,7 +205,7 @@ def test_view_settings_survive_a_visit_to_another_page(sample, run_id):
 
 
 def test_japanese_counts_have_thousands_separators():
-    """#14: 「4420 件中 4420 件」."""
+    """「4,442 件中 4,442 件」, not 「4442 件中 4442 件」."""
     from paths import JSQUAD
 
     from ragdash.loaders import load_dataset

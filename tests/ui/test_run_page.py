@@ -201,8 +201,8 @@ def test_the_azure_placeholder_and_an_empty_base_url_stop_the_start_button():
 
 
 def test_the_shipped_config_watches_no_files_and_the_panel_refreshes_at_a_bounded_rate():
-    """A watching server walked sys.modules after every fragment run and watched a .venv made
-    inside the repository: runs were 6-10x slower with their progress on screen (#14)."""
+    """A watching server walks sys.modules after every fragment run and watches a .venv made
+    inside the repository, which made runs 6-10x slower with their progress on screen."""
     import tomllib
 
     from ragdash.ui import job_panel
@@ -261,7 +261,7 @@ def test_the_estimate_caption_names_the_local_model_and_bm25_plainly():
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_a_missing_key_is_explained_in_the_apps_words_and_language(server, lang):
-    """#14: the app repeated the command line's advice (--api-key-env) in English."""
+    """Not the command line's advice (--api-key-env), nor English on a Japanese page."""
     at = new_app().run()
     at.sidebar.radio(key="w:rd_lang").set_value(lang).run()
     at = _openai_settings(open_sample(at, "article-ja"), server, "")
@@ -282,7 +282,7 @@ def test_a_missing_key_is_explained_in_the_apps_words_and_language(server, lang)
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_cost_notes_speak_the_apps_language_without_flags(server, lang):
-    """#14: "pass a provider to choose" was command-line advice, in English only."""
+    """Not "pass a provider to choose" (command-line advice), nor English only."""
     at = new_app().run()
     at.sidebar.radio(key="w:rd_lang").set_value(lang).run()
     at = _openai_settings(open_sample(at, "article-ja"), server, KEY)  # custom: no provider

@@ -158,8 +158,8 @@ class RerankClient:
                                    else DEFAULT_MAX_REQUEST_TOKENS.get(self.protocol))
         self.api_key_header = api_key_header or "Authorization"
         self._api_key = (api_key or "").strip() or None
-        # refused at once, not retried (a key with a line break used to retry for 22 s, and
-        # one with a curly quote to end in a traceback)
+        # refused at once, before any request: no header can carry a key with a line break or
+        # a curly quote, so retrying would only wait and then fail
         check_header_value(self.api_key_header, self._api_key or "")
         #: sentences for the user before the run (a key over plain http to another machine)
         self.warnings: list[str] = []

@@ -280,7 +280,7 @@ class Reranker:
             fresh[g].update(zip(hashes, scores.tolist()))
 
         if with_due and self.cache is not None:
-            self.cache.check_writable()  # before the first paid request (issue #13)
+            self.cache.check_writable()  # before the first paid request: nothing paid is lost
         if with_due:
             self.scorer.score_groups(plan.groups(), on_scores=on_scores, progress=progress,
                                      cancel=cancel)

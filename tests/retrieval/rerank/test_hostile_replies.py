@@ -1,7 +1,7 @@
-"""Issue #13 items 1, 4, 5 and 8 for the rerank client: it now sends through ragdash/http.py's
-Transport, like the embeddings client (it had its own requests session: a cross-host 307
-took a non-Authorization key along, a trickled reply kept --timeout 1 going, replies were read
-whole, a key with a line break retried for 22 s and one with a curly quote was a traceback).
+"""Hostile servers and keys for the rerank client, which sends through ragdash/http.py's
+Transport like the embeddings client: a cross-host 307 takes no key along (whatever header
+carries it), a trickled reply cannot keep --timeout 1 going, replies are read as a capped
+stream, and a key with a line break or a curly quote is refused before any request.
 Real servers on 127.0.0.1: tests/fake_rerank.py and the raw-socket tests/raw_http.py."""
 
 from __future__ import annotations
