@@ -5,7 +5,7 @@ import streamlit as st
 
 from ragdash.metrics import FAMILIES, FAMILY_NAMES, metric_label
 from ragdash.present.charts import PLOTLY_CONFIG, curve_figure
-from ragdash.ui import compare, keys, page_setup, results, state
+from ragdash.ui import compare, gate, keys, page_setup, results, state
 from ragdash.ui.widgets import bind, bind_choice, md
 
 ctx = page_setup("compare")
@@ -61,6 +61,8 @@ b = pick[1].selectbox(t("cmp.run_b"), names, **bind_choice(keys.COMPARE_B, names
 if a == b:
     st.info(t("cmp.same_run"))
     st.stop()
+run_of = dict(zip(names, runs))
+gate.gate_view(ctx, run_of[a], run_of[b], (a, b), metric, key="cmp_gate")
 left, right = st.columns([3, 2])
 with left:
     compare.scatter(ctx, comparison, a, b, ds, key="cmp_scatter")
@@ -68,7 +70,6 @@ with right:
     worst = compare.disagreement_view(ctx, aligned, a, b, metric, ds, key="cmp_disagree")
 
 st.subheader(t("res.drill"))
-run_of = dict(zip(names, runs))
 order = list(worst["query_id"]) + [q for q in comparison.query_ids
                                    if q not in set(worst["query_id"])]
 qid = results.drill_query_picker(ctx, order, ds, key="cmp_drill")
