@@ -54,7 +54,12 @@ def _usage(parser: argparse.ArgumentParser) -> str:
 
 
 def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
+    """Help text as Markdown prose: one line, and what Markdown would take for markup escaped
+    (a table's ``|``, an HTML tag in ``store:<id>``, emphasis in ``text-embedding-3-*``)."""
+    text = " ".join(text.split())
+    for char, escaped in (("\\", "\\\\"), ("|", "\\|"), ("*", "\\*"), ("<", "&lt;")):
+        text = text.replace(char, escaped)
+    return text
 
 
 def _name(action: argparse.Action) -> str:
