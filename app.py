@@ -4,8 +4,7 @@ import streamlit as st
 
 from ragdash.errors import RagdashError
 from ragdash.ui import job_panel, landing, page_setup
-from ragdash.ui.results import shared_note
-from ragdash.ui.tables import runs_table
+from ragdash.ui.tables import runs_table, shared_note
 from ragdash.ui.widgets import md, say
 
 ctx = page_setup("home")

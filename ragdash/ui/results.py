@@ -18,7 +18,7 @@ from ..runs import export_json, export_trec
 from . import keys, setup_file
 from .chunk_view import with_matched_chunks
 from .page import PageContext, missing_link
-from .tables import runs_table
+from .tables import runs_table, shared_note
 from .widgets import bind, bind_choice, bind_multi, code, md
 
 DEFAULT_FAMILIES = ["recall", "ndcg", "mrr"]
@@ -315,14 +315,6 @@ def pick_a_saved_run(ctx: PageContext, summaries) -> None:
         st.page_link("pages/3_Results.py", label=f"{md(s.name)} · {when}",
                      query_params={"run": s.id, **lang_param(ctx)},
                      icon=":material/open_in_new:")
-
-
-def shared_note(ctx: PageContext) -> None:
-    """Beside a list of saved runs: who else sees them and who may delete them."""
-    if ctx.user is None:
-        st.warning(ctx.t("runs.shared_all"), icon=":material/group:")
-    else:
-        st.caption(ctx.t("runs.shared_user"))
 
 
 def with_current(ctx: PageContext, summaries: list) -> list:

@@ -201,7 +201,7 @@ def _token_count(ds: Dataset, limit: int | None, cache: dict) -> tuple[int, str]
 def saved_runs(ctx: PageContext) -> None:
     """The saved runs this user sees, with rename and delete for those they may change, and
     who else sees them (:mod:`ragdash.runs.access`)."""
-    from .results import shared_note
+    from .tables import shared_note
 
     t = ctx.t
     summaries = ctx.store.list()

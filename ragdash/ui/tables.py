@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
 
 from ..metrics import metric_label
 from ..present.tables import runs_frame
+
+if TYPE_CHECKING:
+    from .page import PageContext
 
 _RUN_COLUMNS = ("name", "created_at", "dataset", "retriever", "model", "n_queries", "kmax")
 _AFTER = ("seconds", "tokens", "cost_usd")
@@ -37,3 +41,11 @@ def runs_table(summaries: Sequence, t: Callable[..., str], *, key: str) -> None:
     for c in (*_RUN_COLUMNS, "tokens"):
         config[c] = st.column_config.Column(labels[c])
     st.dataframe(pd.DataFrame(frame), hide_index=True, key=key, column_config=config)
+
+
+def shared_note(ctx: PageContext) -> None:
+    """Beside a list of saved runs: who else sees them and who may delete them."""
+    if ctx.user is None:
+        st.warning(ctx.t("runs.shared_all"), icon=":material/group:")
+    else:
+        st.caption(ctx.t("runs.shared_user"))
