@@ -43,6 +43,18 @@ COLUMNS = ["provider", "model", "usd_per_1m", "batch_usd_per_1m", "source_url", 
 REQUIRED = ["provider", "model", "usd_per_1m"]
 WILDCARD = "*"
 
+#: sane ranges, so that a typo (1e308, a rate of 1e30) is refused with a sentence rather than
+#: saved to turn into an infinite cost or a 31-digit yen amount later: no price list charges
+#: more than $10,000 per unit (1M tokens, 1k searches), and no currency has been worth more
+#: than 10,000 yen or less than 0.01 yen per dollar (a reseller's ¥1 = $1 is 1)
+MAX_USD_PER_UNIT = 10_000.0
+MIN_JPY_PER_USD = 0.01
+MAX_JPY_PER_USD = 10_000.0
+
+
+def rate_in_range(value: float) -> bool:
+    return MIN_JPY_PER_USD <= value <= MAX_JPY_PER_USD
+
 
 def user_prices_path() -> Path:
     return ragdash_home() / USER_PRICES_NAME
@@ -117,11 +129,19 @@ def validate_values(row: PriceRow) -> list[tuple[str, str]]:
         out.append((text("cost.row_no_model"), text("cost.row_no_model_fix")))
     for name in ("usd_per_1m", "batch_usd_per_1m"):
         value = getattr(row, name)
-        if value is not None and not (value >= 0 and value != float("inf")):
+        if value is not None and not value >= 0:
             out.append((text("cost.row_negative", column=name, value=value),
                         text("cost.row_negative_fix", column=name)))
-    if row.jpy_per_usd is not None and not (0 < row.jpy_per_usd < float("inf")):
+        elif value is not None and value > MAX_USD_PER_UNIT:
+            out.append((text("cost.row_price_too_high", column=name, value=f"{value:g}",
+                             most=f"{MAX_USD_PER_UNIT:,.0f}"),
+                        text("cost.row_negative_fix", column=name)))
+    if row.jpy_per_usd is not None and not row.jpy_per_usd > 0:
         out.append((text("cost.row_bad_rate", value=row.jpy_per_usd),
+                    text("cost.row_bad_rate_fix")))
+    elif row.jpy_per_usd is not None and not rate_in_range(row.jpy_per_usd):
+        out.append((text("cost.row_rate_out_of_range", value=f"{row.jpy_per_usd:g}",
+                         low=f"{MIN_JPY_PER_USD:g}", high=f"{MAX_JPY_PER_USD:,.0f}"),
                     text("cost.row_bad_rate_fix")))
     return out
 
@@ -151,6 +171,12 @@ def _number(text: str, column: str, file, line: int, *, optional: bool) -> float
                             text=text)
     if column == "jpy_per_usd" and value == 0:
         raise catalog_error("cost.cat_zero_rate", file=file, line=line)
+    if column == "jpy_per_usd" and not rate_in_range(value):
+        raise catalog_error("cost.cat_rate_out_of_range", file=file, line=line, text=text,
+                            low=f"{MIN_JPY_PER_USD:g}", high=f"{MAX_JPY_PER_USD:,.0f}")
+    if column != "jpy_per_usd" and value > MAX_USD_PER_UNIT:
+        raise catalog_error("cost.cat_price_too_high", file=file, line=line, column=column,
+                            text=text, most=f"{MAX_USD_PER_UNIT:,.0f}")
     return value
 
 

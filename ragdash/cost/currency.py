@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import CostError
 from ..home import ragdash_home, remove_file
 from ..i18n import error
-from .catalog import PriceRow, catalog_error
+from .catalog import MAX_JPY_PER_USD, MIN_JPY_PER_USD, PriceRow, catalog_error, rate_in_range
 
 DEFAULT_JPY_PER_USD = 155.0
 SETTINGS_NAME = "cost_settings.json"
@@ -31,16 +31,22 @@ class CostSettings:
     jpy_per_usd: float = DEFAULT_JPY_PER_USD
 
     def __post_init__(self) -> None:
-        check_rate(self.jpy_per_usd)
+        # a float from here on, whatever was passed ("155" from a command line)
+        object.__setattr__(self, "jpy_per_usd", check_rate(self.jpy_per_usd))
 
 
 def check_rate(rate) -> float:
+    """``rate`` (a number, or its text) as yen per dollar, within the sane range
+    (:data:`~ragdash.cost.catalog.MIN_JPY_PER_USD`..``MAX_JPY_PER_USD``)."""
     try:
         value = float(rate)
     except (TypeError, ValueError):
         raise error(CostError, "cost.rate_not_number", rate=rate) from None
     if not (value > 0 and math.isfinite(value)):
         raise error(CostError, "cost.rate_not_positive", rate=rate)
+    if not rate_in_range(value):
+        raise error(CostError, "cost.rate_out_of_range", rate=f"{value:g}",
+                    low=f"{MIN_JPY_PER_USD:g}", high=f"{MAX_JPY_PER_USD:,.0f}")
     return value
 
 
@@ -59,8 +65,13 @@ def load_settings(path: str | Path | None = None) -> CostSettings:
         raise catalog_error("cost.settings_not_json", file=path, reason=exc) from None
     if not isinstance(data, dict):
         raise catalog_error("cost.settings_not_object", file=path)
+    rate = data.get("jpy_per_usd", DEFAULT_JPY_PER_USD)
+    if isinstance(rate, bool) or not isinstance(rate, int | float):
+        # "155" typed by hand: JSON text, not a number (and true is not 1 yen)
+        raise catalog_error("cost.settings_rate_not_number", file=path,
+                            value=json.dumps(rate, ensure_ascii=False)[:40])
     try:
-        return CostSettings(jpy_per_usd=data.get("jpy_per_usd", DEFAULT_JPY_PER_USD))
+        return CostSettings(jpy_per_usd=rate)
     except CostError as exc:
         raise catalog_error("cost.settings_invalid", file=path, error=exc) from None
 

@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from ..cost import (
+    CostSettings,
     PriceRow,
     actual_cost,
     count_tokens,
@@ -21,9 +22,9 @@ from ..cost import (
     save_user_rows,
     set_jpy_per_usd,
 )
-from ..cost.catalog import load_default_rows
+from ..cost.catalog import MAX_JPY_PER_USD, MIN_JPY_PER_USD, load_default_rows
 from ..errors import CostError, RagdashError
-from ..i18n import convention, error
+from ..i18n import convention, error, text
 from ..present.charts import PLOTLY_CONFIG, cost_bar_figure, cost_quality_figure
 from . import keys, state
 from .page import PageContext
@@ -48,7 +49,7 @@ def dataset_tokens(ds) -> tuple[int, str, int, int]:
 def providers_view(ctx: PageContext, tokens: int) -> None:
     """Every priced model for the same token count: a bar chart and a table, USD or JPY."""
     t = ctx.t
-    rows = per_provider_costs(tokens, load_catalog(), load_settings())
+    rows = per_provider_costs(tokens, load_catalog(), saved_settings(ctx, show_error=False))
     if not rows:
         return
     frame = pd.DataFrame([{
@@ -89,15 +90,32 @@ def _level_labels(fig):
     return fig
 
 
+def saved_settings(ctx: PageContext, *, show_error: bool) -> CostSettings:
+    """The saved exchange rate. A hand-edited ``cost_settings.json`` that cannot be used is
+    said where the rate is edited (``show_error``), and the default rate is used meanwhile."""
+    try:
+        return load_settings()
+    except CostError as exc:
+        if show_error:
+            st.error(say(exc, ctx.lang))
+        return CostSettings()
+
+
 def rate_editor(ctx: PageContext) -> None:
     t = ctx.t
-    settings = load_settings()
+    try:
+        load_settings()
+        broken = False
+    except CostError:
+        broken = True  # saving a rate replaces the file
+    settings = saved_settings(ctx, show_error=True)
     cols = st.columns([2, 1])
-    rate = cols[0].number_input(t("cost.rate"), min_value=0.01, value=float(settings.jpy_per_usd),
+    rate = cols[0].number_input(t("cost.rate"), min_value=MIN_JPY_PER_USD,
+                                max_value=MAX_JPY_PER_USD, value=float(settings.jpy_per_usd),
                                 step=1.0, key="cost_rate", help=t("cost.rate_help"))
     cols[1].write("")
     if cols[1].button(t("cost.rate_save"), key="cost_rate_save",
-                      disabled=math.isclose(rate, settings.jpy_per_usd)):
+                      disabled=not broken and math.isclose(rate, settings.jpy_per_usd)):
         try:
             set_jpy_per_usd(rate)
         except RagdashError as exc:
@@ -131,9 +149,13 @@ def _to_row(record: dict) -> PriceRow:
             raise error(CostError, "cost.not_a_number", value=str(v), column=name) from None
 
     usd = num("usd_per_1m")
-    return PriceRow(provider=str(_cell(record.get("provider")) or "").strip(),
-                    model=str(_cell(record.get("model")) or "").strip(),
-                    usd_per_1m=usd if usd is not None else -1.0,
+    provider = str(_cell(record.get("provider")) or "").strip()
+    model = str(_cell(record.get("model")) or "").strip()
+    if usd is None:  # a cleared cell
+        raise error(CostError, "cost.row_invalid", label=f"{provider} / {model}",
+                    problem=text("cost.row_price_missing", column="usd_per_1m"),
+                    fix=text("cost.row_price_missing_fix", column="usd_per_1m"))
+    return PriceRow(provider=provider, model=model, usd_per_1m=usd,
                     batch_usd_per_1m=num("batch_usd_per_1m"), jpy_per_usd=num("jpy_per_usd"),
                     as_of=str(_cell(record.get("as_of")) or ""),
                     source_url=str(_cell(record.get("source_url")) or ""),
