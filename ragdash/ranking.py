@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from .formats import trec_run
+from .formats.words import as_column
 from .i18n import dataset_error
 
 
@@ -184,7 +185,8 @@ class Ranking:
     @classmethod
     def _from_columns(cls, qcol: np.ndarray, dcol: np.ndarray, scores: np.ndarray, *,
                       source: str, name: str) -> Ranking:
-        """From parallel columns (UTF-8 bytes, numpy ``S`` arrays) in file order.
+        """From parallel columns (UTF-8 bytes: numpy ``S`` arrays, or object arrays of
+        ``bytes``) in file order.
 
         Queries keep the order of their first line. Rows already in canonical order (the
         usual case: a run written by a search engine) are not re-sorted. Each distinct doc id
@@ -203,17 +205,16 @@ class Ranking:
         seg_len = np.diff(np.append(heads, n))
         qpos = np.repeat(rank_of_u[seg_inv], seg_len)
         # Docs: codes in byte order (trec_eval breaks score ties by strcmp, descending).
-        vocab, dcode = _byte_order_codes(dcol)
+        vocab, dcode, by_doc = _byte_order_codes(dcol)
+        twice = _first_duplicate(qpos, dcode, by_doc, len(vocab),
+                                 contiguous=len(uq) == len(heads))
+        if twice is not None:
+            q = uq[appearance[twice[0]]].decode("utf-8")
+            d = vocab[twice[1]].decode("utf-8")
+            raise dataset_error("run.doc_twice", file=source, d=d, q=q)
         order = _canonical_order(qpos, scores, dcode, contiguous=len(uq) == len(heads))
         if order is not None:
             qpos, dcode, scores = qpos[order], dcode[order], scores[order]
-        keys = np.sort(qpos * max(len(vocab), 1) + dcode)
-        dup = np.flatnonzero(keys[1:] == keys[:-1])
-        if len(dup):
-            key = int(keys[dup[0]])
-            q = uq[appearance[key // len(vocab)]].decode("utf-8")
-            d = vocab[key % len(vocab)].decode("utf-8")
-            raise dataset_error("run.doc_twice", file=source, d=d, q=q)
         words = np.array([v.decode("utf-8") for v in vocab.tolist()] or [""], dtype=object)
         counts = np.bincount(qpos, minlength=len(uq))
         offsets = np.concatenate([[0], np.cumsum(counts)])
@@ -293,19 +294,78 @@ def _canonical_order(qpos: np.ndarray, scores: np.ndarray, dcode: np.ndarray, *,
 
 def _as_bytes_array(col) -> np.ndarray:
     col = np.asarray(col)
-    if col.dtype.kind == "S":
+    if col.dtype.kind == "S" or (col.dtype == object
+                                 and all(type(v) is bytes for v in col.tolist())):
         return col
-    return np.array([str(v).encode("utf-8") for v in col.tolist()], dtype=bytes)
+    return as_column([str(v).encode("utf-8") for v in col.tolist()])
 
 
-def _byte_order_codes(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted distinct values (byte order) and each row's index into them."""
+#: odd 64-bit multipliers of the hash that groups ids longer than 8 bytes
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9))
+
+
+def _byte_order_codes(col: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Sorted distinct values (byte order), each row's index into them, and a stable sort of
+    the rows by value (None for an object column).
+
+    Ids of up to 8 bytes are compared as big-endian integers (exact, and far faster than
+    comparing strings). Longer ids are grouped by a 64-bit hash of their bytes, every row
+    checked against its group's first (a collision falls back to comparing strings), and only
+    the distinct ids are put in byte order.
+    """
+    n = len(col)
+    if col.dtype.kind != "S" or not n:
+        vocab, codes = np.unique(col, return_inverse=True)
+        return vocab, codes.ravel().astype(np.int64), None
     width = col.dtype.itemsize
-    if width <= 8:  # exact and much faster: compare as big-endian integers
-        padded = np.zeros((len(col), 8), dtype=np.uint8)
-        padded[:, :width] = col.view(np.uint8).reshape(len(col), width)
-        keys = padded.view(">u8").ravel()
-        ukeys, codes = np.unique(keys, return_inverse=True)
-        return ukeys.astype(">u8").view("S8"), codes
-    vocab, codes = np.unique(col, return_inverse=True)
-    return vocab, codes
+    words = -(-width // 8)
+    padded = np.zeros((n, words * 8), dtype=np.uint8)
+    padded[:, :width] = col.view(np.uint8).reshape(n, width)
+    big = padded.view(">u8").astype(np.uint64)  # (n, words), each word in byte order
+    if words == 1:
+        keys = big[:, 0]
+    else:
+        keys = np.zeros(n, dtype=np.uint64)
+        for j in range(words):
+            keys = (keys ^ big[:, j]) * _MIX[0]
+            keys ^= keys >> np.uint64(31)
+        keys *= _MIX[1]
+    by_value = np.argsort(keys, kind="stable")
+    sorted_keys = keys[by_value]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=new[1:])
+    codes = np.empty(n, dtype=np.int64)
+    codes[by_value] = np.cumsum(new) - 1
+    vocab = col[by_value[new]]
+    if words > 1:
+        if not np.array_equal(col, vocab[codes]):  # a hash collision: compare strings
+            vocab, codes = np.unique(col, return_inverse=True)
+            return vocab, codes.ravel().astype(np.int64), None
+        order = np.lexsort(big[by_value[new]].T[::-1])  # the distinct ids in byte order
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        vocab, codes = vocab[order], rank[codes]
+    return vocab, codes, by_value
+
+
+def _first_duplicate(qpos: np.ndarray, dcode: np.ndarray, by_doc: np.ndarray | None,
+                     ndocs: int, *, contiguous: bool) -> tuple[int, int] | None:
+    """(query position, doc code) of a pair named on two lines, or None.
+
+    With each query's lines together, ``qpos`` never decreases along the file, so in a stable
+    sort of the rows by doc (``by_doc``) two lines of one pair are neighbours: no second sort.
+    """
+    if contiguous and by_doc is not None:
+        d, q = dcode[by_doc], qpos[by_doc]
+        hit = np.flatnonzero((d[1:] == d[:-1]) & (q[1:] == q[:-1]))
+        if not len(hit):
+            return None
+        row = by_doc[hit[0]]
+        return int(qpos[row]), int(dcode[row])
+    keys = np.sort(qpos * max(ndocs, 1) + dcode)
+    hit = np.flatnonzero(keys[1:] == keys[:-1])
+    if not len(hit):
+        return None
+    key = int(keys[hit[0]])
+    return key // max(ndocs, 1), key % max(ndocs, 1)

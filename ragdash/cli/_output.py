@@ -74,7 +74,7 @@ def add_k_option(parser: argparse.ArgumentParser, default: str = DEFAULT_K_TEXT)
 def add_judging_options(parser: argparse.ArgumentParser) -> None:
     """``--relevance-level N`` and ``--gain linear|exponential``: how the grades are read
     (``evaluate`` and ``score``; passed on to :func:`ragdash.metrics.evaluate`)."""
-    from ._params import add_params
+    from ._flags import add_params
 
     add_params(parser, [EVALUATION["relevance_level"], EVALUATION["gain"]],
                keep_default=("gain",))

@@ -254,14 +254,16 @@ def _store(args, store, dataset, weights) -> str:
 
     runs = []
     for name, path in zip(run_names(args.runs), args.runs):
-        raw = Path(path).read_bytes()
-        if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+        with Path(path).open("rb") as f:
+            head = f.read(1024)
+        if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+            raw = Path(path).read_bytes()
             run = run_from_json_obj(store, raw, dataset=dataset, filename=str(path))
             obj_id = json.loads(raw.decode("utf-8-sig")).get("id")
             run.id = obj_id if obj_id and store.exists(obj_id) else None
             run.name = run.name or name
-        else:
-            run = run_from_trec(raw, dataset=dataset, name=name, filename=str(path),
+        else:  # read in blocks, within the limits
+            run = run_from_trec(Path(path), dataset=dataset, name=name, filename=str(path),
                                 kmax=10**6)
         runs.append(run)
     fused = fuse_runs(runs, args.method, norm=args.norm, weights=weights, alpha=args.alpha,

@@ -2,17 +2,25 @@
 (TREC run files in :mod:`ragdash.formats.trec_run`, qrels in :mod:`ragdash.formats.qrels`).
 
 Words are split on ASCII whitespace (space, tab, line feed, vertical tab, form feed, carriage
-return), as trec_eval splits them. Everything works on the whole file as a numpy ``uint8``
-array, with no Python loop per line; each function says "not sure" (``None`` / ``False``)
-rather than guess, so the caller can fall back to a line-by-line reader that names the line.
+return), as trec_eval splits them. Everything works on a block of the file as a numpy
+``uint8`` array, with no Python loop per line nor per byte; each function says "not sure"
+(``None`` / ``False``) rather than guess, so the caller can fall back to a line-by-line reader
+that names the line.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MAX_FIELD_BYTES", "ascii_space", "finite_numbers", "gather_field",
-           "records_on_own_lines", "word_bounds"]
+__all__ = [
+    "as_column",
+    "ascii_space",
+    "decimal_numbers",
+    "finite_numbers",
+    "gather_field",
+    "records_on_own_lines",
+    "word_bounds",
+]
 
 
 def ascii_space(buf: np.ndarray) -> np.ndarray | None:
@@ -49,27 +57,133 @@ def records_on_own_lines(buf: np.ndarray, starts: np.ndarray, ncols: int) -> boo
 
 
 def finite_numbers(words: np.ndarray) -> np.ndarray | None:
-    """A column of words (a numpy ``S`` array) as float64, or ``None`` when one of them is not
-    a number or not finite (``nan``, ``inf``)."""
+    """A column of words (a numpy ``S`` or object array of bytes) as float64, or ``None`` when
+    one of them is not a number or not finite (``nan``, ``inf``)."""
     try:
         values = words.astype(np.float64)
-    except ValueError:
+    except (ValueError, TypeError):
         return None
     return values if np.isfinite(values).all() else None
 
 
-#: the fast path gives up on an id column wider than this many bytes x rows
-MAX_FIELD_BYTES = 1 << 28
+#: a padded ``S`` column may take this many times the bytes of its words (plus a floor);
+#: wider (one long id among short ones) it is an object array of bytes instead
+_PAD_FACTOR = 4
+_PAD_FLOOR = 1 << 20
 
 
-def gather_field(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray):
-    """Words ``buf[starts[i]:ends[i]]`` as a numpy ``S`` array (None if too wide)."""
+def fits_padded(width: int, count: int, total: int) -> bool:
+    """Whether ``count`` words of ``total`` bytes, the longest ``width``, may be held as a
+    fixed-width ``S`` array (``width * count`` bytes)."""
+    return width * count <= _PAD_FACTOR * total + _PAD_FLOOR
+
+
+def gather_field(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Words ``buf[starts[i]:ends[i]]`` as a numpy ``S`` array, or as an object array of
+    ``bytes`` when padding every word to the longest would take far more memory than the
+    words (time and memory stay linear in the words' bytes either way)."""
     lengths = ends - starts
-    width = int(lengths.max())
-    if width * len(starts) > MAX_FIELD_BYTES:
-        return None
-    out = np.zeros((len(starts), width), dtype=np.uint8)
+    n = len(starts)
+    if not n:
+        return np.empty(0, dtype="S1")
+    width = max(int(lengths.max()), 1)
+    total = int(lengths.sum())
+    if not fits_padded(width, n, total):
+        data = buf.tobytes()
+        return _objects([data[s:e] for s, e in zip(starts.tolist(), ends.tolist())])
+    if width <= 24:  # one pass per byte position, each over all words
+        return np.ascontiguousarray(_byte_columns(buf, starts, lengths).T).view(
+            f"S{width}").ravel()
+    # wider: every byte once, word i's bytes to row i from column 0
+    out = np.zeros((n, width), dtype=np.uint8)
+    row = np.repeat(np.arange(n), lengths)
+    first = np.cumsum(lengths) - lengths
+    col = np.arange(total) - np.repeat(first, lengths)
+    out[row, col] = buf[np.repeat(starts, lengths) + col]
+    return out.view(f"S{width}").ravel()
+
+
+def _byte_columns(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """(longest, words) uint8: row ``j`` holds byte ``j`` of every word (0 past its end)."""
+    width = max(int(lengths.max()), 1) if len(lengths) else 1
+    out = np.empty((width, len(starts)), dtype=np.uint8)
     last = len(buf) - 1
     for j in range(width):
-        out[:, j] = np.where(lengths > j, buf[np.minimum(starts + j, last)], 0)
-    return out.view(f"S{width}").ravel()
+        np.copyto(out[j], buf[np.minimum(starts + j, last)])
+        out[j][lengths <= j] = 0
+    return out
+
+
+def as_column(values: list[bytes]) -> np.ndarray:
+    """A list of ``bytes`` as an ``S`` array, or an object array when padding would take far
+    more memory than the values (see :func:`gather_field`)."""
+    if not values:
+        return np.empty(0, dtype="S1")
+    width = max(map(len, values))
+    if fits_padded(width, len(values), sum(map(len, values))):
+        return np.array(values, dtype=bytes)
+    return _objects(values)
+
+
+def _objects(values: list[bytes]) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+#: 10**0 .. 10**22 are exact doubles (Clinger's fast path)
+_POW10 = 10.0 ** np.arange(23)
+#: the longest plain decimal read vectorized: sign, 19 digits and a point
+_PLAIN_WIDTH = 21
+
+
+def decimal_numbers(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray | None:
+    """Words ``buf[starts[i]:ends[i]]`` as float64, exactly as ``float()`` (C's ``strtod``)
+    reads them; ``None`` when one is not a finite number.
+
+    Plain decimals (``-12.345``, ``+7``, ``.5``: a sign, digits, at most one point, at most 19
+    digits whose value is below 2**53) are read vectorized: the digits as one integer ``m``
+    and ``f`` digits after the point give ``m / 10**f``, the quotient of two exact doubles,
+    which IEEE division rounds correctly, so the result equals strtod's (Clinger's fast
+    path). Anything else (exponents, more digits, ``inf``, text) goes through numpy's
+    parser, word by word.
+    """
+    n = len(starts)
+    out = np.empty(n, dtype=np.float64)
+    if not n:
+        return out
+    lengths = ends - starts
+    rows = np.flatnonzero(lengths <= _PLAIN_WIDTH)
+    good = np.zeros(n, dtype=bool)
+    if len(rows):
+        cols = _byte_columns(buf, starts[rows], lengths[rows])  # (width, rows), 0-padded
+        digit_value = cols - np.uint8(0x30)
+        digit = digit_value < 10
+        dot = cols == 0x2E
+        first = cols[0]
+        allowed = digit | dot | (cols == 0)  # 0 is padding: a NUL never reaches here
+        allowed[0] |= (first == 0x2D) | (first == 0x2B)
+        ndigits = np.count_nonzero(digit, axis=0)
+        ok = (allowed.all(axis=0) & (np.count_nonzero(dot, axis=0) <= 1) & (ndigits >= 1)
+              & (ndigits <= 19))
+        # the digits as one integer: m = m * 10 + digit, position by position
+        add = np.where(digit, digit_value, 0).astype(np.uint64)
+        times = np.where(digit, np.uint64(10), np.uint64(1))
+        mantissa = add[0].copy()
+        for j in range(1, len(cols)):
+            mantissa *= times[j]
+            mantissa += add[j]
+        ok &= mantissa < np.uint64(1 << 53)
+        after_point = np.count_nonzero(digit & (np.cumsum(dot, axis=0, dtype=np.uint8) > 0),
+                                       axis=0)
+        value = mantissa.astype(np.float64) / _POW10[np.minimum(after_point, 22)]
+        np.negative(value, out=value, where=first == 0x2D)
+        out[rows] = value
+        good[rows] = ok
+    rest = np.flatnonzero(~good)
+    if len(rest):
+        other = finite_numbers(gather_field(buf, starts[rest], ends[rest]))
+        if other is None:
+            return None
+        out[rest] = other
+    return out

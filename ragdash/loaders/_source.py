@@ -53,6 +53,17 @@ import charset_normalizer
 
 from ..errors import DatasetError
 from ..formats.files import require_regular_file
+from ..formats.limits import (  # the limits' one home; re-exported for the loaders
+    MAX_JSON_ENV,
+    MAX_LINE_ENV,
+    MAX_UNZIPPED_ENV,
+    MB,
+    max_json_bytes,
+    max_line_bytes,
+    max_unzipped_bytes,
+)
+from ..formats.limits import shown_mb as _mb
+from ..formats.limits import suggest_mb as _suggest_mb
 from ..i18n import dataset_error, text
 
 SNIFF_BYTES = 1024 * 1024  # the sample the encoding is decided from
@@ -64,47 +75,6 @@ _STREAM_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, gzip.BadGzipFile, zl
                   EOFError, OSError, ValueError, NotImplementedError, RuntimeError, KeyError)
 
 _KANA = re.compile(r"[\u3041-\u309f\u30a0-\u30ff]")
-
-MAX_LINE_ENV = "RAGDASH_MAX_LINE_MB"
-MAX_UNZIPPED_ENV = "RAGDASH_MAX_UNZIPPED_MB"
-MAX_JSON_ENV = "RAGDASH_MAX_JSON_MB"
-DEFAULT_MAX_JSON_MB = 512
-DEFAULT_MAX_LINE_MB = 16
-DEFAULT_MAX_UNZIPPED_MB = 2048
-MB = 1024 * 1024
-
-
-def _limit_mb(env: str, default: int) -> float:
-    raw = os.environ.get(env, "").strip()
-    if not raw:
-        return float(default)
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not value > 0 or value != value or value == float("inf"):
-        raise dataset_error("load.limit_not_mb", env=env, raw=raw, default=default)
-    return value
-
-
-def max_line_bytes() -> int:
-    """The longest line a text file may have (``RAGDASH_MAX_LINE_MB``, default 16 MB)."""
-    return int(_limit_mb(MAX_LINE_ENV, DEFAULT_MAX_LINE_MB) * MB)
-
-
-def max_json_bytes() -> int:
-    """The largest JSON document read whole (``RAGDASH_MAX_JSON_MB``, default 512 MB)."""
-    return int(_limit_mb(MAX_JSON_ENV, DEFAULT_MAX_JSON_MB) * MB)
-
-
-def max_unzipped_bytes() -> int:
-    """What a .zip may unzip to in all, and a .gz file to (``RAGDASH_MAX_UNZIPPED_MB``,
-    default 2,048 MB)."""
-    return int(_limit_mb(MAX_UNZIPPED_ENV, DEFAULT_MAX_UNZIPPED_MB) * MB)
-
-
-def _mb(n: float) -> str:
-    return f"{n / MB:,.0f}" if n >= 10 * MB else f"{n / MB:,.1f}"
 
 
 class _ZipBudget:
@@ -124,11 +94,6 @@ class _ZipBudget:
                 size, cap = f"{int(info.file_size):,} bytes", f"{limit:,} bytes"
             raise dataset_error("load.zip_member_too_big", file=name, size=size, more=more,
                                 cap=cap, env=MAX_UNZIPPED_ENV, suggest=_suggest_mb(total))
-
-
-def _suggest_mb(needed: float) -> int:
-    """A limit in megabytes that lets ``needed`` bytes through, with room."""
-    return max(1, int(needed / MB * 1.5) + 1)
 
 
 class _CappedStream:

@@ -22,6 +22,8 @@ from typing import Any
 
 from ..dataset import Dataset, Document, Query
 from ..errors import RunStoreError
+from ..formats.files import require_regular_file
+from ..formats.limits import MAX_JSON_ENV, MB, max_json_bytes, shown_mb
 from ..i18n import dataset_error, error
 from ..loaders import parse_json_text
 from ..ranking import Ranking
@@ -191,15 +193,18 @@ def import_trec(store: RunStore, raw: bytes | str, *, dataset: Dataset,
                                     kmax=kmax))
 
 
-def run_from_trec(raw: bytes | str, *, dataset: Dataset, name: str | None = None,
+def run_from_trec(raw: bytes | str | os.PathLike, *, dataset: Dataset, name: str | None = None,
                   filename: str = "run.txt", kmax: int = DEFAULT_TREC_KMAX) -> Run:
-    """A TREC run file (``qid Q0 docno rank score tag``) as an unsaved :class:`Run` on
-    ``dataset`` (``source="trec"``).
+    """A TREC run file (``qid Q0 docno rank score tag``: its bytes, or its path, read in
+    blocks) as an unsaved :class:`Run` on ``dataset`` (``source="trec"``).
 
     The evaluated queries are those in both the run and the qrels (trec_eval's default). The
     ranking is cut at ``kmax``. Raises :class:`DatasetError` when no query id matches.
     """
-    ranking = Ranking.parse_trec(raw, source=filename, name=name or _stem(filename))
+    if isinstance(raw, os.PathLike):
+        ranking = Ranking.read_trec(raw, name=name or _stem(filename))
+    else:
+        ranking = Ranking.parse_trec(raw, source=filename, name=name or _stem(filename))
     query_ids = [q for q in ranking.query_ids if q in dataset.qrels]
     if not query_ids:
         sample = ", ".join(repr(q) for q in ranking.query_ids[:3])
@@ -219,11 +224,19 @@ def read_run_file(path: str | os.PathLike, *, name: str | None = None) -> Rankin
     """A TREC run file, or a ragdash run JSON (a ranking, or a saved run that holds one)."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        require_regular_file(p)
+        with p.open("rb") as f:
+            head = f.read(1024)
+        if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"["):
+            return Ranking.read_trec(p, name=name or p.stem)  # in blocks, within the limits
+        longest = max_json_bytes()
+        with p.open("rb") as f:
+            raw = f.read(longest + 1)
     except OSError as exc:
         raise dataset_error("cli.cannot_read_run", file=str(p), reason=exc.strerror) from exc
-    if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"["):
-        return Ranking.parse_trec(raw, source=str(p), name=name or p.stem)
+    if len(raw) > longest:
+        raise dataset_error("load.json_too_big", file=str(p), mb=shown_mb(longest),
+                            env=MAX_JSON_ENV, suggest=int(longest / MB * 2))
     try:
         obj = parse_json_text(raw.decode("utf-8-sig"), file=str(p),  # long ints, deep nesting
                               about="run")

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragdash import DatasetError, Ranking
-from ragdash.formats import trec_run, words
+from ragdash.formats import trec_run
 
 
 @contextlib.contextmanager
@@ -120,10 +120,19 @@ def test_ids_with_control_bytes_take_the_line_path():
     assert r.get("q")[0] == ["a\x1cb", "c"]
 
 
-def test_very_wide_ids_take_the_line_path(monkeypatch):
-    monkeypatch.setattr(words, "MAX_FIELD_BYTES", 8)
-    r = Ranking.parse_trec("q Q0 aaaaaaaaaaaa 1 1 t\nq Q0 b 2 2 t\n")
-    assert r.get("q")[0] == ["b", "aaaaaaaaaaaa"]
+@pytest.mark.parametrize("block", [64, 1 << 20])
+def test_one_long_id_among_short_ones_is_not_padded_to(block):
+    # 2,000 short lines and one 300 kB id: padding every id to the longest would take 600 MB
+    long_id = "x" * 300_000
+    lines = [f"q{i % 7} Q0 d{i} 1 {i % 5} t" for i in range(2000)]
+    lines.insert(1000, f"q3 Q0 {long_id} 1 2.5 t")
+    with block_size(block):
+        r = Ranking.parse_trec("\n".join(lines))
+    cols = trec_run.parse_columns("\n".join(lines).encode())
+    assert cols[1].dtype == object and cols[0].dtype.kind == "S"
+    assert r.get("q3")[1].tolist() == sorted(r.get("q3")[1].tolist(), reverse=True)
+    assert r.to_dict()["q3"][long_id] == 2.5
+    assert sum(len(r.get(q)[0]) for q in r.query_ids) == 2001
 
 
 @pytest.mark.parametrize("text", ["q Q0 d 1 +1.5 t", "q Q0 d 1 .5 t", "q Q0 d 1 1e-3 t",
@@ -184,3 +193,82 @@ def test_duplicate_pairs_far_apart_are_found():
 def test_missing_run_file_is_a_dataset_error(tmp_path):
     with pytest.raises(DatasetError, match="cannot read the run file"):
         Ranking.read_trec(tmp_path / "nope.txt")
+
+
+# -- the fast path against the exact, obvious reading, on hostile runs ------------------------
+def exact_reading(data: bytes):
+    """Line by line in plain Python, as trec_eval reads a run: ``(query order, {qid: [(doc,
+    score), ...] in trec_eval's order})``, or the first problem as ``(message id, line)``."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    rows = []
+    for n, line in enumerate(data.split(b"\n"), start=1):
+        parts = line.split()  # ASCII whitespace, as trec_eval
+        if not parts:
+            continue
+        if len(parts) != 6:
+            return "trec.columns", n
+        try:
+            score = float(parts[4])
+        except ValueError:
+            return "trec.bad_score", n
+        if not np.isfinite(score):
+            return "trec.bad_score", n
+        rows.append((parts[0].decode(), parts[2].decode(), score))
+    if not rows:
+        return "trec.empty", None
+    if len({(q, d) for q, d, _ in rows}) < len(rows):
+        return "run.doc_twice", None
+    order = list(dict.fromkeys(q for q, _, _ in rows))
+    ranked = {q: sorted(((d, s) for qq, d, s in rows if qq == q),
+                        key=lambda p: (p[1], p[0].encode()), reverse=True) for q in order}
+    return order, ranked
+
+
+hostile_scores = st.sampled_from(
+    ["1", "0.5", "2.50", "-0", "+.5", "1.", "-3.25", "7", "1e-5", "1E5", "12345678901234567890",
+     "0.12345678901234567", "9007199254740993", "0.30000000000000004", "nan", "NaN", "inf",
+     "-inf", "Infinity", "1e400", "abc", "1.2.3", "-", "."])
+hostile_line = st.tuples(st.sampled_from(["q1", "q2", "10", "クエリ"]),
+                         st.sampled_from(["d1", "d2", "d10", "D1", "日本", "x" * 40]),
+                         hostile_scores,
+                         st.sampled_from([" ", "\t", "  "]),
+                         st.sampled_from(["\n", "\r\n", "\n\n"]),
+                         st.sampled_from([0, 0, 0, 0, 1]))  # 1: a seventh column
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(hostile_line, min_size=1, max_size=40), st.sampled_from([24, 64, 1 << 20]))
+def test_fast_path_agrees_with_the_exact_reading_on_hostile_runs(lines, block):
+    data = "".join(f"{q}{sep}Q0{sep}{d}{sep}1{sep}{s}{sep}tag" + (" more" if extra else "") + end
+                   for q, d, s, sep, end, extra in lines).encode()
+    want = exact_reading(data)
+    with block_size(block):
+        try:
+            parsed = Ranking.parse_trec(data, source="run.txt")
+        except DatasetError as exc:
+            got = exc.msg_id, getattr(exc, "line", None)
+            assert got == want
+            return
+    assert isinstance(want[1], dict), f"the exact reading refuses it: {want}"
+    order, ranked = want
+    assert parsed.query_ids == order
+    for q in order:
+        docs, scores = parsed.get(q)
+        assert list(zip(docs, scores.tolist())) == ranked[q]
+
+
+def test_fast_scores_are_strtod_exactly():
+    # random decimals of 1-19 digits with the point anywhere: the vectorized reading must give
+    # the correctly rounded double, the one float() gives
+    rng = np.random.default_rng(7)
+    texts = []
+    for _ in range(20_000):
+        digits = "".join(map(str, rng.integers(0, 10, size=int(rng.integers(1, 20)))))
+        point = int(rng.integers(0, len(digits) + 1))
+        sign = str(rng.choice(["", "-", "+"]))
+        texts.append(sign + digits[:point] + "." + digits[point:] if rng.random() < 0.8
+                     else sign + digits)
+    data = "".join(f"q Q0 d{i} 1 {t} x\n" for i, t in enumerate(texts)).encode()
+    _, _, scores = trec_run.parse_columns(data)
+    assert scores.tolist() == [float(t) for t in texts]
