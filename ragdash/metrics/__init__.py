@@ -3,9 +3,10 @@
     >>> table = evaluate(ranking, qrels, kmax=100)
     >>> table.mean("ndcg@10"), table.curve("recall")[:5], table.summary([1, 5, 10])
 
-Six families (:data:`FAMILIES`): ``recall``, ``precision``, ``hit_rate``, ``mrr``, ``ndcg``,
-``map``, named with a cutoff as ``ndcg@10``. Semantics (those of trec_eval, and tested
-against pytrec_eval):
+Families (:data:`FAMILIES`): ``recall``, ``precision``, ``hit_rate``, ``mrr``, ``ndcg``,
+``map``, ``bpref`` and ``judged`` (Judged@K, the share of the top K that has a label: a
+measure of the labels, shown beside the others), named with a cutoff as ``ndcg@10``.
+Semantics (those of trec_eval, and tested against pytrec_eval):
 
 - the ranking order is canonical: score descending, ties by doc id descending;
 - a document is relevant when its grade is > 0, or ≥ ``relevance_level`` when given;
@@ -14,7 +15,10 @@ against pytrec_eval):
   count as 0;
 - P@K divides by K; Recall@K and MAP@K divide by all relevant documents of the query;
 - a query without any relevant document scores 0 everywhere and counts in the mean, unless a
-  view is asked to ``drop_no_relevant``.
+  view is asked to ``drop_no_relevant``;
+- ``judged_only=True`` scores condensed lists (trec_eval ``-J``): unjudged documents are
+  removed from each ranking before it is cut at K; Judged@K still describes the ranking as
+  retrieved.
 
 Importing this package loads numpy only; pandas is imported by :meth:`MetricTable.to_frame`.
 """
@@ -30,8 +34,10 @@ from ..i18n import error
 from .judging import GAINS, is_relevant, judge, query_list
 from .kernels import compute_all
 from .registry import (
+    COVERAGE,
     FAMILIES,
     FAMILY_NAMES,
+    QUALITY_NAMES,
     Family,
     family,
     metric_label,
@@ -40,14 +46,14 @@ from .registry import (
 )
 from .table import DEFAULT_KS, MetricTable
 
-__all__ = ["DEFAULT_KS", "FAMILIES", "FAMILY_NAMES", "GAINS", "Family", "MetricError",
-           "MetricTable", "evaluate", "family", "is_relevant", "metric_label", "metric_names",
-           "parse_metric"]
+__all__ = ["COVERAGE", "DEFAULT_KS", "FAMILIES", "FAMILY_NAMES", "GAINS", "QUALITY_NAMES",
+           "Family", "MetricError", "MetricTable", "evaluate", "family", "is_relevant",
+           "metric_label", "metric_names", "parse_metric"]
 
 
 def evaluate(ranking, qrels: Mapping, *, kmax: int | None = None,
              queries: Iterable | None = None, relevance_level: float | None = None,
-             gain: str = "linear") -> MetricTable:
+             gain: str = "linear", judged_only: bool = False) -> MetricTable:
     """Score ``ranking`` (a :class:`ragdash.Ranking`) against ``qrels`` at K = 1..``kmax``.
 
     ``qrels``: ``{query id: {doc id: grade}}``; keys that are not strings are normalised with
@@ -60,6 +66,8 @@ def evaluate(ranking, qrels: Mapping, *, kmax: int | None = None,
     from the qrels has no relevant document and scores 0.
     ``relevance_level``: binary metrics count grade ≥ this as relevant (default: grade > 0).
     ``gain``: ``"linear"`` (NDCG gain = grade) or ``"exponential"`` (2^grade − 1).
+    ``judged_only``: score condensed lists (unjudged documents removed before the cut;
+    trec_eval ``-J``).
     """
     if kmax is None:
         kmax = max(ranking.kmax, 1)
@@ -68,7 +76,7 @@ def evaluate(ranking, qrels: Mapping, *, kmax: int | None = None,
     kmax = int(kmax)
     qids = query_list(ranking, qrels, queries)
     judged, in_run = judge(ranking, qrels, qids, kmax, relevance_level=relevance_level,
-                           gain=gain)
+                           gain=gain, judged_only=judged_only)
     return MetricTable(qids, compute_all(judged), judged.num_relevant, in_run,
                        relevance_level=None if relevance_level is None
-                       else float(relevance_level), gain=gain)
+                       else float(relevance_level), gain=gain, judged_only=judged_only)

@@ -97,8 +97,14 @@ def _raise_bad_grade(per_query: list[Mapping], qids: list[str]) -> None:
 
 
 def judge(ranking, qrels: Mapping, qids: list[str], kmax: int, *,
-          relevance_level: float | None = None, gain: str = "linear"):
-    """The :class:`Judged` matrices of ``qids`` (in that order), and which were in the run."""
+          relevance_level: float | None = None, gain: str = "linear",
+          judged_only: bool = False):
+    """The :class:`Judged` matrices of ``qids`` (in that order), and which were in the run.
+
+    ``judged_only``: condensed lists (trec_eval's ``-J``, Sakai's nDCG′/AP′): each ranking
+    loses its unjudged documents before it is cut at Kmax, so the documents below move up.
+    Judged@K still counts the ranking as retrieved.
+    """
     if gain not in GAINS:
         raise error(MetricError, "metric.unknown_gain", gain=gain, names=", ".join(GAINS))
     level = _check_level(relevance_level)
@@ -107,10 +113,12 @@ def judge(ranking, qrels: Mapping, qids: list[str], kmax: int, *,
     code_of = {d: i for i, d in enumerate(dict.fromkeys(jdocs))}
     ndocs = max(len(code_of), 1)
     jkeys, jgrades = _judged_keys(qrow, jdocs, grades, code_of, qids)
-    row, col, rcodes, in_run = _retrieved(ranking, qids, kmax, code_of)
+    row, col, rcodes, in_run = _retrieved(ranking, qids, None if judged_only else kmax,
+                                          code_of)
 
     # the join: (query row, doc code) keys of the run looked up among the judged ones
-    grade_matrix = np.zeros((nq, kmax), dtype=np.float64)
+    is_judged = np.zeros(len(row), dtype=bool)
+    grade_of = np.zeros(len(row), dtype=np.float64)
     hit = np.flatnonzero(rcodes >= 0)
     if len(hit) and len(jkeys):
         rkeys = row[hit] * ndocs + rcodes[hit]
@@ -118,14 +126,29 @@ def judge(ranking, qrels: Mapping, qids: list[str], kmax: int, *,
         pos_ok = pos < len(jkeys)
         matched = np.zeros(len(hit), dtype=bool)
         matched[pos_ok] = jkeys[pos[pos_ok]] == rkeys[pos_ok]
-        m = hit[matched]
-        grade_matrix[row[m], col[m]] = jgrades[pos[matched]]
+        is_judged[hit[matched]] = True
+        grade_of[hit[matched]] = jgrades[pos[matched]]
+
+    coverage = np.zeros((nq, kmax), dtype=bool)
+    top = col < kmax
+    coverage[row[top], col[top]] = is_judged[top]
+    if judged_only:
+        row, grade_of = row[is_judged], grade_of[is_judged]
+        col = np.arange(len(row), dtype=np.int64) - np.searchsorted(row, row, side="left")
+        is_judged = np.ones(len(row), dtype=bool)
+        top = col < kmax
+    grade_matrix = np.zeros((nq, kmax), dtype=np.float64)
+    judged = np.zeros((nq, kmax), dtype=bool)
+    grade_matrix[row[top], col[top]] = grade_of[top]
+    judged[row[top], col[top]] = is_judged[top]
 
     relevant, judged_relevant = is_relevant(grade_matrix, level), is_relevant(grades, level)
     num_relevant = np.bincount(qrow, weights=judged_relevant, minlength=nq).astype(np.float64)
+    num_judged = np.bincount(qrow, minlength=nq).astype(np.float64)
     gains = _gain(grade_matrix, gain)
     ideal = _ideal(qrow, _gain(grades, gain), nq, kmax)
-    return Judged(relevant, gains, ideal, num_relevant), in_run
+    return Judged(relevant, gains, ideal, num_relevant, judged, num_judged - num_relevant,
+                  coverage), in_run
 
 
 def _check_level(level) -> float | None:
@@ -157,8 +180,8 @@ def _judged_keys(qrow, jdocs, grades, code_of, qids):
 
 
 def _retrieved(ranking, qids, kmax, code_of):
-    """The top Kmax of each query, flattened: row, column (rank - 1), judged doc code (-1 if
-    unjudged); and which queries the run has at all."""
+    """The top Kmax (``None``: all) of each query, flattened: row, column (rank - 1), judged
+    doc code (-1 if unjudged); and which queries the run has at all."""
     nq = len(qids)
     index = ranking.index
     rrow = np.fromiter((index.get(q, -1) for q in qids), dtype=np.int64, count=nq)
@@ -169,7 +192,8 @@ def _retrieved(ranking, qids, kmax, code_of):
         starts, ends = offsets[safe], offsets[safe + 1]
     else:  # an empty run: every query is absent (offsets is just [0])
         starts = ends = np.zeros(nq, dtype=np.int64)
-    lens = np.where(in_run, np.minimum(ends - starts, kmax), 0)
+    depth = ends - starts if kmax is None else np.minimum(ends - starts, kmax)
+    lens = np.where(in_run, depth, 0)
     total = int(lens.sum())
     base = np.cumsum(lens) - lens
     col = np.arange(total, dtype=np.int64) - np.repeat(base, lens)

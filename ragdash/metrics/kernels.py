@@ -1,4 +1,4 @@
-"""The six metric kernels: every cutoff K = 1..Kmax at once, for every query at once.
+"""The metric kernels: every cutoff K = 1..Kmax at once, for every query at once.
 
 Each kernel takes a :class:`Judged` — the retrieved documents' relevance, laid out as a
 queries × Kmax matrix — and returns a float64 matrix of the same shape whose column ``k - 1``
@@ -14,6 +14,8 @@ Terms used in the formulas below, for one query:
   ``2^grade − 1`` (exponential); unjudged and negative grades give 0.
 - ``igain_i`` the ``i``-th largest gain over *all* judged documents of the query (the ideal
   ranking), 0 past the last one.
+- ``judged_i`` 1 if the document at rank ``i`` has any judgement (grade 0 included), else 0.
+- ``N``      the number of judged documents of the query that are not relevant.
 
 Edge case, decided here once: a query with ``R = 0`` (no relevant document) scores 0 on every
 metric, as in trec_eval; callers decide whether such queries count in a mean.
@@ -31,13 +33,19 @@ class Judged:
     """The retrieved documents of Q queries, judged, cut at Kmax.
 
     ``relevant`` (Q, Kmax) bool; ``gains`` (Q, Kmax) float64; ``ideal_gains`` (Q, Kmax)
-    float64, each row sorted descending; ``num_relevant`` (Q,) float64 (R).
+    float64, each row sorted descending; ``num_relevant`` (Q,) float64 (R); ``judged``
+    (Q, Kmax) bool, the documents that have a judgement; ``num_nonrelevant`` (Q,) float64 (N);
+    ``coverage`` (Q, Kmax) bool, what Judged@K counts: ``judged`` of the ranking as retrieved
+    (for a condensed list, where every kept document is judged, the list before condensing).
     """
 
     relevant: np.ndarray
     gains: np.ndarray
     ideal_gains: np.ndarray
     num_relevant: np.ndarray
+    judged: np.ndarray
+    num_nonrelevant: np.ndarray
+    coverage: np.ndarray
 
     @property
     def kmax(self) -> int:
@@ -120,8 +128,38 @@ def ndcg(j: Judged) -> np.ndarray:
     return out
 
 
+def bpref(j: Judged) -> np.ndarray:
+    """bpref@K = Σ_{i≤K, rel_i} (1 − min(n_i, R) / min(R, N)) / R   (0 when R = 0),
+
+    where ``n_i`` is the number of judged non-relevant documents ranked above ``i``
+    (trec_eval's ``bpref``; a relevant document with none above it adds 1, also when N = 0).
+    Unjudged documents are skipped, which is the point of the measure: it does not fall when
+    a run retrieves documents nobody judged. At K = Kmax (and a run no deeper than Kmax) this
+    is trec_eval's ``bpref``.
+    """
+    nonrel = j.judged & ~j.relevant
+    above = np.cumsum(nonrel, axis=1, dtype=np.float64) - nonrel  # n_i, strictly above i
+    r = j.num_relevant[:, None]
+    denom = np.minimum(r, j.num_nonrelevant[:, None])
+    penalty = np.zeros_like(above)
+    np.divide(np.minimum(above, r), denom, out=penalty, where=denom > 0)
+    return _over_num_relevant(np.cumsum(np.where(j.relevant, 1.0 - penalty, 0.0), axis=1),
+                              j.num_relevant)
+
+
+def judged_at(j: Judged) -> np.ndarray:
+    """Judged@K = Σ_{i≤K} judged_i / K   (ir_measures' Judged@k: P@K with every judged
+    document counted relevant; divided by K even when fewer than K were retrieved).
+
+    Not a quality metric: it says how much of the top K the labels cover, so how far the
+    other numbers can be trusted. Counted on the ranking as retrieved, also when the others
+    are scored on the condensed list.
+    """
+    return np.cumsum(j.coverage, axis=1, dtype=np.float64) / _ranks(j.kmax)
+
+
 def compute_all(j: Judged) -> dict[str, np.ndarray]:
-    """All six families, keyed by registry name, sharing the cumulative relevant count."""
+    """Every family, keyed by registry name, sharing the cumulative relevant count."""
     found = relevant_so_far(j)
     return {
         "recall": recall(j, found),
@@ -130,4 +168,6 @@ def compute_all(j: Judged) -> dict[str, np.ndarray]:
         "mrr": mrr(j),
         "ndcg": ndcg(j),
         "map": average_precision(j, found),
+        "bpref": bpref(j),
+        "judged": judged_at(j),
     }

@@ -1,4 +1,4 @@
-"""The metric registry: the six families as data, and the parser for names like ``ndcg@10``.
+"""The metric registry: the metric families as data, and the parser for names like ``ndcg@10``.
 
 Everything that lists metrics — error messages, ``--help``, the app's pickers and help
 bubbles — reads :data:`FAMILIES`; nothing else keeps a hand-written list.
@@ -26,7 +26,9 @@ class Family:
 
     ``empty_value`` is what a query scores when the run retrieved nothing for it or it has no
     relevant document; ``graded`` says whether the value depends on the grade (NDCG) or only
-    on relevant/not relevant (all the others).
+    on relevant/not relevant (all the others). ``coverage`` marks a family that measures the
+    labels rather than the ranking (Judged@K): it is shown beside the others, never chosen as
+    the quality to compare or optimise.
     """
 
     name: str
@@ -36,6 +38,7 @@ class Family:
     graded: bool = False
     empty_value: float = 0.0
     aliases: tuple[str, ...] = ()
+    coverage: bool = False
 
     def help(self, lang: str = "en") -> str:
         """What the family measures, in ``lang``."""
@@ -92,13 +95,30 @@ _FAMILY_LIST = (
         help_key="metric.help.map",
         aliases=("ap", "map_cut"),
     ),
+    Family(
+        name="bpref", label="bpref",
+        formula="bpref@K = Σ_{relevant rank i ≤ K} (1 − min(n_i, R) / min(R, N)) / R",
+        help_key="metric.help.bpref",
+    ),
+    Family(
+        name="judged", label="Judged",
+        formula="Judged@K = |judged ∩ top K| / K",
+        help_key="metric.help.judged",
+        coverage=True,
+    ),
 )
 
-#: the six families, in display order, by name
+#: every family, in display order, by name
 FAMILIES: dict[str, Family] = {f.name: f for f in _FAMILY_LIST}
 
 #: family names in display order
 FAMILY_NAMES: tuple[str, ...] = tuple(FAMILIES)
+
+#: the families that measure the ranking (what a user compares, optimises, gates on)
+QUALITY_NAMES: tuple[str, ...] = tuple(f.name for f in _FAMILY_LIST if not f.coverage)
+
+#: the family that measures how much of the top K the labels cover
+COVERAGE = "judged"
 
 _LOOKUP: dict[str, str] = {}
 for _f in _FAMILY_LIST:
@@ -152,7 +172,7 @@ def metric_label(name: str) -> str:
 
 
 def metric_names(ks, families=None) -> list[str]:
-    """All names for ``families`` (default: all six, registry order) at every ``k`` in ``ks``."""
+    """All names for ``families`` (default: all, registry order) at every ``k`` in ``ks``."""
     fams = FAMILY_NAMES if families is None else [family(f).name for f in families]
     return [f"{f}@{int(k)}" for f in fams for k in ks]
 

@@ -24,15 +24,19 @@ class MetricTable:
 
     ``query_ids`` (Q,) in evaluation order; ``values[family]`` (Q, Kmax) float64;
     ``num_relevant`` (Q,) the number of relevant documents per query in the qrels;
-    ``in_run`` (Q,) whether the run had the query at all; ``relevance_level`` and ``gain``
-    record how it was computed.
+    ``in_run`` (Q,) whether the run had the query at all; ``relevance_level``, ``gain`` and
+    ``judged_only`` (condensed lists) record how it was computed; ``labels`` names the
+    judgment sets behind it (``"qrels"`` alone: the human labels; see
+    :mod:`ragdash.judgments`).
     """
 
-    __slots__ = ("gain", "in_run", "num_relevant", "query_ids", "relevance_level", "values")
+    __slots__ = ("gain", "in_run", "judged_only", "labels", "num_relevant", "query_ids",
+                 "relevance_level", "values")
 
     def __init__(self, query_ids: Sequence[str], values: dict[str, np.ndarray],
                  num_relevant: np.ndarray, in_run: np.ndarray | None = None, *,
-                 relevance_level: float | None = None, gain: str = "linear") -> None:
+                 relevance_level: float | None = None, gain: str = "linear",
+                 judged_only: bool = False, labels: tuple[str, ...] = ("qrels",)) -> None:
         self.query_ids: list[str] = list(query_ids)
         self.values = values
         self.num_relevant = np.asarray(num_relevant, dtype=np.float64)
@@ -40,6 +44,8 @@ class MetricTable:
                        else np.asarray(in_run, dtype=bool))
         self.relevance_level = relevance_level
         self.gain = gain
+        self.judged_only = bool(judged_only)
+        self.labels = tuple(labels)
 
     # -- shape ---------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -133,7 +139,8 @@ class MetricTable:
         rows = np.array([index[q] for q in qids], dtype=np.int64)
         return MetricTable(qids, {f: v[rows] for f, v in self.values.items()},
                            self.num_relevant[rows], self.in_run[rows],
-                           relevance_level=self.relevance_level, gain=self.gain)
+                           relevance_level=self.relevance_level, gain=self.gain,
+                           judged_only=self.judged_only, labels=self.labels)
 
     def to_frame(self, shape: str = "long", ks: Iterable[int] | None = None,
                  families: Iterable[str] | None = None):

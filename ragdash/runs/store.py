@@ -14,6 +14,9 @@ Layout (``RAGDASH_HOME``, default ``./.ragdash``)::
       runs             one row per run: metadata as columns, config/usage/cost as JSON,
                        the ranking as a compressed columnar blob
       datasets         one row per dataset fingerprint (deduplicated), compressed JSON
+      judgments        one row per label of a judgment set of a dataset (fingerprint, set
+                       name, query id, doc id, grade, source, date); kept when the dataset's
+                       last run is deleted, so the labels are there when the data comes back
 
 Run ids are 10 characters of base32 from :func:`secrets.token_bytes`: URL-safe, and not
 guessable from one another.
@@ -43,6 +46,7 @@ from ..dataset import Dataset, Document, Query
 from ..errors import RunStoreError
 from ..home import ragdash_home as default_home
 from ..i18n import error, t
+from ..judgments import JudgmentSet, Label
 from ..ranking import Ranking
 from ..run import Run
 from ..secrets import scrub_secrets
@@ -64,7 +68,7 @@ __all__ = [
 ]
 
 DB_FILENAME = "runs.sqlite"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: means shown in the run list (at K = 10, or Kmax when that is smaller)
 HEADLINE_METRICS = ("ndcg", "recall", "mrr", "hit_rate")
 #: saved runs kept in memory per store (each holds its ranking and, once asked, its table)
@@ -105,6 +109,16 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE INDEX IF NOT EXISTS runs_created ON runs(created_at);
 CREATE INDEX IF NOT EXISTS runs_dataset ON runs(dataset_fp);
 CREATE INDEX IF NOT EXISTS runs_owner ON runs(owner);
+CREATE TABLE IF NOT EXISTS judgments (
+    dataset_fp  TEXT NOT NULL,
+    set_name    TEXT NOT NULL,
+    query_id    TEXT NOT NULL,
+    doc_id      TEXT NOT NULL,
+    grade       REAL NOT NULL,
+    source      TEXT NOT NULL,
+    date        TEXT NOT NULL,
+    PRIMARY KEY (dataset_fp, set_name, query_id, doc_id)
+);
 """
 
 
@@ -528,6 +542,68 @@ class RunStore:
         return [{"fingerprint": fp, "name": name, "sizes": json.loads(sizes), "runs": n}
                 for fp, name, sizes, n in rows]
 
+    # -- judgment sets -----------------------------------------------------------------------
+    def save_judgments(self, fingerprint: str, jset: JudgmentSet, *,
+                       replace: bool = False) -> int:
+        """Store the labels of ``jset`` as the set ``jset.name`` of the dataset
+        ``fingerprint``: a pair the stored set already labels gets the new label, others are
+        added (``replace=True``: the stored set is emptied first). Returns the labels
+        written."""
+        rows = [(fingerprint, jset.name, lb.query_id, lb.doc_id, float(lb.grade), lb.source,
+                 lb.date) for lb in jset]
+        with self._lock, self._connect() as conn:
+            if replace:
+                conn.execute("DELETE FROM judgments WHERE dataset_fp=? AND set_name=?",
+                             (fingerprint, jset.name))
+            conn.executemany("INSERT OR REPLACE INTO judgments(dataset_fp, set_name, query_id, "
+                             "doc_id, grade, source, date) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        return len(rows)
+
+    def add_label(self, fingerprint: str, set_name: str, label: Label) -> None:
+        """Store one label as it is given (the Judge page): a closed tab loses nothing."""
+        self.save_judgments(fingerprint, JudgmentSet(set_name, [label]))
+
+    def remove_label(self, fingerprint: str, set_name: str, query_id: str,
+                     doc_id: str) -> bool:
+        """Forget one label of a stored set; whether there was one."""
+        with self._lock, self._connect() as conn:
+            cur = conn.execute("DELETE FROM judgments WHERE dataset_fp=? AND set_name=? AND "
+                               "query_id=? AND doc_id=?",
+                               (fingerprint, set_name, str(query_id), str(doc_id)))
+        return cur.rowcount > 0
+
+    def judgment_sets(self, fingerprint: str) -> list[dict]:
+        """The dataset's stored sets: ``{"name", "labels", "sources": {source: n},
+        "first", "last"}`` (dates of the oldest and newest label), by name."""
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT set_name, source, COUNT(*), MIN(date), MAX(date) FROM judgments "
+                "WHERE dataset_fp=? GROUP BY set_name, source ORDER BY set_name",
+                (fingerprint,)).fetchall()
+        out: dict[str, dict] = {}
+        for name, source, n, first, last in rows:
+            entry = out.setdefault(name, {"name": name, "labels": 0, "sources": {},
+                                          "first": first, "last": last})
+            entry["labels"] += n
+            entry["sources"][source] = n
+            entry["first"], entry["last"] = min(entry["first"], first), max(entry["last"], last)
+        return list(out.values())
+
+    def load_judgments(self, fingerprint: str, name: str) -> JudgmentSet:
+        """A stored set (empty when the dataset has no set of that name)."""
+        with self._connect() as conn:
+            rows = conn.execute("SELECT query_id, doc_id, grade, source, date FROM judgments "
+                                "WHERE dataset_fp=? AND set_name=? ORDER BY rowid",
+                                (fingerprint, name)).fetchall()
+        return JudgmentSet(name, (Label(q, d, float(g), s, day) for q, d, g, s, day in rows))
+
+    def delete_judgments(self, fingerprint: str, name: str) -> int:
+        """Delete a stored set; returns how many labels it had."""
+        with self._lock, self._connect() as conn:
+            cur = conn.execute("DELETE FROM judgments WHERE dataset_fp=? AND set_name=?",
+                               (fingerprint, name))
+        return cur.rowcount
+
     def _remember(self, fingerprint: str, dataset: Dataset) -> None:
         with self._lock:
             self._datasets[fingerprint] = dataset
@@ -574,7 +650,9 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     """Bring the file to :data:`SCHEMA_VERSION` (a new file is created at it).
 
     Version 1 kept a derived run's ``parents`` and ``resources`` inside its config and had no
-    timings; version 2 gives the three their own columns (moved out of the config here)."""
+    timings; version 2 gives the three their own columns (moved out of the config here);
+    version 3 adds a run's owner; version 4 the ``judgments`` table (created by the schema
+    script: nothing to move)."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     has_runs = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='runs'"
                             ).fetchone()

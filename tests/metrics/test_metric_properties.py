@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragdash import Ranking
-from ragdash.metrics import FAMILY_NAMES, evaluate
+from ragdash.metrics import FAMILY_NAMES, QUALITY_NAMES, evaluate
 
 DOCS = [f"d{i}" for i in range(12)] + ["日本", "Z", "a b"[:1]]
 QIDS = ["q1", "q2", "q3", "q4", "10", "9"]
@@ -38,7 +38,7 @@ def test_values_are_in_unit_interval_and_monotone_where_they_must_be(run, qrels,
         v = table.values[fam]
         assert v.shape == (len(table), kmax)
         assert ((v >= 0) & (v <= 1 + 1e-12)).all(), fam
-    for fam in ("recall", "hit_rate", "mrr", "map"):
+    for fam in ("recall", "hit_rate", "mrr", "map", "bpref"):
         assert (np.diff(table.values[fam], axis=1) >= -1e-15).all(), fam
     # relevant found in the top K = P@K * K: whole numbers, non-decreasing, at most K
     found = table.values["precision"] * np.arange(1, kmax + 1)
@@ -47,8 +47,9 @@ def test_values_are_in_unit_interval_and_monotone_where_they_must_be(run, qrels,
     # a hit whenever anything relevant was found; recall never above the hit rate
     assert (table.values["hit_rate"] >= table.values["recall"]).all()
     assert (table.values["hit_rate"] >= table.values["mrr"]).all()
-    # queries without a relevant document score 0 everywhere
-    for fam in FAMILY_NAMES:
+    # queries without a relevant document score 0 on every quality metric (Judged@K measures
+    # the labels, not the ranking)
+    for fam in QUALITY_NAMES:
         assert (table.values[fam][table.no_relevant] == 0).all()
 
 

@@ -14,6 +14,7 @@ from ragdash.metrics import (
     DEFAULT_KS,
     FAMILIES,
     FAMILY_NAMES,
+    QUALITY_NAMES,
     evaluate,
     family,
     metric_names,
@@ -50,6 +51,10 @@ HAND_EXPECTED = {
         (2 / log2(3) + 1 / log2(5)) / (3 + 2 / log2(3) + 1 / log2(4)),
         (2 / log2(3) + 1 / log2(5)) / (3 + 2 / log2(3) + 1 / log2(4)),
     ],
+    # N = 1 (a), ranked above both relevant found: each adds 1 - min(1, 3) / min(3, 1) = 0
+    "bpref": [0, 0, 0, 0, 0],
+    # judged by rank: 1 1 0 1 0 (a grade 0 is a judgement)
+    "judged": [1, 1, 2 / 3, 3 / 4, 3 / 5],
 }
 
 
@@ -125,8 +130,10 @@ def test_query_without_relevant_scores_zero_and_counts_unless_dropped():
     qrels = {"q1": {"a": 1}, "q2": {"c": 0}}  # q2 is judged, but nothing is relevant
     table = evaluate(run, qrels, kmax=2)
     assert list(table.no_relevant) == [False, True]
-    for fam in FAMILY_NAMES:
+    for fam in QUALITY_NAMES:
         assert (table.values[fam][1] == 0).all()
+    # its top 2 is judged at rank 1 only: the coverage of the labels, not a quality
+    np.testing.assert_allclose(table.values["judged"][1], [1, 0.5])
     assert table.mean("ndcg@1") == 0.5
     assert table.mean("ndcg@1", drop_no_relevant=True) == 1.0
     np.testing.assert_allclose(table.curve("recall"), [0.5, 0.5])
@@ -230,8 +237,11 @@ def test_qrels_must_be_a_mapping():
 
 
 # -- registry --------------------------------------------------------------------------------
-def test_registry_has_the_six_families_with_help_in_both_languages():
-    assert FAMILY_NAMES == ("recall", "precision", "hit_rate", "mrr", "ndcg", "map")
+def test_registry_has_every_family_with_help_in_both_languages():
+    assert FAMILY_NAMES == ("recall", "precision", "hit_rate", "mrr", "ndcg", "map", "bpref",
+                            "judged")
+    assert "judged" not in QUALITY_NAMES and [f for f in FAMILIES.values() if f.coverage] \
+        == [FAMILIES["judged"]]
     for f in FAMILIES.values():
         assert f.label and f.formula and f.help_en and f.help_ja
         assert any("\u3040" <= c <= "\u30ff" or "\u4e00" <= c <= "\u9fff" for c in f.help_ja)
@@ -270,7 +280,7 @@ def test_parse_metric_suggests_a_close_name():
 def test_metric_names_follow_the_registry_order():
     assert metric_names([1, 10], ["ndcg", "recall"]) == ["ndcg@1", "ndcg@10", "recall@1",
                                                          "recall@10"]
-    assert len(metric_names(range(1, 101))) == 600
+    assert len(metric_names(range(1, 101))) == 100 * len(FAMILY_NAMES)
 
 
 # -- MetricTable views -----------------------------------------------------------------------
@@ -321,7 +331,7 @@ def test_means_of_an_empty_selection_are_nan(table):
 def test_to_frame_long_and_wide(table):
     long = table.to_frame()
     assert list(long.columns) == ["query_id", "metric", "k", "value"]
-    assert len(long) == 2 * 6 * 3
+    assert len(long) == 2 * len(FAMILY_NAMES) * 3
     row = long[(long.query_id == "q1") & (long.metric == "recall") & (long.k == 2)]
     assert row.value.item() == 0.5
     wide = table.to_frame("wide", ks=[1, 3], families=["ndcg"])

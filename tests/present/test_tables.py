@@ -71,7 +71,9 @@ def test_summary_grid_is_families_by_k(ds):
     a = evaluate(Ranking.from_dict(RUN_A), ds.qrels, kmax=3)
     grid = summary_grid(a, ks=(1, 3, 5))
     assert list(grid.columns) == [1, 3]
-    assert list(grid.index) == ["recall", "precision", "hit_rate", "mrr", "ndcg", "map"]
+    # every family, Judged@K (the labels' coverage) included
+    assert list(grid.index) == ["recall", "precision", "hit_rate", "mrr", "ndcg", "map",
+                                "bpref", "judged"]
     assert grid.loc["precision", 3] == pytest.approx(a.mean("precision@3"))
     assert grid.loc["hit_rate", 1] == pytest.approx(2 / 3)
 

@@ -14,7 +14,7 @@ import pytest
 from paths import TESTS
 
 from ragdash.run import Run
-from ragdash.runs.store import RunStore
+from ragdash.runs.store import SCHEMA_VERSION, RunStore
 
 FIXTURE = TESTS / "data" / "runstore-v1"
 
@@ -82,7 +82,7 @@ def test_a_store_from_2ddbea2_opens_with_parents_and_resources_as_fields(store_2
     child = next(r for r, w in expected.items() if w.get("parents"))
     assert store_2ddbea2.load(child).config["transform"] == {"kind": "truncate", "k": 5}
     with sqlite3.connect(store_2ddbea2.path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     RunStore(store_2ddbea2.home)  # opening a migrated store again changes nothing
     assert {s.id for s in RunStore(store_2ddbea2.home).list()} == set(expected)
 
@@ -96,5 +96,5 @@ def test_a_store_from_a_newer_ragdash_is_refused_in_one_sentence(tmp_path):
     home.mkdir()
     with sqlite3.connect(home / "runs.sqlite") as conn:
         conn.execute("PRAGMA user_version=9")
-    with pytest.raises(RunStoreError, match=r"newer ragdash \(schema 9; this one reads up to 3\)"):
+    with pytest.raises(RunStoreError, match=r"newer ragdash \(schema 9; this one reads up to 4\)"):
         RunStore(home)
