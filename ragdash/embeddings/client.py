@@ -12,7 +12,8 @@ What a call to :meth:`EmbeddingClient.embed` does:
    the next batch themselves, and twice as many threads as slots means the next request is
    ready to leave the moment a reply is in — it goes while that reply is parsed (see
    :class:`EmbeddingJob` and :class:`_Slot`);
-3. retries each batch by the policy in :mod:`ragdash.embeddings.retry`; a batch the server
+3. retries each batch by the policy in :mod:`ragdash.retry` (through
+   :class:`ragdash.services.service.Service`); a batch the server
    finds too long is split in halves, and a single text that is too long is cut by token
    estimate (counted in ``usage["truncated_texts"]``);
 4. checks each reply: one vector per input, reordered by ``index``, one dimension for the
@@ -37,46 +38,22 @@ import base64
 import binascii
 import json
 import logging
-import math
 import queue
-import random
 import re
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import requests
 
-from ..errors import (
-    EMBEDDING_ERRORS,
-    AuthenticationError,
-    Cancelled,
-    EmbeddingError,
-    InputTooLongError,
-    NotFoundError,
-    QuotaExceededError,
-    RetrievalError,
-    ServerUnreachableError,
-    with_id,
-)
-from ..http import (
-    ErrorInfo,
-    HeaderValueError,
-    ReplyError,
-    Transport,
-    TransportError,
-    check_header_value,
-    error_code,
-    parse_error_body,
-    parse_json,
-    plain_http_warning,
-    reply_limit,
-)
-from ..i18n import Text, error, text
-from ..retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
-from ..secrets import scrub_secrets
+from ..errors import EMBEDDING_ERRORS, Cancelled, EmbeddingError, RetrievalError
+from ..http import ErrorInfo, reply_limit
+from ..i18n import error, text
+from ..retry import MAX_RETRIES
+from ..services import failures as fk
+from ..services.failures import Failure, is_too_long
+from ..services.service import Service, Spec, reported_count
 from ..services.urls import resolve_endpoint
 from .batching import (
     DEFAULT_MAX_BATCH_TOKENS,
@@ -97,15 +74,9 @@ TRUNCATE_SHARE = 0.9
 HANDOVER_WAIT = 0.005
 
 ProgressFn = Callable[[dict], None]
+SPEC = Spec("embeddings", EMBEDDING_ERRORS, fk.messages("embeddings"))
 BatchFn = Callable[[Sequence[int], np.ndarray], None]
 
-_TOO_LONG_CODES = frozenset({"context_length_exceeded", "string_above_max_length",
-                             "input_too_long", "too_many_tokens"})
-_TOO_LONG_TEXT = re.compile(
-    r"maximum (context|input|sequence) length|context length|too long|too many tokens"
-    r"|less than \d+ tokens|exceeds? the (max|context|limit)"
-    r"|reduce (the|your) (length|input|prompt)|max(imum)?[ _]tokens",
-    re.IGNORECASE)
 _TOKEN_LIMIT = re.compile(r"(\d[\d,]*)\s*tokens", re.IGNORECASE)
 #: a 400 that says the batch has too many inputs ("too many inputs: 256 > 100", "batch size
 #: 256 exceeds the maximum of 100", "at most 96 texts")
@@ -118,13 +89,6 @@ _LIMIT_NUMBERS = (re.compile(r"(\d[\d,]*)\s*>\s*(\d[\d,]*)"),
                   re.compile(r"(?:at most|no more than|up to|maximum(?: of| is)?|max(?: is)?"
                              r"|limit(?: is| of)?|exceeds?(?: the)?(?: maximum| limit)?(?: of)?)"
                              r"\s*:?\s*(\d[\d,]*)", re.IGNORECASE))
-
-
-def is_too_long(status: int | None, info: ErrorInfo) -> bool:
-    if status == 413:
-        return True
-    return status in (400, 422) and (
-        (info.code or "").lower() in _TOO_LONG_CODES or bool(_TOO_LONG_TEXT.search(info.message)))
 
 
 def batch_limit(status: int | None, info: ErrorInfo) -> int | None:
@@ -155,20 +119,6 @@ def l2_normalize(vectors: np.ndarray) -> tuple[np.ndarray, int]:
     return (vectors / norms).astype(np.float32), int(zero.sum())
 
 
-class _Failure(Exception):
-    """One failed attempt; becomes a ragdash error if it is not retried."""
-
-    def __init__(self, kind: str, *, status: int | None = None, info: ErrorInfo | None = None,
-                 headers: dict | None = None, detail: str = "") -> None:
-        super().__init__(detail or kind)
-        self.kind = kind  # "http", "timeout", "connection", "unreachable", "tls", "malformed",
-        #                   "invalid"
-        self.status = status
-        self.info = info or ErrorInfo()
-        self.headers = headers or {}
-        self.detail = detail
-
-
 class _TooLong(Exception):
     def __init__(self, info: ErrorInfo) -> None:
         super().__init__(info.message)
@@ -178,7 +128,7 @@ class _TooLong(Exception):
 class EmbeddingClient:
     """Embeds texts through an OpenAI-compatible ``/embeddings`` endpoint.
 
-    ``base_url`` follows the rules in :mod:`ragdash.embeddings.urls`. ``api_key`` is sent as
+    ``base_url`` follows the rules in :mod:`ragdash.services.urls`. ``api_key`` is sent as
     ``Authorization: Bearer`` (``api-key`` for Azure, or any header named by
     ``api_key_header``); None sends no key (local servers). ``dimensions`` is sent only when
     set; ``encoding_format`` ("float" or "base64") always.
@@ -213,20 +163,6 @@ class EmbeddingClient:
         self.api_version = api_version
         self.timeout = float(timeout)
         self.max_retries = int(max_retries)
-        self.api_key_header = api_key_header or ("api-key" if self.endpoint.azure
-                                                 else "Authorization")
-        self._api_key = (api_key or "").strip() or None
-        try:  # before anything is sent: a line break or a curly quote in a pasted key
-            check_header_value(self.api_key_header, self._api_key or "")
-        except HeaderValueError as exc:
-            raise with_id(exc.msg_id, EMBEDDING_ERRORS["auth"](str(exc)), **exc.params) from None
-        #: sentences for the user before the run (a key over plain http to another machine)
-        self.warnings: list[str] = []
-        insecure = plain_http_warning(self.endpoint.base, key_set=self._api_key is not None)
-        if insecure:
-            self.warnings.append(insecure)
-            log.warning("%s", insecure)
-        self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self.dimension: int | None = None  #: the run's vector size, once known
         self.dimension_source = "an earlier reply"
@@ -235,8 +171,17 @@ class EmbeddingClient:
         self._zero_vectors = 0
         self._estimated_tokens = False
         self._no_index = False
-        self.transport = Transport(self.endpoint.url, concurrency=self.concurrency,
-                                   timeout=self.timeout, session=session)
+        self.service = Service(
+            self.endpoint.url, SPEC, api_key=api_key,
+            api_key_header=api_key_header or ("api-key" if self.endpoint.azure
+                                              else "Authorization"),
+            params=self.endpoint.params, timeout=self.timeout, concurrency=self.concurrency,
+            max_retries=self.max_retries, session=session, seed=seed, usage=self.usage,
+            lock=self._lock, model=self.model, warn_url=self.endpoint.base)
+        self.api_key_header = self.service.api_key_header
+        #: sentences for the user before the run (a key over plain http to another machine)
+        self.warnings = self.service.warnings
+        self.transport = self.service.transport
         self.session = self.transport.session
 
     # -- identity ------------------------------------------------------------------------
@@ -262,7 +207,7 @@ class EmbeddingClient:
                 "batch_size": self.batch_size, "max_batch_tokens": self.max_batch_tokens,
                 "concurrency": self.concurrency, "encoding_format": self.encoding_format,
                 "api_version": self.endpoint.params.get("api-version"),
-                "api_key_header": self.api_key_header, "api_key_set": self._api_key is not None,
+                "api_key_header": self.api_key_header, "api_key_set": self.service.has_key,
                 "timeout": self.timeout, "max_retries": self.max_retries}
 
     @property
@@ -363,52 +308,38 @@ class EmbeddingClient:
             log.warning("a text of %d characters was cut to %d characters to fit the model",
                         len(text), len(current))
             return vectors
-        raise error(InputTooLongError, "embed.text_too_long", chars=len(text),
+        too_long = EMBEDDING_ERRORS[fk.TOO_LONG]
+        raise error(too_long, "embed.text_too_long", chars=len(text),
                     model=self.model, cut=len(current))
 
     def _post_with_retries(self, texts: list[str], cancel: threading.Event | None,
                            slot: _Slot | None = None) -> np.ndarray:
         """One request for ``texts``, retried by the policy; ``slot``: see :class:`_Slot`."""
-        data = self._body(texts)
-        attempt = 0
-        while True:
-            if slot is not None:
-                slot.take()
-            if cancel is not None and cancel.is_set():
-                raise error(Cancelled, "embed.cancelled")
-            try:
-                return self._post(texts, data, slot)
-            except _Failure as failure:
-                code = error_code(failure.info)
-                if failure.kind == "http" and is_too_long(failure.status, failure.info):
-                    raise _TooLong(failure.info) from None
-                if not should_retry(failure.status, code, attempt, failure.kind,
-                                    max_retries=self.max_retries):
-                    if slot is not None:
-                        slot.job._stop()  # while the slot is still held: no new batch starts
-                    raise self._final_error(failure, code, attempt + 1) from None
-                with self._lock:
-                    delay = retry_delay(attempt, failure.headers, self._rng)
-                    self.usage["retries"] += 1
-                log.info("embeddings request failed (%s); retry %d in %.2f s",
-                         failure.status or failure.kind, attempt + 1, delay)
-                attempt += 1
-                if slot is not None:  # a batch waits for its retry in a slot
-                    slot.take()
-                if cancel is None:
-                    time.sleep(delay)
-                elif cancel.wait(delay):
-                    raise error(Cancelled, "embed.cancelled") from None
 
-    def _headers(self) -> dict[str, str]:
-        headers = {"Content-Type": "application/json", "Accept": "application/json",
-                   "User-Agent": "ragdash"}
-        if self._api_key is not None:
-            if self.api_key_header.lower() == "authorization":
-                headers["Authorization"] = f"Bearer {self._api_key}"
-            else:
-                headers[self.api_key_header] = self._api_key
-        return headers
+        def refusal(failure: Failure) -> None:
+            if is_too_long(failure.status, failure.info):
+                raise _TooLong(failure.info)
+            most = batch_limit(failure.status, failure.info)
+            if most is not None:  # the server's own limit: nothing to retry
+                stop()
+                said = self.service.scrub(failure.info.message)
+                values = {"url": self.endpoint.url, "status": failure.status,
+                          "said": f": {said}" if said else "", "most": most}
+                refused = EMBEDDING_ERRORS[fk.REFUSED]
+                if most:
+                    raise error(refused, "embed.batch_too_large", **values)
+                raise error(refused, "embed.batch_smaller", **values)
+
+        def stop() -> None:
+            if slot is not None:
+                slot.job._stop()  # while the slot is still held: no new batch starts
+
+        return self.service.request(
+            self._body(texts), max_bytes=self._reply_cap(len(texts)), cancel=cancel,
+            parse=lambda obj: self._vectors(obj, texts), refusal=refusal, on_final=stop,
+            before=slot.take if slot is not None else None,
+            on_send=slot.sending if slot is not None else None,
+            on_reply=slot.hand_over if slot is not None else None)
 
     def _reply_cap(self, n: int) -> int:
         """Decoded bytes a reply for ``n`` texts may take (see :func:`ragdash.http.reply_limit`)."""
@@ -420,28 +351,9 @@ class EmbeddingClient:
             body["dimensions"] = self.dimensions
         return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
-    def _post(self, texts: list[str], data: bytes | None = None, slot: _Slot | None = None
-              ) -> np.ndarray:
-        """One request for ``texts`` (``data``: their request body, if already made)."""
-        if data is None:
-            data = self._body(texts)
-        with self._lock:
-            self.usage["requests"] += 1
-        try:
-            reply = self.transport.post(
-                self.endpoint.url, data=data, headers=self._headers(),
-                params=self.endpoint.params, max_bytes=self._reply_cap(len(texts)),
-                on_send=slot.sending if slot is not None else None)
-        except TransportError as exc:
-            raise _Failure(exc.kind, status=exc.status, headers=exc.headers,
-                           detail=exc.detail) from None
-        if not 200 <= reply.status < 300:
-            raise _Failure("http", status=reply.status, info=parse_error_body(reply.body),
-                           headers=dict(reply.headers))
-        content = reply.body  # the whole reply is in: the connection is back in the pool
-        if slot is not None:
-            slot.hand_over()
-        vectors, tokens = self._parse(content, len(texts))
+    def _vectors(self, obj, texts: list[str]) -> np.ndarray:
+        """A reply's JSON -> unit vectors for ``texts``, usage counted; or a Failure."""
+        vectors, tokens = self._parse(obj, len(texts))
         vectors, zeros = l2_normalize(vectors)
         with self._lock:
             if tokens is None:
@@ -453,46 +365,36 @@ class EmbeddingClient:
             log.warning("the server returned %d zero vector(s); kept as zeros", zeros)
         return vectors
 
-    def _parse(self, content: bytes, n: int) -> tuple[np.ndarray, int | None]:
-        """Vectors in input order and the reported prompt tokens, or a _Failure."""
-        try:
-            obj = parse_json(content)
-        except ReplyError as exc:
-            if exc.retry:
-                raise _Failure("malformed", status=200, detail=exc.detail) from None
-            raise _Failure("invalid", status=200, detail=text(
-                "embed.unreadable_reply", url=self.endpoint.url, detail=exc.detail)) from None
+    def _parse(self, obj, n: int) -> tuple[np.ndarray, int | None]:
+        """Vectors in input order and the reported prompt tokens, or a Failure."""
         data = obj.get("data") if isinstance(obj, dict) else None
         if not isinstance(data, list):
-            raise _Failure("malformed", status=200, detail=text("embed.no_data_list"))
+            raise Failure("malformed", status=200, detail=text("embed.no_data_list"))
         if len(data) != n:
-            raise _Failure("invalid", status=200, detail=text(
+            raise Failure("invalid", status=200, detail=text(
                 "embed.vector_count", url=self.endpoint.url, got=len(data), n=n))
         try:
             indices = self._indices(data)
             rows = [_decode(item["embedding"]) for item in data]
             vectors = np.asarray(rows, dtype=np.float32)
         except (AttributeError, KeyError, TypeError, ValueError, binascii.Error):
-            raise _Failure("invalid", status=200, detail=text(
+            raise Failure("invalid", status=200, detail=text(
                 "embed.unreadable_vectors", url=self.endpoint.url)) from None
         if sorted(indices) != list(range(n)):
-            raise _Failure("invalid", status=200, detail=text(
+            raise Failure("invalid", status=200, detail=text(
                 "embed.bad_indices", url=self.endpoint.url, last=n - 1))
         if vectors.ndim != 2 or vectors.shape[1] == 0:
-            raise _Failure("invalid", status=200, detail=text(
+            raise Failure("invalid", status=200, detail=text(
                 "embed.empty_vectors", url=self.endpoint.url))
         ordered = np.empty_like(vectors)
         ordered[indices] = vectors
         if not np.isfinite(ordered).all():
-            raise _Failure("invalid", status=200, detail=text(
+            raise Failure("invalid", status=200, detail=text(
                 "embed.not_finite", url=self.endpoint.url))
         self._check_dimension(ordered.shape[1])
         usage = obj.get("usage")
-        tokens = usage.get("prompt_tokens") if isinstance(usage, dict) else None
-        # 1e999 in JSON is infinity, and a count is never negative: such a figure is ignored
-        ok = isinstance(tokens, (int, float)) and not isinstance(tokens, bool) \
-            and math.isfinite(tokens) and 0 <= tokens < 2**53
-        return ordered, int(tokens) if ok else None
+        return ordered, reported_count(usage.get("prompt_tokens") if isinstance(usage, dict)
+                                       else None)
 
     def _indices(self, data: list) -> list[int]:
         """Each item's ``index``. When no item has one, the order is the only evidence and is
@@ -506,7 +408,7 @@ class EmbeddingClient:
                     self._no_index = True
             return list(range(len(data)))
         if not all(has):
-            raise _Failure("invalid", status=200, detail=text(
+            raise Failure("invalid", status=200, detail=text(
                 "embed.some_indices", url=self.endpoint.url, without=has.count(False),
                 n=len(data)))
         out = []
@@ -519,7 +421,7 @@ class EmbeddingClient:
 
     def _check_dimension(self, d: int) -> None:
         if self.dimensions and d != self.dimensions:
-            raise _Failure("invalid", status=200, detail=text(
+            raise Failure("invalid", status=200, detail=text(
                 "embed.dimensions_unsupported", url=self.endpoint.url, asked=self.dimensions,
                 got=d))
         with self._lock:
@@ -528,77 +430,9 @@ class EmbeddingClient:
                 return
             if d == self.dimension:
                 return
-        raise _Failure("invalid", status=200, detail=text(
+        raise Failure("invalid", status=200, detail=text(
             "embed.dimension_changed", url=self.endpoint.url, got=d, before=self.dimension,
             source=self.dimension_source, model=self.model))
-
-    # -- messages ------------------------------------------------------------------------
-    def _scrub(self, text: str) -> str:
-        """``text`` without the key, nor anything shaped like a key or a Bearer token."""
-        key = self._api_key if self._api_key and len(self._api_key) >= 4 else None
-        out = scrub_secrets(text, [key] if key else [])
-        return text if out == text else out  # unchanged: a phrase keeps its message id
-
-    def _final_error(self, f: _Failure, code: str | None, attempts: int) -> EmbeddingError:
-        """The failure in one sentence with a message id (catalog/core.toml ``embed.*``),
-        so the app can say it in Japanese and in its own words."""
-        url = self.endpoint.url
-        said = self._scrub(f.info.message)
-        said = f": {said}" if said else ""
-        tried = text("embed.tried", n=attempts)
-        if f.kind == "invalid":
-            if isinstance(f.detail, Text):  # a sentence with a message id: keep the id
-                return error(EmbeddingError, f.detail.msg_id, **f.detail.params)
-            return EmbeddingError(self._scrub(f.detail))
-        if f.kind != "http":
-            return self._transport_error(f, url, tried)
-        return self._status_error(f, code, url, said, tried)
-
-    def _transport_error(self, f: _Failure, url: str, tried) -> EmbeddingError:
-        """No usable HTTP answer: a timeout, a redirect, a reply too large or unreadable, no
-        connection, or JSON that is not embeddings."""
-        if f.kind == "timeout":
-            return error(ServerUnreachableError, "embed.timeout", url=url,
-                         timeout=f"{self.timeout:g}", tried=tried)
-        if f.kind == "redirect":
-            return error(EmbeddingError, "embed.redirect", detail=self._scrub(f.detail))
-        if f.kind == "too_large":
-            return error(EmbeddingError, "embed.too_large", url=url, detail=f.detail)
-        if f.kind == "encoding":
-            return error(EmbeddingError, "embed.encoding", url=url, detail=f.detail)
-        if f.kind in ("connection", "unreachable", "tls"):
-            return error(ServerUnreachableError, "embed.unreachable", url=url,
-                         detail=self._scrub(f.detail), tried=tried)
-        return error(EmbeddingError, "embed.malformed", url=url, detail=f.detail, tried=tried)
-
-    def _status_error(self, f: _Failure, code: str | None, url: str, said: str,
-                      tried) -> EmbeddingError:
-        """An HTTP status that retrying did not cure."""
-        status = f.status
-        if status in (401, 403):
-            if self._api_key is None:
-                return error(AuthenticationError, "embed.no_key", url=url, status=status,
-                             said=said)
-            return error(AuthenticationError, "embed.bad_key", url=url, status=status,
-                         said=said)
-        if status == 404:
-            return error(NotFoundError, "embed.no_model", url=url, model=repr(self.model),
-                         said=said)
-        if status == 429 and is_quota_code(code):
-            return error(QuotaExceededError, "embed.quota", code=code, said=said)
-        if status == 429:
-            return error(EmbeddingError, "embed.rate_limited", url=url, tried=tried)
-        most = batch_limit(status, f.info)
-        if most is not None:
-            if most:
-                return error(EmbeddingError, "embed.batch_too_large", url=url, status=status,
-                             said=said, most=most)
-            return error(EmbeddingError, "embed.batch_smaller", url=url, status=status,
-                         said=said)
-        if (status is not None and status >= 500) or status in (408, 409):
-            return error(EmbeddingError, "embed.server_error", url=url, status=status,
-                         said=said, tried=tried)
-        return error(EmbeddingError, "embed.refused", url=url, status=status, said=said)
 
 
 class EmbeddingJob:

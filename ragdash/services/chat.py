@@ -43,7 +43,6 @@ API (for an LLM judge, a query generator, …)::
 from __future__ import annotations
 
 import json
-import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -52,9 +51,9 @@ from ..errors import CHAT_ERRORS, Cancelled, RetrievalError, ServiceError
 from ..i18n import Text, error, text
 from ..retry import MAX_RETRIES
 from . import failures as fk
-from .failures import Failure, Messages
+from .failures import Failure
 from .pool import run_parallel
-from .service import Service, Spec
+from .service import Service, Spec, reported_count
 from .urls import resolve_endpoint
 
 #: decoded bytes a reply may take unless told otherwise (a long answer is ~100 KB)
@@ -68,13 +67,7 @@ STOP_KINDS = frozenset({fk.AUTH, fk.NOT_FOUND, fk.QUOTA, fk.RATE_LIMITED, fk.UNR
 ITEM_KINDS = ("refusal", "length", "empty", "html", "bad_reply", "too_long", "server",
               "refused")
 
-MESSAGES = Messages(
-    bad_key="chat.bad_key", no_key="chat.no_key", no_model="chat.no_model",
-    quota="chat.quota", rate_limited="chat.rate_limited", too_long="chat.too_long",
-    server_error="chat.server_error", timeout="chat.timeout", unreachable="chat.unreachable",
-    malformed="chat.malformed", too_large="chat.too_large", encoding="chat.encoding",
-    redirect="chat.redirect", refused="chat.refused", cancelled="chat.cancelled")
-SPEC = Spec("chat", CHAT_ERRORS, MESSAGES)
+SPEC = Spec("chat", CHAT_ERRORS, fk.messages("chat"))
 
 #: the sentence of each kind of one failed request
 _ITEM_MESSAGES = {"refusal": "chat.item.refusal", "length": "chat.item.length",
@@ -229,8 +222,8 @@ class ChatClient:
         finish = finish if isinstance(finish, str) else None
         content = _content_text(message.get("content"))
         usage = obj.get("usage") if isinstance(obj.get("usage"), dict) else {}
-        prompt, completion = _count(usage.get("prompt_tokens")), \
-            _count(usage.get("completion_tokens"))
+        prompt, completion = reported_count(usage.get("prompt_tokens")), \
+            reported_count(usage.get("completion_tokens"))
         model = obj.get("model") if isinstance(obj.get("model"), str) else None
         refusal = message.get("refusal")
         if (isinstance(refusal, str) and refusal.strip()) or finish == "content_filter":
@@ -306,13 +299,6 @@ def _content_text(content) -> str:
         return "".join(p.get("text", "") for p in content
                        if isinstance(p, dict) and isinstance(p.get("text"), str))
     return ""
-
-
-def _count(value) -> int | None:
-    """A reported token count, or None for one that cannot be (negative, huge, not a number)."""
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and math.isfinite(value) and 0 <= value < 2**53
-    return int(value) if ok else None
 
 
 def _check_messages(messages) -> list[dict]:

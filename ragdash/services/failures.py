@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..http import ErrorInfo
 from ..retry import is_quota_code
@@ -115,10 +115,10 @@ def kind_of(failure: Failure) -> str:
 
 @dataclass(frozen=True)
 class Messages:
-    """A service's message ids, one per way a request ends (literal keys, so the catalog test
-    sees them): ``<service>.bad_key``, ``<service>.no_key``, …. Each is formatted with
-    ``url``, ``status``, ``said`` (": what the server said", or nothing), ``model``,
-    ``code``, ``timeout``, ``tried`` and ``detail``; a message names only those it needs."""
+    """A service's message ids, one per way a request ends (a column of :data:`MESSAGE_IDS`).
+    Each is formatted with ``url``, ``status``, ``said`` (": what the server said", or
+    nothing), ``model``, ``code``, ``timeout``, ``tried`` and ``detail``; a message names only
+    those it needs."""
 
     bad_key: str
     no_key: str
@@ -135,4 +135,41 @@ class Messages:
     redirect: str
     refused: str
     cancelled: str
-    extra: dict = field(default_factory=dict)  #: more values for every message (protocol)
+    #: a reply that is JSON but cannot be read (nested too deeply, a number too long):
+    #: formatted with ``url`` and ``detail``
+    unreadable: str
+    #: the sentence around a reply that cannot be right (``detail``: the check's sentence);
+    #: None: the check's sentence is said as it is
+    invalid: str | None = None
+
+
+SERVICES = ("embeddings", "rerank", "chat")
+#: each way a request ends -> its message id in each service (literal ids, so the catalog test
+#: sees them). A service that never reaches a row (embeddings and rerank split what is too
+#: long) names its refusal there.
+MESSAGE_IDS: Mapping[str, tuple[str | None, ...]] = {
+    # way             embeddings                 rerank                    chat
+    "bad_key":       ("embed.bad_key",          "rerank.bad_key",         "chat.bad_key"),
+    "no_key":        ("embed.no_key",           "rerank.no_key",          "chat.no_key"),
+    "no_model":      ("embed.no_model",         "rerank.no_model",        "chat.no_model"),
+    "quota":         ("embed.quota",            "rerank.quota",           "chat.quota"),
+    "rate_limited":  ("embed.rate_limited",     "rerank.rate_limited",    "chat.rate_limited"),
+    "too_long":      ("embed.refused",          "rerank.refused",         "chat.too_long"),
+    "server_error":  ("embed.server_error",     "rerank.server_error",    "chat.server_error"),
+    "timeout":       ("embed.timeout",          "rerank.timeout",         "chat.timeout"),
+    "unreachable":   ("embed.unreachable",      "rerank.unreachable",     "chat.unreachable"),
+    "malformed":     ("embed.malformed",        "rerank.malformed",       "chat.malformed"),
+    "too_large":     ("embed.too_large",        "rerank.too_large",       "chat.too_large"),
+    "encoding":      ("embed.encoding",         "rerank.encoding",        "chat.encoding"),
+    "redirect":      ("embed.redirect",         "rerank.redirect",        "chat.redirect"),
+    "refused":       ("embed.refused",          "rerank.refused",         "chat.refused"),
+    "cancelled":     ("embed.cancelled",        "rerank.cancelled",       "chat.cancelled"),
+    "unreadable":    ("embed.unreadable_reply", "rerank.bad.unreadable",  "chat.unreadable"),
+    "invalid":       (None,                     "rerank.invalid",         None),
+}
+
+
+def messages(service: str) -> Messages:
+    """``service``'s column of :data:`MESSAGE_IDS`."""
+    column = SERVICES.index(service)
+    return Messages(**{way: ids[column] for way, ids in MESSAGE_IDS.items()})

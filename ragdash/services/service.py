@@ -24,6 +24,7 @@ A client (embeddings, rerank, chat) makes its request body and parses its reply;
 from __future__ import annotations
 
 import logging
+import math
 import random
 import threading
 import time
@@ -61,6 +62,14 @@ class Spec:
     messages: Messages
 
 
+def reported_count(value) -> int | None:
+    """A count a server reported (tokens, search units), or None for one that cannot be one
+    (negative, not finite — ``1e999`` in JSON is infinity —, not a number, a bool)."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value) and 0 <= value < 2**53
+    return int(value) if ok else None
+
+
 def key_headers(api_key: str | None, header: str = "Authorization") -> dict[str, str]:
     """The headers that carry ``api_key``: ``Authorization: Bearer KEY``, or ``header: KEY``
     for any other header name; none without a key."""
@@ -79,13 +88,15 @@ class Service:
                  timeout: float = 60.0, concurrency: int = 4, max_retries: int = MAX_RETRIES,
                  session=None, seed: int | None = None, usage: dict | None = None,
                  lock: threading.Lock | None = None, model: str = "",
-                 warn_url: str | None = None) -> None:
+                 warn_url: str | None = None, values: Mapping[str, object] | None = None,
+                 ) -> None:
         self.url = url
         self.spec = spec
         self.params = dict(params or {})
         self.timeout = float(timeout)
         self.max_retries = int(max_retries)
         self.model = model
+        self.values = dict(values or {})  #: more values for every message (a protocol)
         self.api_key_header = api_key_header or "Authorization"
         self._api_key = (api_key or "").strip() or None
         try:  # before anything is sent: a line break or a curly quote in a pasted key
@@ -149,7 +160,8 @@ class Service:
                                  "html" if start.startswith((b"<!doctype", b"<html", b"<"))
                                  else None)
                 raise failure from None
-            raise Failure("invalid", status=status, detail=exc.detail) from None
+            raise Failure("invalid", status=status, detail=text(
+                self.spec.messages.unreadable, url=self.url, detail=exc.detail)) from None
         if isinstance(obj, dict) and obj.get("error") and not obj.get("data") \
                 and not obj.get("results") and not obj.get("choices"):
             raise Failure("http", status=status, info=parse_error_body(body))
@@ -218,18 +230,29 @@ class Service:
         kind = fk.kind_of(f)
         cls = self.spec.errors[kind]
         m = self.spec.messages
-        if f.attempt == "invalid" and isinstance(f.detail, Text):
-            exc = error(cls, f.detail.msg_id, **f.detail.params)  # the sentence keeps its id
+        if f.attempt == "invalid":
+            exc = self._invalid(cls, f.detail)
             exc.kind, exc.failure = kind, f
             return exc
         said = self.scrub(f.info.message)
-        values = dict(m.extra, url=self.url, status=f.status, said=f": {said}" if said else "",
+        values = dict(self.values, url=self.url, status=f.status, said=f": {said}" if said else "",
                       model=repr(self.model), code=f.code, timeout=f"{self.timeout:g}",
                       tried=text("embed.tried", n=attempts), detail=self.scrub(f.detail))
         key = _message_key(f, kind, m, self.has_key)
         exc = error(cls, key, **values)
         exc.kind, exc.failure = kind, f
         return exc
+
+
+    def _invalid(self, cls: type[RagdashError], detail: str) -> RagdashError:
+        """A reply that cannot be right, in the check's own sentence (with its id)."""
+        detail = self.scrub(detail)
+        if self.spec.messages.invalid:  # a phrase with an id has no final stop
+            return error(cls, self.spec.messages.invalid,
+                         detail=detail if isinstance(detail, Text) else detail.rstrip("."))
+        if isinstance(detail, Text):
+            return error(cls, detail.msg_id, **detail.params)
+        return cls(detail)
 
 
 def _message_key(f: Failure, kind: str, m: Messages, has_key: bool) -> str:
@@ -243,4 +266,4 @@ def _message_key(f: Failure, kind: str, m: Messages, has_key: bool) -> str:
             fk.SERVER: m.server_error}.get(kind, m.refused)
 
 
-__all__ = ["ErrorInfo", "Failure", "Service", "Spec", "key_headers"]
+__all__ = ["ErrorInfo", "Failure", "Service", "Spec", "key_headers", "reported_count"]

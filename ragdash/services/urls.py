@@ -55,7 +55,7 @@ def resolve_endpoint(base_url: str | None, *, model: str = "",
     parts = urlsplit(raw)
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https") or not parts.hostname:
-        raise error(EmbeddingError, "embed.not_http", url=_redact(raw))
+        raise error(EmbeddingError, "embed.not_http", url=redact_url(raw))
     host = parts.hostname.lower()
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
@@ -84,7 +84,7 @@ def resolve_endpoint(base_url: str | None, *, model: str = "",
     return Endpoint(url=base + suffix, params=params, base=base, azure=azure)
 
 
-def _redact(url: str) -> str:
+def redact_url(url: str) -> str:
     """A URL for a message: no user:password and no query string."""
     try:
         parts = urlsplit(url)

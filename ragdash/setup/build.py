@@ -167,7 +167,7 @@ def build_reranker(rerank: dict, *, keys: KeySource | None = None,
     if rerank["kind"] == "local":
         scorer = make_scorer("local", model=rerank["model"])
     else:
-        from ..retrieval.rerank.protocols import KEY_ENV, resolve_rerank_endpoint
+        from ..rerank.protocols import KEY_ENV, resolve_rerank_endpoint
 
         endpoint = resolve_rerank_endpoint(rerank["base_url"], protocol=rerank.get("protocol"))
         env = rerank.get("api_key_env") or KEY_ENV.get(endpoint.protocol)

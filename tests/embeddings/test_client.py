@@ -13,14 +13,7 @@ from hypothesis import strategies as st
 
 from ragdash.embeddings import EmbeddingClient, retry
 from ragdash.embeddings.batching import estimate_tokens, estimate_tokens_many, plan_batches
-from ragdash.embeddings.client import (
-    ErrorInfo,
-    error_code,
-    is_too_long,
-    l2_normalize,
-    parse_error_body,
-    token_limit,
-)
+from ragdash.embeddings.client import l2_normalize, token_limit
 from ragdash.errors import (
     AuthenticationError,
     Cancelled,
@@ -31,6 +24,8 @@ from ragdash.errors import (
     RetrievalError,
     ServerUnreachableError,
 )
+from ragdash.http import ErrorInfo, error_code, parse_error_body
+from ragdash.services.failures import is_too_long
 
 KEY = "sk-test-DISTINCTIVE-7d1f93c2aa"
 TEXTS = [f"text number {i}" for i in range(10)]

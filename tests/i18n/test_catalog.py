@@ -117,9 +117,9 @@ def test_japanese_wording_is_consistent():
 MSG_CALL = re.compile(r"""\b(?:error\(\s*\w+,\s*|dataset_error\(\s*|catalog_error\(\s*|text\(\s*"""
                       r"""|with_id\(\s*)"""
                       r"""["']([a-z0-9_.]+)["']""")
-#: a service's family of messages, one literal id per failure kind (ragdash.services.failures)
-MSG_FAMILY = re.compile(r"\bMessages\((.*?)\)", re.DOTALL)
-FAMILY_ID = re.compile(r"""=\s*["']([a-z0-9_.]+)["']""")
+#: the services' message ids, one literal per failure and service (ragdash.services.failures)
+MSG_FAMILY = re.compile(r"^MESSAGE_IDS\b.*?^\}", re.DOTALL | re.MULTILINE)
+FAMILY_ID = re.compile(r"""["']([a-z0-9_]+\.[a-z0-9_.]+)["']""")
 
 
 def test_every_message_id_raised_in_the_source_exists_in_both_languages():

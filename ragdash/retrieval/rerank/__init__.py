@@ -3,19 +3,16 @@
     scorer = RerankClient("https://api.cohere.com", "rerank-v3.5", api_key=...)
     reranked_run = Reranker(scorer, depth=50, cache=RerankCache()).rerank_run(run)
 
-- :mod:`.protocols` — Cohere, Jina, Voyage, text-embeddings-inference and vLLM: URL
-  resolution, request bodies, one checked reply reader;
-- :mod:`.client` — :class:`RerankClient`, one HTTP client for all of them (many documents per
-  request, server limits respected, retries and messages shared with the embeddings client);
+- :mod:`ragdash.rerank` — the remote scorer, :class:`RerankClient` (Cohere, Jina, Voyage,
+  text-embeddings-inference, vLLM), a service like the embeddings client;
 - :mod:`.local` — :class:`LocalCrossEncoder`, a sentence-transformers ``CrossEncoder`` from a
   folder or an installed package, offline only;
 - :mod:`.cache` — :class:`RerankCache`, scores in ``$RAGDASH_HOME/rerank.sqlite``;
 - :mod:`.stage` — :class:`Reranker`: plan, cache, score, assemble the derived run.
 """
 
+from ...rerank import PROTOCOLS, RerankClient, resolve_rerank_endpoint
 from .cache import RerankCache
-from .client import RerankClient
-from .protocols import PROTOCOLS, resolve_rerank_endpoint
 from .stage import DEFAULT_DEPTH, Reranker, RerankPlan
 
 

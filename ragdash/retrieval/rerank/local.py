@@ -6,7 +6,7 @@ or an installed package that ships one, found as the local embedding models are
 ``TRANSFORMERS_OFFLINE=1`` and passes ``local_files_only=True``: a name that is not on disk fails
 at once instead of downloading.
 
-Same surface as :class:`~.client.RerankClient` (``score_groups``, ``usage``, ``notes``,
+Same surface as :class:`~ragdash.rerank.RerankClient` (``score_groups``, ``usage``, ``notes``,
 ``config``, ``model``, ``label``, ``cache_base``), so the rerank stage and its cache treat both
 alike: scores are cached under base URL ``"local"`` and, as the model, the package and version
 or the folder's absolute path. ``requests`` counts predicted batches; nothing is billed.
@@ -23,7 +23,7 @@ import numpy as np
 from ...embeddings.local import INSTALL_COMMAND, require_extra, resolve_local_model
 from ...errors import Cancelled, RetrievalError
 from ...i18n import error
-from .client import ProgressFn, ScoresFn
+from ...rerank.client import ProgressFn, ScoresFn
 
 
 class LocalCrossEncoder:

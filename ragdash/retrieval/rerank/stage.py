@@ -7,7 +7,7 @@
 2. every (query, document) pair is looked up in the score cache (:mod:`.cache`); identical
    documents within one query are scored once;
 3. the pairs not cached go to the scorer — one request per query while the server's limits
-   allow (:class:`~.client.RerankClient`), or a local cross-encoder — and each reply is
+   allow (:class:`~ragdash.rerank.RerankClient`), or a local cross-encoder — and each reply is
    cached as it arrives;
 4. the top ``depth`` are ordered by the reranker's score (descending; ties by doc id
    descending, trec_eval's rule); the documents below ``depth`` keep their first-stage order
@@ -88,7 +88,7 @@ def estimate_cost(plan: RerankPlan, scorer, *, provider: str | None = None) -> d
     "search_units" | "tokens", "token_method", "usd", "jpy", ...}``."""
     from ...cost import count_tokens
     from ...cost.rerank import find_rerank_price, rerank_cost
-    from .protocols import PROVIDER, search_units_for
+    from ...rerank.protocols import PROVIDER, search_units_for
 
     groups = plan.groups()
     plan_requests = getattr(scorer, "plan", None)
@@ -126,7 +126,7 @@ def estimate_upfront(dataset: Dataset, query_ids: Sequence[str], depth: int, *,
     ``{"pairs", "requests", "search_units" | "tokens", "usd", "jpy", ...}``."""
     from ...cost import count_tokens
     from ...cost.rerank import find_rerank_price, rerank_cost
-    from .protocols import BILLING, PROVIDER, search_units_for
+    from ...rerank.protocols import BILLING, PROVIDER, search_units_for
 
     n_q = len(query_ids)
     per_query = min(int(depth), len(dataset.documents))
@@ -156,7 +156,7 @@ def estimate_upfront(dataset: Dataset, query_ids: Sequence[str], depth: int, *,
 def actual_cost(usage: dict, scorer, *, provider: str | None = None) -> dict:
     """The cost from what the API reported (search units or tokens in ``usage``)."""
     from ...cost.rerank import find_rerank_price, rerank_cost
-    from .protocols import PROVIDER
+    from ...rerank.protocols import PROVIDER
 
     billing = getattr(scorer, "billing", None)
     units = usage.get(billing, 0) if billing else 0
@@ -174,7 +174,7 @@ def check_depth(depth) -> int:
 
 
 class Reranker:
-    """A scorer (:class:`~.client.RerankClient` or :class:`~.local.LocalCrossEncoder`), a
+    """A scorer (:class:`~ragdash.rerank.RerankClient` or :class:`~.local.LocalCrossEncoder`), a
     depth and a score cache (None: no cache)."""
 
     def __init__(self, scorer, *, depth: int = DEFAULT_DEPTH,

@@ -12,9 +12,9 @@ from fake_rerank import FakeRerank, fake_tokens
 from ragdash.dataset import Dataset, Document, Query
 from ragdash.errors import Cancelled, RerankError, RetrievalError
 from ragdash.ranking import Ranking
+from ragdash.rerank.client import too_many_documents
+from ragdash.rerank.protocols import resolve_rerank_endpoint
 from ragdash.retrieval.rerank import RerankCache, RerankClient, Reranker
-from ragdash.retrieval.rerank.client import too_many_documents
-from ragdash.retrieval.rerank.protocols import resolve_rerank_endpoint
 from ragdash.run import Run
 
 N_DOCS = 70

@@ -104,7 +104,7 @@ def test_a_key_no_header_can_carry_is_refused_before_any_request(key):
 
 
 def test_plain_http_to_another_machine_with_a_key_warns():
-    assert client("http://10.1.2.3:8080")._api_key == KEY
+    assert client("http://10.1.2.3:8080").service._api_key == KEY
     (warning,) = client("http://10.1.2.3:8080").warnings
     assert "10.1.2.3:8080" in warning and http.ALLOW_PLAIN_HTTP_ENV in warning
     assert client("http://127.0.0.1:8080").warnings == []

@@ -38,14 +38,15 @@ cohere, ``/v1/rerank`` → vllm), else tei.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
-from ...errors import RerankError
-from ...i18n import error, text
+from ..errors import RerankError
+from ..i18n import error, text
+from ..services.service import reported_count
+from ..services.urls import redact_url
 
 PROTOCOLS = ("cohere", "jina", "voyage", "tei", "vllm")
 
@@ -125,16 +126,6 @@ def resolve_rerank_endpoint(base_url: str | None, *, protocol: str | None = None
     return RerankEndpoint(url=base + "/rerank", base=base, protocol=protocol)
 
 
-def redact_url(url: str) -> str:
-    """A URL for a message: no user:password and no query string."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unreadable URL>"
-    netloc = parts.netloc.rsplit("@", 1)[-1]
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
 def request_body(protocol: str, model: str, query: str, documents: list[str]) -> dict:
     """The JSON body of one rerank request (every document scored: top_n = all)."""
     n = len(documents)
@@ -200,18 +191,12 @@ def parse_reply(obj, n: int, url: str) -> Reply:
     return Reply(ordered, _billed_search_units(obj), _reported_tokens(obj))
 
 
-def _count(value) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return int(value) if math.isfinite(value) and value >= 0 else None
-
-
 def _billed_search_units(obj) -> int | None:
     if not isinstance(obj, dict):
         return None
     meta = obj.get("meta")
     billed = meta.get("billed_units") if isinstance(meta, dict) else None
-    return _count(billed.get("search_units")) if isinstance(billed, dict) else None
+    return reported_count(billed.get("search_units")) if isinstance(billed, dict) else None
 
 
 def _reported_tokens(obj) -> int | None:
@@ -220,12 +205,12 @@ def _reported_tokens(obj) -> int | None:
     usage = obj.get("usage")
     if isinstance(usage, dict):
         for name in ("total_tokens", "prompt_tokens"):
-            if _count(usage.get(name)) is not None:
-                return _count(usage.get(name))
+            if reported_count(usage.get(name)) is not None:
+                return reported_count(usage.get(name))
     meta = obj.get("meta")
     billed = meta.get("billed_units") if isinstance(meta, dict) else None
-    if isinstance(billed, dict) and _count(billed.get("input_tokens")) is not None:
-        return _count(billed.get("input_tokens"))
+    if isinstance(billed, dict) and reported_count(billed.get("input_tokens")) is not None:
+        return reported_count(billed.get("input_tokens"))
     return None
 
 

@@ -14,15 +14,18 @@ when the server takes N documents at once), never one request per document.
   and every later request is planned under it. A request the server finds too long is split
   in halves; a single document still too long is cut shorter by a token estimate (counted in
   ``usage["truncated_documents"]``).
-- Requests run ``concurrency`` at a time over one ``requests.Session`` (connections kept
-  alive). Each reply is handed to ``on_scores`` in the calling thread as soon as it is in,
-  so the caller caches it at once: a killed run loses at most the requests in flight.
-- Retries, key handling and messages are the embeddings client's: the policy of
+- Requests run ``concurrency`` at a time (:func:`ragdash.services.pool.run_parallel`) over
+  one ``requests.Session`` (connections kept alive). Each reply is handed to ``on_scores``
+  in the calling thread as soon as it is in, so the caller caches it at once: a killed run
+  loses at most the requests in flight.
+- Retries, key handling and final errors are the service layer's
+  (:class:`ragdash.services.service.Service`, as for embeddings and chat): the policy of
   :mod:`ragdash.retry` (timeouts, dropped connections, 408/409/429/5xx, with
-  ``retry-after`` honored), the key sent only in a header (``Authorization: Bearer`` unless
-  ``api_key_header`` names another) and scrubbed from anything the server sends back, error
-  bodies read by :func:`ragdash.embeddings.client.parse_error_body`, and one sentence per
-  final failure that says what to do.
+  ``retry-after`` honored; an HTML or empty 200 asked again once at most), the key sent only
+  in a header (``Authorization: Bearer`` unless ``api_key_header`` names another) and
+  scrubbed from anything the server sends back, a 200 carrying an error object said in the
+  server's own words, and one sentence per final failure, whose class is the failure's kind
+  (:data:`ragdash.errors.RERANK_ERRORS`: a wrong key is an AuthenticationError).
 - Replies are checked by :func:`.protocols.parse_reply` (one score per document, indexes in
   range and distinct, finite scores). A reply that fails a check is not retried — asking again
   would pay again for an answer that cannot be trusted — and nothing of it is cached.
@@ -32,36 +35,23 @@ from __future__ import annotations
 
 import json
 import logging
-import queue
-import random
 import re
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import requests
 
-from ...embeddings.batching import estimate_tokens, estimate_tokens_many, truncate_to_tokens
-from ...embeddings.client import is_too_long
-from ...errors import Cancelled, RerankError, RetrievalError
-from ...http import (
-    REPLY_FLOOR,
-    ErrorInfo,
-    ReplyError,
-    Transport,
-    TransportError,
-    check_header_value,
-    error_code,
-    parse_error_body,
-    parse_json,
-    plain_http_warning,
-)
-from ...i18n import error, text
-from ...retry import MAX_RETRIES, is_quota_code, retry_delay, should_retry
-from ...secrets import scrub_secrets
+from ..embeddings.batching import estimate_tokens, estimate_tokens_many, truncate_to_tokens
+from ..errors import RERANK_ERRORS, Cancelled, RetrievalError
+from ..http import REPLY_FLOOR, ErrorInfo
+from ..i18n import error, text
+from ..retry import MAX_RETRIES
+from ..services import failures as fk
+from ..services.failures import Failure, is_too_long
+from ..services.pool import run_parallel
+from ..services.service import Service, Spec
 from .protocols import (
     BILLING,
     DEFAULT_MAX_DOCUMENTS,
@@ -75,8 +65,6 @@ from .protocols import (
 
 log = logging.getLogger("ragdash.rerank")
 
-#: connecting never waits longer than this, whatever the read timeout
-CONNECT_TIMEOUT_CAP = 10.0
 #: how many times one document is cut shorter before giving up
 MAX_TRUNCATIONS = 6
 #: the most documents per request the command line accepts
@@ -85,6 +73,7 @@ MAX_DOCUMENTS_CAP = 10_000
 #: ``on_scores(group, positions, scores)``: scores of ``groups[group][1][positions]``
 ScoresFn = Callable[[int, np.ndarray, np.ndarray], None]
 ProgressFn = Callable[[dict], None]
+SPEC = Spec("rerank", RERANK_ERRORS, fk.messages("rerank"))
 
 _TOO_MANY = re.compile(
     r"maximum allowed batch size\s*(?:is\s*)?(\d[\d,]*)"
@@ -105,17 +94,6 @@ def too_many_documents(status: int | None, info: ErrorInfo) -> tuple[bool, int |
         return False, None
     number = m.group(1) or m.group(2)
     return True, (int(number.replace(",", "")) if number else None)
-
-
-class _Failure(Exception):
-    def __init__(self, kind: str, *, status: int | None = None, info: ErrorInfo | None = None,
-                 headers: dict | None = None, detail: str = "") -> None:
-        super().__init__(detail or kind)
-        self.kind = kind  # http, timeout, connection, unreachable, tls, malformed, invalid
-        self.status = status
-        self.info = info or ErrorInfo()
-        self.headers = headers or {}
-        self.detail = detail
 
 
 class _TooMany(Exception):
@@ -156,18 +134,6 @@ class RerankClient:
         self.max_documents = int(max_documents or DEFAULT_MAX_DOCUMENTS[self.protocol])
         self.max_request_tokens = (int(max_request_tokens) if max_request_tokens
                                    else DEFAULT_MAX_REQUEST_TOKENS.get(self.protocol))
-        self.api_key_header = api_key_header or "Authorization"
-        self._api_key = (api_key or "").strip() or None
-        # refused at once, before any request: no header can carry a key with a line break or
-        # a curly quote, so retrying would only wait and then fail
-        check_header_value(self.api_key_header, self._api_key or "")
-        #: sentences for the user before the run (a key over plain http to another machine)
-        self.warnings: list[str] = []
-        insecure = plain_http_warning(self.endpoint.url, key_set=self._api_key is not None)
-        if insecure:
-            self.warnings.append(insecure)
-            log.warning("%s", insecure)
-        self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self.usage = {"requests": 0, "pairs_scored": 0, "retries": 0, "split_requests": 0,
                       "truncated_documents": 0, "refused_requests": 0}
@@ -177,10 +143,15 @@ class RerankClient:
         self._estimated = False  # some reply did not report its billed units
         self._learned_limit: tuple[int, str] | None = None  # (limit, what the server said)
         self._split_by_tokens = False
-        # ragdash.http: the key never follows a redirect to another host, a total deadline
-        # per request, replies read as a capped stream
-        self.transport = Transport(self.endpoint.url, concurrency=self.concurrency,
-                                   timeout=self.timeout, session=session)
+        self.service = Service(
+            self.endpoint.url, SPEC, api_key=api_key, api_key_header=api_key_header,
+            timeout=self.timeout, concurrency=self.concurrency, max_retries=self.max_retries,
+            session=session, seed=seed, usage=self.usage, lock=self._lock, model=self.model,
+            values={"protocol": self.protocol})
+        self.api_key_header = self.service.api_key_header
+        #: sentences for the user before the run (a key over plain http to another machine)
+        self.warnings = self.service.warnings
+        self.transport = self.service.transport
         self.session = self.transport.session
 
     def __repr__(self) -> str:
@@ -205,7 +176,7 @@ class RerankClient:
                 "max_documents": self.max_documents,
                 "max_request_tokens": self.max_request_tokens,
                 "concurrency": self.concurrency, "api_key_header": self.api_key_header,
-                "api_key_set": self._api_key is not None, "timeout": self.timeout,
+                "api_key_set": self.service.has_key, "timeout": self.timeout,
                 "max_retries": self.max_retries}
 
     @property
@@ -274,8 +245,6 @@ class RerankClient:
         out = [np.full(len(docs), np.nan) for _, docs in groups]
         total = sum(len(docs) for _, docs in groups)
         done = 0
-        stop = threading.Event()
-        results: queue.SimpleQueue = queue.SimpleQueue()
 
         def report() -> None:
             if progress is not None:
@@ -283,52 +252,30 @@ class RerankClient:
                           "calls": self.usage["requests"],
                           "tokens": self.usage.get("tokens", 0)})
 
-        def work(g: int) -> None:
-            try:
-                query, docs = groups[g]
-                self._score_group(g, query, docs, results, stop, cancel)
-            except BaseException as exc:  # raised below, after the requests in flight
-                stop.set()
-                results.put(("error", g, exc))
-            finally:
-                results.put(("done", g, None))
+        def work(g: int, emit, halt: threading.Event) -> None:
+            query, docs = groups[g]
+            self._score_group(query, docs, emit, halt)
+
+        def handle(g: int, payload) -> None:
+            nonlocal done
+            positions, scores = payload
+            out[g][positions] = scores
+            done += len(positions)
+            if on_scores is not None:
+                on_scores(g, positions, scores)
+            report()
 
         report()
-        todo = [g for g, (_, docs) in enumerate(groups) if docs]
-        failed: BaseException | None = None
-        handing = True  # False once on_scores has raised: a failed request does not stop it
-        if todo:
-            with ThreadPoolExecutor(max_workers=min(self.concurrency, len(todo)),
-                                    thread_name_prefix="ragdash-rerank") as pool:
-                for g in todo:
-                    pool.submit(work, g)
-                running = len(todo)
-                while running:
-                    kind, g, payload = results.get()
-                    if kind == "done":
-                        running -= 1
-                    elif kind == "error":
-                        failed = failed or payload
-                    else:
-                        positions, scores = payload
-                        out[g][positions] = scores
-                        done += len(positions)
-                        if on_scores is not None and handing:
-                            try:
-                                on_scores(g, positions, scores)
-                            except BaseException as exc:
-                                stop.set()
-                                handing = False
-                                failed = failed or exc
-                        report()
-        if failed is not None:
-            raise failed
+        run_parallel([g for g, (_, docs) in enumerate(groups) if docs], work,
+                     concurrency=self.concurrency, on_result=handle, cancel=cancel,
+                     name="ragdash-rerank")
         if cancel is not None and cancel.is_set() and done < total:
             raise error(Cancelled, "rerank.cancelled_after", done=done, total=total)
         return out
 
-    def _score_group(self, g: int, query: str, docs: list[str], results: queue.SimpleQueue,
-                     stop: threading.Event, cancel: threading.Event | None) -> None:
+    def _score_group(self, query: str, docs: list[str], emit: Callable[[object], None],
+                     halt: threading.Event) -> None:
+        """Every request of one query (a pool thread); ``emit((positions, scores))``."""
         pending: deque[list[int]] = deque(self.plan(query, docs))
         if len(pending) > 1:
             with self._lock:
@@ -344,10 +291,10 @@ class RerankClient:
                     self.usage["split_requests"] += len(parts) - 1
                 pending.extendleft(reversed(parts))
                 continue
-            if stop.is_set() or (cancel is not None and cancel.is_set()):
+            if halt.is_set():
                 return
             try:
-                scores = self._post_with_retries(query, [texts[p] for p in positions], cancel)
+                scores = self._post_with_retries(query, [texts[p] for p in positions], halt)
             except _TooMany as exc:
                 self._learn_limit(exc, len(positions))
                 pending.appendleft(positions)  # re-split under the new limit
@@ -365,15 +312,17 @@ class RerankClient:
                 if len(shorter) >= len(texts[p]):
                     shorter = texts[p][: len(texts[p]) // 2]
                 if cuts[p] > MAX_TRUNCATIONS or not shorter:
-                    raise error(RerankError, "rerank.doc_too_long", chars=len(docs[p]),
-                                model=repr(self.model), cut=len(texts[p])) from None
+                    too_long = RERANK_ERRORS[fk.TOO_LONG]
+                    raise error(too_long, "rerank.doc_too_long",
+                                chars=len(docs[p]), model=repr(self.model),
+                                cut=len(texts[p])) from None
                 if cuts[p] == 1:
                     with self._lock:
                         self.usage["truncated_documents"] += 1
                 texts[p] = shorter
                 pending.appendleft(positions)
                 continue
-            results.put(("scores", g, (np.asarray(positions, dtype=np.int64), scores)))
+            emit((np.asarray(positions, dtype=np.int64), scores))
 
     def _learn_limit(self, exc: _TooMany, sent: int) -> None:
         limit = exc.limit if exc.limit and exc.limit < sent else max(1, sent // 2)
@@ -381,7 +330,7 @@ class RerankClient:
             self.usage["refused_requests"] += 1
             if limit < self.max_documents:
                 self.max_documents = limit
-                self._learned_limit = (limit, self._scrub(exc.said))
+                self._learned_limit = (limit, self.service.scrub(exc.said))
         log.info("the server takes at most %d documents per request", limit)
 
     # -- one request ---------------------------------------------------------------------
@@ -389,75 +338,26 @@ class RerankClient:
                            cancel: threading.Event | None) -> np.ndarray:
         data = json.dumps(request_body(self.protocol, self.model, query, documents),
                           ensure_ascii=False).encode("utf-8")
-        attempt = 0
-        while True:
-            if cancel is not None and cancel.is_set():
-                raise error(Cancelled, "rerank.cancelled")
-            try:
-                return self._post(data, query, documents)
-            except _Failure as failure:
-                code = error_code(failure.info)
-                if failure.kind == "http":
-                    many, limit = too_many_documents(failure.status, failure.info)
-                    if many and len(documents) > 1:
-                        raise _TooMany(limit, failure.info.message) from None
-                    if is_too_long(failure.status, failure.info):
-                        raise _TooLong() from None
-                if not should_retry(failure.status, code, attempt, failure.kind,
-                                    max_retries=self.max_retries):
-                    raise self._final_error(failure, code, attempt + 1) from None
-                with self._lock:
-                    delay = retry_delay(attempt, failure.headers, self._rng)
-                    self.usage["retries"] += 1
-                log.info("rerank request failed (%s); retry %d in %.2f s",
-                         failure.status or failure.kind, attempt + 1, delay)
-                attempt += 1
-                if cancel is None:
-                    time.sleep(delay)
-                elif cancel.wait(delay):
-                    raise error(Cancelled, "rerank.cancelled") from None
 
-    def _headers(self) -> dict[str, str]:
-        headers = {"Content-Type": "application/json", "Accept": "application/json",
-                   "User-Agent": "ragdash"}
-        if self._api_key is not None:
-            if self.api_key_header.lower() == "authorization":
-                headers["Authorization"] = f"Bearer {self._api_key}"
-            else:
-                headers[self.api_key_header] = self._api_key
-        return headers
+        def refusal(failure: Failure) -> None:
+            many, limit = too_many_documents(failure.status, failure.info)
+            if many and len(documents) > 1:
+                raise _TooMany(limit, failure.info.message)
+            if is_too_long(failure.status, failure.info):
+                raise _TooLong()
 
-    def _send(self, data: bytes) -> tuple[int, dict, bytes]:
-        """POST ``data``: (status, headers, body), or a _Failure for no reply at all."""
         # a reply holds a score per document, and at most echoes the request's texts
         cap = max(REPLY_FLOOR, 2 * len(data) + 1024 * self.max_documents)
-        try:
-            reply = self.transport.post(self.endpoint.url, data=data, headers=self._headers(),
-                                        max_bytes=cap)
-        except TransportError as exc:
-            raise _Failure(exc.kind, status=exc.status, headers=dict(exc.headers or {}),
-                           detail=exc.detail) from None
-        return reply.status, dict(reply.headers), reply.body
+        return self.service.request(data, max_bytes=cap, cancel=cancel, refusal=refusal,
+                                    parse=lambda obj: self._scores(obj, query, documents))
 
-    def _post(self, data: bytes, query: str, documents: list[str]) -> np.ndarray:
-        with self._lock:
-            self.usage["requests"] += 1
-        status, headers, content = self._send(data)
-        if not 200 <= status < 300:
-            raise _Failure("http", status=status, info=parse_error_body(content),
-                           headers=headers)
-        try:
-            obj = parse_json(content)  # deep nesting and huge numbers are a ReplyError
-        except ReplyError as exc:
-            if exc.retry:
-                raise _Failure("malformed", status=200, detail=exc.detail) from None
-            raise _Failure("invalid", status=200, detail=text(
-                "rerank.bad.unreadable", url=self.endpoint.url, detail=exc.detail)) from None
+    def _scores(self, obj, query: str, documents: list[str]) -> np.ndarray:
+        """A reply's JSON -> the scores in the order sent, usage counted; or a Failure."""
         try:
             reply = parse_reply(obj, len(documents), self.endpoint.url)
         except BadReply as exc:
-            raise _Failure("invalid", status=200,
-                           detail=exc.args[0] if exc.args else str(exc)) from None
+            raise Failure("invalid", status=200,
+                          detail=exc.args[0] if exc.args else str(exc)) from None
         with self._lock:
             self.usage["pairs_scored"] += len(documents)
             if self.billing == "search_units":
@@ -473,55 +373,6 @@ class RerankClient:
                     tokens = pair_tokens(query, documents)
                 self.usage["tokens"] += tokens
         return reply.scores
-
-    # -- messages ------------------------------------------------------------------------
-    def _scrub(self, text: str) -> str:
-        key = self._api_key if self._api_key and len(self._api_key) >= 4 else None
-        out = scrub_secrets(text, [key] if key else [])
-        return text if out == text else out  # unchanged: a phrase keeps its message id
-
-    def _final_error(self, f: _Failure, code: str | None, attempts: int) -> RerankError:
-        """The sentence for a request that failed for good, with a message id
-        (``rerank.*``): the app says it in its language and words (its fields, not flags)."""
-        url = self.endpoint.url
-        said = self._scrub(f.info.message)
-        said = f": {said}" if said else ""
-        tried = text("embed.tried", n=attempts)
-        if f.kind == "invalid":
-            detail = self._scrub(f.detail)  # a phrase with an id has no final stop
-            return error(RerankError, "rerank.invalid",
-                         detail=detail if getattr(detail, "msg_id", None) else detail.rstrip("."))
-        if f.kind == "timeout":
-            return error(RerankError, "rerank.timeout", url=url, timeout=f"{self.timeout:g}",
-                         tried=tried)
-        if f.kind == "redirect":
-            return error(RerankError, "embed.redirect", detail=self._scrub(f.detail))
-        if f.kind == "too_large":
-            return error(RerankError, "rerank.too_large", url=url, detail=f.detail)
-        if f.kind == "encoding":
-            return error(RerankError, "rerank.encoding", url=url, detail=f.detail)
-        if f.kind in ("connection", "unreachable", "tls"):
-            return error(RerankError, "rerank.unreachable", url=url,
-                         detail=self._scrub(f.detail), tried=tried)
-        if f.kind == "malformed":
-            return error(RerankError, "rerank.malformed", url=url, detail=f.detail, tried=tried)
-        status = f.status
-        if status in (401, 403):
-            if self._api_key is None:
-                return error(RerankError, "rerank.no_key", url=url, status=status, said=said)
-            return error(RerankError, "embed.bad_key", url=url, status=status, said=said)
-        if status == 404:
-            return error(RerankError, "rerank.no_model", url=url, model=repr(self.model),
-                         said=said, protocol=self.protocol)
-        if status == 429 and is_quota_code(code):
-            return error(RerankError, "rerank.quota", code=code, said=said)
-        if status == 429:
-            return error(RerankError, "rerank.rate_limited", url=url, tried=tried)
-        if (status is not None and status >= 500) or status in (408, 409):
-            return error(RerankError, "rerank.server_error", url=url, status=status, said=said,
-                         tried=tried)
-        return error(RerankError, "rerank.refused", url=url, status=status, said=said,
-                     protocol=self.protocol)
 
 
 def pair_tokens(query: str, documents: Sequence[str]) -> int:
