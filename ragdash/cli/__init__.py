@@ -17,8 +17,8 @@ from ..errors import RagdashError
 from ..i18n import LANGUAGES, normalize_lang
 
 #: command modules, in the order --help lists them
-COMMANDS = ["score", "evaluate", "run", "sweep", "fuse", "rerank", "compare", "check", "frontier",
-            "cost", "cache", "index"]
+COMMANDS = ["score", "evaluate", "run", "sweep", "fuse", "rerank", "judge", "compare", "check",
+            "frontier", "cost", "cache", "index"]
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

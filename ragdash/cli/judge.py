@@ -4,7 +4,8 @@ LLM judge, calibrated against the human labels first.
 Contract (scripts rely on it):
 
 - DATASET: anything :func:`ragdash.loaders.load_dataset` reads (the judge needs the texts);
-  RUN: TREC run files, ragdash run JSON exports or ids of runs in the store.
+  RUN: TREC run files, ragdash run JSON exports, ``store:<id>`` (a stored run) or setup files,
+  as ``ragdash check`` reads them.
 - The pool is the union of the runs' top ``--depth`` minus the pairs the human qrels judge;
   its size, tokens and cost (per run and in total) are said before anything is sent, and
   ``--estimate`` stops there.
@@ -76,8 +77,8 @@ def register(subparsers) -> None:
     p.add_argument("dataset", metavar="DATASET",
                    help="the dataset the runs were made on (queries, documents, qrels)")
     p.add_argument("runs", metavar="RUN", nargs="+",
-                   help="rankings to pool: TREC run files, ragdash run JSON exports or ids of "
-                        "stored runs")
+                   help="rankings to pool: TREC run files, ragdash run JSON exports, "
+                        "store:<id> (a stored run) or setup files")
     p.add_argument("--depth", type=_positive, default=10, metavar="N",
                    help="pool each run's top N documents of every query (default 10)")
     p.add_argument("--base-url", required=True, metavar="URL",
@@ -144,30 +145,17 @@ def _key(args) -> str | None:
     return key or None
 
 
-def _rankings(paths: list[str]):
-    """(Ranking, name) of every RUN: a file, or the id of a stored run."""
-    from .rerank import _read_run
+def _rankings(specs: list[str]):
+    """(Rankings, names) of every RUN: a run file, ``store:<id>`` or a setup file (as
+    ``ragdash check`` reads its sides)."""
+    from ..gate import resolve_side
 
-    out = []
-    store = None
-    for path in paths:
-        if Path(path).exists():
-            ranking, meta = _read_run(path)
-            out.append((ranking, meta.get("name") or Path(path).stem))
-            continue
-        if store is None:
-            from ..runs import get_store
-
-            store = get_store()
-        if not store.exists(path):
-            raise error(DatasetError, "cli.judge_no_run", run=path)
-        saved = store.load(path)
-        out.append((saved.ranking, saved.name or path))
-    names = [n for _, n in out]
+    sides = [resolve_side(spec, note=note) for spec in specs]
+    names = [side.name for side in sides]
     for i, n in enumerate(names):  # two files with one stem: tell them apart
         if names.count(n) > 1:
-            names[i] = paths[i]
-    return [r for r, _ in out], names
+            names[i] = specs[i]
+    return [side.ranking for side in sides], names
 
 
 def run(args) -> int:
