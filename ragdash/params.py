@@ -30,7 +30,7 @@ from typing import Any
 from .i18n import Text, text
 
 __all__ = ["BM25", "BM25_METHODS", "CHUNKING", "ENGINE", "EVALUATION", "FUSION", "FUSION_METHODS",
-           "FUSION_NORMS", "KINDS", "LOCAL", "OPENAI", "RERANK_HTTP", "RERANK_KINDS",
+           "FUSION_NORMS", "JUDGE", "KINDS", "LOCAL", "OPENAI", "RERANK_HTTP", "RERANK_KINDS",
            "RERANK_LOCAL", "RERANK_PROTOCOLS", "RETRIEVER_KINDS", "Param", "Stage",
            "embedding_stage", "retriever_stage"]
 
@@ -365,6 +365,27 @@ RERANK_LOCAL = Stage("rerank_local", (
     Param("model", "str", help="param.rerank.local_model", required=True, metavar="NAME"),
     _RERANK_DEPTH,
 ), help="param.stage.rerank_local")
+
+
+#: ``python -m ragdash judge``: an LLM judge for the pairs the human labels leave out (not a
+#: stage of a setup: it makes labels, not rankings)
+JUDGE = Stage("judge", (
+    Param("model", "str", help="param.judge.model", required=True, metavar="M"),
+    Param("base_url", "str", help="param.judge.base_url", required=True, metavar="URL"),
+    Param("depth", "int", 10, help="param.judge.depth", low=1, high=10_000, metavar="N"),
+    Param("calibrate", "int", help="param.judge.calibrate", low=0, high=1_000_000,
+          metavar="N"),
+    Param("doc_tokens", "int", 512, help="param.judge.doc_tokens", low=16, high=1_000_000,
+          metavar="N"),
+    Param("max_tokens", "int", 256, help="param.judge.max_tokens", low=1, high=1_000_000,
+          metavar="N"),
+    Param("api_key_env", "str", "OPENAI_API_KEY", help="param.judge.api_key_env",
+          metavar="NAME", env=True),
+    Param("concurrency", "int", 4, help="param.judge.concurrency", low=1, high=64,
+          metavar="N"),
+    Param("timeout", "float", 120.0, help="param.judge.timeout", low=0, high=3600,
+          above=True, metavar="SECONDS"),
+), help="param.stage.judge")
 
 
 def embedding_stage(kind: str) -> Stage:

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-
 from paths import JSQUAD
+
 from ragdash.dataset import Dataset
 from ragdash.loaders import load_dataset
 from ragdash.ranking import Ranking

@@ -28,7 +28,6 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 
 from ..errors import AuthenticationError, DatasetError
 from ..i18n import error, t, text
@@ -52,8 +51,7 @@ examples:
   python -m ragdash judge data/jsquad-valid bm25.run dense.run --depth 10 \\
       --base-url https://api.openai.com/v1 --model gpt-4o-mini --estimate
   OPENAI_API_KEY=... python -m ragdash judge data/jsquad-valid bm25.run dense.run --depth 10 \\
-      --base-url https://api.openai.com/v1 --model gpt-4o-mini --out llm.qrels
-  python -m ragdash score data/jsquad-valid/qrels/test.tsv dense.run --fill llm.qrels
+      --base-url https://api.openai.com/v1 --model gpt-4o-mini
   python -m ragdash judge data/jsquad-valid bm25.run --base-url http://localhost:11434/v1 \\
       --model qwen2.5:7b --calibrate 200 --format json     (Ollama: no key needed)
 
@@ -66,9 +64,8 @@ JSON output: {"pool", "already_judged", "to_judge", "requests", "usage", "cost",
 
 
 def register(subparsers) -> None:
-    from ..judge.calibration import DEFAULT_CALIBRATION
-    from ..judge.job import DEFAULT_MAX_TOKENS
-    from ..judge.prompt import DEFAULT_DOC_TOKENS
+    from .. import params as P
+    from ._params import add_params
 
     p = subparsers.add_parser(
         "judge", help="fill the gaps in the human labels with a calibrated LLM judge",
@@ -79,23 +76,7 @@ def register(subparsers) -> None:
     p.add_argument("runs", metavar="RUN", nargs="+",
                    help="rankings to pool: TREC run files, ragdash run JSON exports, "
                         "store:<id> (a stored run) or setup files")
-    p.add_argument("--depth", type=_positive, default=10, metavar="N",
-                   help="pool each run's top N documents of every query (default 10)")
-    p.add_argument("--base-url", required=True, metavar="URL",
-                   help="the chat completions server, e.g. https://api.openai.com/v1 or "
-                        "http://localhost:11434/v1")
-    p.add_argument("--model", required=True, metavar="M", help="the judge model, as the API "
-                   "names it")
-    p.add_argument("--calibrate", type=_count, default=None, metavar="N",
-                   help=f"also judge N human-labeled pairs of the pool, stratified by grade, "
-                        f"and report the agreement (default {DEFAULT_CALIBRATION} where the "
-                        f"pool has human labels; 0: none)")
-    p.add_argument("--out", default=None, metavar="FILE",
-                   help="write the judge's labels of the gaps as TREC qrels (grades 0-3) for "
-                        "--fill, the source of each label in FILE.sources.tsv")
-    p.add_argument("--store", action="store_true",
-                   help="keep the labels as a judgment set of the dataset in the run store "
-                        "($RAGDASH_HOME)")
+    add_params(p, P.JUDGE, keep_default=P.JUDGE.names)
     p.add_argument("--estimate", action="store_true",
                    help="only show the pool and what judging it would cost; nothing is sent")
     p.add_argument("--split", default="test", metavar="NAME",
@@ -103,37 +84,25 @@ def register(subparsers) -> None:
     p.add_argument("--relevance-level", type=float, default=None, metavar="L",
                    help="kappa's binary relevance: grade >= L (default: grade > 0, as the "
                         "binary metrics)")
-    p.add_argument("--doc-tokens", type=_positive, default=DEFAULT_DOC_TOKENS, metavar="N",
-                   help=f"cut each document's title and text to N tokens in the prompt "
-                        f"(default {DEFAULT_DOC_TOKENS})")
-    p.add_argument("--max-tokens", type=_positive, default=DEFAULT_MAX_TOKENS, metavar="N",
-                   help=f"the longest reply asked for (default {DEFAULT_MAX_TOKENS}; a longer "
-                        f"one is cut and not read)")
-    p.add_argument("--concurrency", type=_positive, default=4, metavar="N",
-                   help="requests in flight at once (default 4)")
-    p.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS",
-                   help="the most one request may take, reply included (default 120)")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="NAME",
-                   help="the environment variable holding the API key (default "
-                        "OPENAI_API_KEY)")
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="the calibration sample's and the intervals' random seed (default 0)")
     add_format_option(p)
     p.set_defaults(func=run)
 
 
-def _positive(value: str) -> int:
-    n = int(value)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more (got {value})")
-    return n
+def _check(args) -> None:
+    """Every judge option within its declared range (ragdash.params.JUDGE), else one
+    sentence naming the flag; a required one given."""
+    from .. import params as P
+    from ._params import dest
 
-
-def _count(value: str) -> int:
-    n = int(value)
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more (got {value})")
-    return n
+    for param in P.JUDGE:
+        value = getattr(args, dest(param))
+        if value is None and param.required:
+            raise error(DatasetError, "cli.judge_missing", flag=param.cli_flag)
+        if value is not None and param.problem(value) is not None:
+            raise error(DatasetError, "cli.judge_bad_value", flag=param.cli_flag, value=value,
+                        expected=param.expected())
 
 
 def _key(args) -> str | None:
@@ -163,6 +132,7 @@ def run(args) -> int:
     from ..loaders import load_dataset
     from ..services.chat import ChatClient
 
+    _check(args)
     key = _key(args)
     dataset = load_dataset(args.dataset, split=args.split)
     warnings = report_warnings(dataset)
@@ -188,17 +158,11 @@ def run(args) -> int:
         return 0
     if args.format != "json":
         emit(_estimate_text(estimate, dataset.name))
-    store = None
-    if args.store:
-        from ..runs import get_store
-
-        store = get_store()  # before paying for anything
     try:
         result = job.run(client, progress=_Progress(estimate["total"]["requests"]))
     finally:
         client.close()
-    out_path = _write(args, job, result, dataset, store)
-    report = _report(result, estimate, out_path)
+    report = _report(result, estimate, None)
     if args.format == "json":
         emit(to_json({**report, "warnings": warnings}))
     else:
@@ -209,31 +173,6 @@ def run(args) -> int:
 def _head(est: dict) -> dict:
     return {k: est[k] for k in ("pool", "already_judged", "to_judge", "calibration_pairs",
                                 "cached", "depth")}
-
-
-def _judgment_set(job, result):
-    from ..judge.job import label_source
-    from ..judgments import JudgmentSet
-
-    source = label_source(job.model, job.version)
-    return JudgmentSet.from_qrels(result.qrels(), source=source)
-
-
-def _write(args, job, result, dataset, store) -> str | None:
-    if not (args.out or store is not None):
-        return None
-    jset = _judgment_set(job, result)
-    if args.out:
-        from ..judgments import write_judgments
-
-        try:
-            write_judgments(jset, args.out)
-        except OSError as exc:
-            raise error(DatasetError, "cli.judge_cannot_write", path=args.out,
-                        reason=exc.strerror or exc) from exc
-    if store is not None:
-        store.save_judgments(dataset, jset)
-    return args.out
 
 
 def _report(result, estimate: dict, out_path: str | None) -> dict:
@@ -296,7 +235,8 @@ def _estimate_text(est: dict, dataset: str) -> str:
     lines += ["", format_table(head, rows), ""]
     price = est["price"]
     if price:
-        lines.append(t("cli.judge.price", lang, model=price["model"],
+        lines.append(t("cli.judge.price", lang,
+                       model=est["model"] if price["model"] == "*" else price["model"],
                        provider=price["provider"], usd_in=price["usd_per_1m_input"],
                        usd_out=price["usd_per_1m_output"], as_of=price["as_of"] or "-",
                        url=price["source_url"] or "-"))
@@ -362,6 +302,8 @@ class _Progress:
         self.last = 0.0
 
     def __call__(self, p: dict) -> None:
+        from ..jobs import format_duration
+
         now = time.monotonic()
         if p["done"] not in (0, p["total"]) and now - self.last < 2.0:
             return
@@ -371,7 +313,7 @@ class _Progress:
         left = p["seconds_left"]
         note(text("cli.judge.progress", done=p["done"], total=p["total"], tokens=p["tokens"],
                   money=_money(p["usd"], p["jpy"]),
-                  left="-" if left is None else f"{left:,.0f} s"))
+                  left=format_duration(left, _output.LANG)))
         sys.stderr.flush()
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import params as P
 from ..cost.chat import chat_cost, find_chat_price, provider_of
 from ..cost.tokens import count_tokens
 from ..dataset import Dataset
@@ -47,7 +48,7 @@ from .prompt import (
 #: reply tokens assumed per request in the estimate ("##final score: 2" is 6 in cl100k)
 ASSUMED_OUTPUT_TOKENS = 10
 #: the most tokens a reply may take (a longer one is cut: finish_reason length, not read)
-DEFAULT_MAX_TOKENS = 256
+DEFAULT_MAX_TOKENS = P.JUDGE["max_tokens"].default
 #: requests handed to the client at once (bounds the prompts held in memory)
 CHUNK = 2_000
 
@@ -199,7 +200,8 @@ class JudgeJob:
             "doc_tokens": self.passages.budget,
             "passages_cut": int(self.passages.cut.sum()),
             "token_method": self.token_method, "price": price,
-            "prompt_version": self.version, "source": label_source(self.model, self.version),
+            "model": self.model, "prompt_version": self.version,
+            "source": label_source(self.model, self.version),
             "unknown_queries": pool.unknown_queries, "unknown_docs": pool.unknown_docs,
         }
 

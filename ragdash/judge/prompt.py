@@ -23,13 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import params as P
 from ..cost.tokens import METHOD_ESTIMATE, METHOD_TIKTOKEN, estimate_tokens, load_cl100k
 
 PROMPTS_FILE = Path(__file__).resolve().parent.parent / "data" / "judge" / "prompts.toml"
 #: the wording in use (a table of PROMPTS_FILE)
 PROMPT_VERSION = "ragdash-umbrela-1"
 #: tokens of a document's title and text put in the prompt, unless told otherwise
-DEFAULT_DOC_TOKENS = 512
+DEFAULT_DOC_TOKENS = P.JUDGE["doc_tokens"].default
 LANGUAGES = ("en", "ja")
 
 _KANA = re.compile("[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]")

@@ -24,3 +24,10 @@ def test_bench_memory_smoke():
     proc = run("bench_memory.py", "--queries", 20, "--docs", 5000, "--dims", 64, "--k", 10)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("(matrix + growth) / matrix") == 2
+
+
+def test_bench_judge_pool_smoke():
+    proc = run("bench_judge.py", "--skip-throughput", "--runs", 2, "--pool-queries", 200,
+               "--depth", 5, "--repeat", 1)
+    assert proc.returncode == 0, proc.stderr
+    assert "same pairs as a set union" in proc.stdout
