@@ -3,10 +3,11 @@ wins and losses, and the queries where the runs disagree most."""
 
 import streamlit as st
 
+from ragdash.errors import RagdashError
 from ragdash.metrics import FAMILIES, FAMILY_NAMES, metric_label
 from ragdash.present.charts import PLOTLY_CONFIG, curve_figure
 from ragdash.ui import compare, gate, keys, page_setup, results, state
-from ragdash.ui.widgets import bind, bind_choice, md
+from ragdash.ui.widgets import bind, bind_choice, md, say
 
 ctx = page_setup("compare")
 t = ctx.t
@@ -26,6 +27,10 @@ if len(summaries) < 2:
 runs = compare.chosen_runs(ctx, summaries)
 if len(runs) < 2:
     st.info(t("cmp.pick_two"))
+    st.stop()
+runs = compare.one_per_ranking(ctx, runs)
+if len(runs) < 2:
+    st.info(t("views.one_ranking"))
     st.stop()
 names = compare.unique_names(runs)
 
@@ -48,7 +53,11 @@ st.plotly_chart(fig, key="cmp_curves", config=PLOTLY_CONFIG)
 st.caption(t("cmp.bands_help"))
 
 st.subheader(t("cmp.significance", metric=metric_label(metric)))
-comparison = compare.comparison_for(runs, names, metric, drop)
+try:
+    comparison = compare.comparison_for(runs, names, metric, drop)
+except RagdashError as exc:  # e.g. too few queries in common: one sentence, no traceback
+    st.error(say(exc, ctx.lang))
+    st.stop()
 st.dataframe(compare.significance_table(ctx, comparison), hide_index=True, key="cmp_table")
 for sentence in comparison.verdicts(ctx.lang):
     st.markdown(f"- {md(sentence)}")

@@ -22,10 +22,15 @@ its ``parents`` (run ids) and says in ``config["transform"]`` what was done to t
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from .i18n import convention, t
 from .metrics import evaluate
 
 if TYPE_CHECKING:
@@ -33,7 +38,7 @@ if TYPE_CHECKING:
     from .metrics import MetricTable
     from .ranking import Ranking
 
-__all__ = ["SOURCES", "Run", "now_iso"]
+__all__ = ["SOURCES", "Run", "distinct_rankings", "merged_notes", "now_iso", "ranking_identity"]
 
 #: where a run came from (the store's ``source`` column)
 SOURCES = ("evaluation", "trec", "import", "fusion", "rerank", "sweep", "engine", "pipeline")
@@ -63,6 +68,8 @@ class Run:
     - ``resources``: what it takes to operate (``index_bytes``, latency probes, ...).
     - ``parents``: run ids this run was derived from (empty for a first-stage run).
     - ``id``: set by the run store when saved (``None`` before).
+    - ``reused``: set by the run store: ``True`` when saving found this very run already
+      saved (same dataset, configuration and ranking) and ``id`` is that run's.
     """
 
     dataset: Dataset
@@ -85,6 +92,7 @@ class Run:
     created_at: str = field(default_factory=now_iso)
     dataset_fingerprint: str = ""
     id: str | None = None
+    reused: bool = field(default=False, repr=False, compare=False)
     _table: MetricTable | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -144,8 +152,58 @@ class Run:
         config["transform"] = dict(transform)
         config["parent_config"] = dict(self.config)
         fields = {"ranking": ranking, "retriever": retriever, "config": config,
-                  "parents": [self.id] if self.id else [], "id": None, "_table": None,
+                  "parents": [self.id] if self.id else [], "id": None, "reused": False,
+                  "_table": None,
                   "created_at": now_iso(), "name": "", "usage": {}, "cost": None,
                   "timings": {}, "resources": {}, "seconds": None}
         fields.update(changes)
         return dataclasses.replace(self, **fields)
+
+
+# -- runs that rank alike -----------------------------------------------------------------------
+def ranking_identity(run: Run) -> str:
+    """What every metric of ``run`` depends on, as a sha256: the dataset (its fingerprint),
+    the evaluated queries, Kmax, the judging (relevance level, gain) and, for every query,
+    the documents in their order — not the scores, not the name. Two runs with the same
+    value score the same on every query and metric. Kept on the run once computed."""
+    known = run.__dict__.get("_ranking_identity")
+    if known is not None:
+        return known
+    ranking = run.ranking
+    digest = hashlib.sha256()
+    head = [run.dataset_fingerprint, run.query_ids, run.kmax,
+            None if run.relevance_level is None else float(run.relevance_level), run.gain,
+            ranking.query_ids]
+    digest.update(repr(head).encode("utf-8"))
+    digest.update(np.asarray(ranking.offsets, dtype="<i8").tobytes())
+    digest.update("\x00".join(map(str, ranking.doc_ids)).encode("utf-8"))
+    run.__dict__["_ranking_identity"] = value = digest.hexdigest()
+    return value
+
+
+def distinct_rankings(runs: Sequence[Run]) -> tuple[list[int], dict[int, list[int]]]:
+    """Runs that rank alike (:func:`ranking_identity`) taken once: the positions of the runs
+    to keep (the first of each kind, in order) and, for a kept run that stands for others,
+    their positions (``{kept: [merged, ...]}``). Views that compare runs show each ranking
+    once: two copies of one ranking are not two systems, and would count twice in a
+    correction for multiple comparisons."""
+    first: dict[str, int] = {}
+    keep: list[int] = []
+    merged: dict[int, list[int]] = {}
+    for i, run in enumerate(runs):
+        key = ranking_identity(run)
+        if key in first:
+            merged.setdefault(first[key], []).append(i)
+        else:
+            first[key] = i
+            keep.append(i)
+    return keep, merged
+
+
+def merged_notes(merged: Mapping[str, Sequence[str]], lang: str | None = None) -> list[str]:
+    """One sentence per run standing for others (``{kept run's name: [merged names]}``, from
+    :func:`distinct_rankings`): which runs ranked every query as it did and are shown once,
+    under its name."""
+    sep = convention(lang, "list_separator")
+    return [t("views.merged", lang, n=len(others), kept=kept, merged=sep.join(others))
+            for kept, others in merged.items() if others]

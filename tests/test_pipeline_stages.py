@@ -152,6 +152,21 @@ def test_runs_of_different_datasets_are_not_fused(sample):
         fuse_runs([a])
 
 
+def test_a_pipeline_started_again_saves_no_new_first_stage(sample, tmp_path):
+    """issue 25: each pipeline start saved its first stages again, identical to saved ones."""
+    store = RunStore(tmp_path / "runs.sqlite")
+    bm25 = run_evaluation(sample, BM25Retriever(), kmax=20, limit_queries=30)
+    store.save(bm25)
+    made = run_pipeline(sample, [BM25Retriever(), BM25Retriever(k1=0.5, b=0.3)],
+                        fusion={"method": "rrf"}, kmax=20, limit_queries=30, store=store)
+    assert made[0].id == bm25.id and made[0].reused and not made[1].reused
+    assert made[2].parents == [bm25.id, made[1].id]
+    again = run_pipeline(sample, [BM25Retriever(), BM25Retriever(k1=0.5, b=0.3)],
+                         fusion={"method": "rrf"}, kmax=20, limit_queries=30, store=store)
+    assert [r.id for r in again] == [r.id for r in made] and all(r.reused for r in again)
+    assert len(store.list()) == 3
+
+
 def test_a_cancel_during_the_rerank_keeps_the_stages_already_paid_for(sample, tmp_path):
     import threading
 

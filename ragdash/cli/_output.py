@@ -246,3 +246,12 @@ def note(text: str) -> None:
 
         text = message(text, LANG)
     print(text, file=sys.stderr)
+
+
+def note_if_reused(run) -> None:
+    """Say on stderr when saving ``run`` found the same run already saved (the store then
+    returns that run's id and writes nothing)."""
+    if getattr(run, "reused", False):
+        from ..i18n import text
+
+        note(text("cli.already_stored", run_id=run.id))

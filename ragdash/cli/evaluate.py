@@ -38,6 +38,7 @@ from ._output import (
     emit,
     format_metrics,
     note,
+    note_if_reused,
     parse_ks,
     to_json,
 )
@@ -184,8 +185,10 @@ def report(result: Run, setup, *, fmt: str, run_file: str | None, warnings: list
     facts = _Facts.of(result)
     if fmt == "json":
         emit(to_json({**_json_report(setup, result, facts, run_file), "warnings": warnings}))
+        note_if_reused(result)
         return 0
     emit(_text_report(result, facts, ks, kmax))
+    note_if_reused(result)
     if facts.no_relevant:
         note(text("cli.note_no_relevant", n=facts.no_relevant))
     if facts.empty:

@@ -129,4 +129,5 @@ def _text(frontier, lang: str, project_to: int | None) -> str:
             for p in frontier.points]
     table = format_table(["run", frontier.x_axis, frontier.metric, "95% CI", "pareto",
                           "vs best", "p (Holm)"], rows)
-    return f"{table}\n\n{frontier.recommendation(lang)}"
+    merged = "".join(f"\n{note}" for note in frontier.merged_notes(lang))
+    return f"{table}\n\n{frontier.recommendation(lang)}{merged}"

@@ -35,6 +35,7 @@ from ._output import (
     format_metrics,
     format_table,
     note,
+    note_if_reused,
     parse_ks,
     to_json,
 )
@@ -268,7 +269,9 @@ def _store(args, store, dataset, weights) -> str:
         runs.append(run)
     fused = fuse_runs(runs, args.method, norm=args.norm, weights=weights, alpha=args.alpha,
                       rrf_k=args.rrf_k, name=(args.name or "").strip() or None)
-    return store.save(fused)
+    run_id = store.save(fused)
+    note_if_reused(fused)
+    return run_id
 
 
 def _dataset_for_store(args, store):

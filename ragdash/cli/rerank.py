@@ -32,6 +32,7 @@ from ._output import (
     emit,
     format_metrics,
     note,
+    note_if_reused,
     parse_ks,
     to_json,
 )
@@ -242,6 +243,7 @@ def _rerank(args, first, reranker, plan, estimate, store, rerank: dict, secrets:
         setup = replace(setup_from_config(first.config), rerank=rerank, name=None)
         saved.config = {**saved.config, "setup": setup_record(setup)}
     store.save(saved, secrets=secrets)
+    note_if_reused(saved)
     return saved.ranking, saved
 
 

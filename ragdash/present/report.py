@@ -47,6 +47,7 @@ from ..cost import actual_cost, format_money
 from ..errors import RagdashError
 from ..i18n import message, normalize_lang, t
 from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
+from ..run import distinct_rankings, merged_notes
 from ..secrets import scrub_secrets
 from ..stats import Frontier, build_frontier, compare_tables, table_bands
 from ..stats.verdict import format_p
@@ -213,6 +214,10 @@ class _Report:
     n_resamples: int
     drop_no_relevant: bool
     figures: _FigureWriter
+    #: runs left out because they rank exactly as a shown one ({shown name: [names]})
+    merged: dict[str, list[str]] = field(default_factory=dict)
+    #: every run given, twins included (the frontier chooses which twin is its point)
+    all_entries: list[_Entry] = field(default_factory=list)
 
     @property
     def tables(self) -> dict[str, MetricTable]:
@@ -247,13 +252,17 @@ def build_report(runs: Sequence[Run], *, dataset: Dataset | None = None, lang: s
     """
     if not runs:
         raise ValueError("a report needs at least one run")
-    entries = _entries(runs)
+    every = _entries(runs)
+    keep, same = distinct_rankings(runs)  # a ranking saved twice is one run, not two
+    merged = {every[k].name: [every[i].name for i in others] for k, others in same.items()}
+    entries = [every[i] for i in keep]
     kmax = min(e.table.kmax for e in entries)
     rep = _Report(entries=entries, dataset=dataset if dataset is not None else runs[0].dataset,
                   lang=normalize_lang(lang), include_text=include_text,
                   metric=_clip(metric, kmax), kmax=kmax,
                   secrets=tuple(s for s in secrets if s), n_resamples=n_resamples,
-                  drop_no_relevant=drop_no_relevant, figures=_FigureWriter())
+                  drop_no_relevant=drop_no_relevant, figures=_FigureWriter(),
+                  merged=merged, all_entries=every)
     sections = [
         _dataset_section(rep),
         _runs_section(rep),
@@ -353,6 +362,7 @@ def _runs_section(rep: _Report) -> Section:
         config = scrub_secrets(e.run.config, rep.secrets)
         if config:
             blocks += [Heading(f"{e.name} — {rep.t('report.settings')}"), _config_list(config)]
+    blocks += [Para(note) for note in merged_notes(rep.merged, rep.lang)]
     blocks.append(Para(rep.t("report.no_key"), "muted"))
     return Section("runs", rep.t("report.runs"), blocks)
 
@@ -531,14 +541,15 @@ def _frontier_section(rep: _Report, axis: str | None, project_to: int | None,
         return _frontier_blocks(rep, given)
     if axis is None or len(rep.entries) < 2:
         return None
-    runs = [e.run for e in rep.entries]
+    every = rep.all_entries or rep.entries  # the frontier picks who stands for a twin
+    runs = [e.run for e in every]
     if axis == "auto":
         axis = ("memory" if all(r.resources.get("index_bytes") is not None for r in runs)
                 else "index-cost")
     heading = rep.t("report.frontier")
     try:
         frontier = build_frontier(runs, metric=rep.metric, x=axis,
-                                  names=[e.name for e in rep.entries], project_to=project_to,
+                                  names=[e.name for e in every], project_to=project_to,
                                   drop_no_relevant=rep.drop_no_relevant,
                                   n_resamples=rep.n_resamples)
     except RagdashError as exc:
@@ -552,6 +563,7 @@ def _frontier_blocks(rep: _Report, frontier: Frontier) -> Section:
     return Section("frontier", heading, [
         Para(frontier.recommendation(rep.lang), "verdict"),
         rep.figures.add(frontier_figure(frontier, lang=rep.lang)),
+        *(Para(note, "muted") for note in frontier.merged_notes(rep.lang)),
         *(Para(message(n, rep.lang), "muted") for n in notes)])
 
 

@@ -18,6 +18,12 @@ Layout (``RAGDASH_HOME``, default ``./.ragdash``)::
                        name, query id, doc id, grade, source, date); kept when the dataset's
                        last run is deleted, so the labels are there when the data comes back
 
+A run is saved once: saving a run identical to one already saved by the same owner (same
+dataset fingerprint, configuration, queries, Kmax, judging and ranking, scores included —
+its ``identity``, a sha256 kept in its own column) returns the saved run's id instead of a new
+one, and marks the run ``reused``. Its name, time and usage do not count: running BM25 twice,
+or clicking "Try it on the sample" twice, makes one saved run.
+
 Run ids are 10 characters of base32 from :func:`secrets.token_bytes`: URL-safe, and not
 guessable from one another.
 """
@@ -27,6 +33,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import datetime as dt
+import hashlib
 import json
 import os
 import re
@@ -68,7 +75,7 @@ __all__ = [
 ]
 
 DB_FILENAME = "runs.sqlite"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: means shown in the run list (at K = 10, or Kmax when that is smaller)
 HEADLINE_METRICS = ("ndcg", "recall", "mrr", "hit_rate")
 #: saved runs kept in memory per store (each holds its ranking and, once asked, its table)
@@ -104,11 +111,13 @@ CREATE TABLE IF NOT EXISTS runs (
     query_ids       BLOB NOT NULL,
     ranking         BLOB NOT NULL,
     headline        TEXT NOT NULL,
-    owner           TEXT
+    owner           TEXT,
+    identity        TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_created ON runs(created_at);
 CREATE INDEX IF NOT EXISTS runs_dataset ON runs(dataset_fp);
 CREATE INDEX IF NOT EXISTS runs_owner ON runs(owner);
+CREATE INDEX IF NOT EXISTS runs_identity ON runs(identity);
 CREATE TABLE IF NOT EXISTS judgments (
     dataset_fp  TEXT NOT NULL,
     set_name    TEXT NOT NULL,
@@ -258,9 +267,11 @@ def _json(obj: Any, secrets: tuple[str, ...]) -> str:
 
 
 def _run_row(run: Run, secrets: tuple[str, ...]) -> dict[str, Any]:
-    """The ``runs`` row of ``run`` (without its id): every text scrubbed of ``secrets``."""
+    """The ``runs`` row of ``run`` (without its id and owner): every text scrubbed of
+    ``secrets``."""
     name = (run.name or "").strip() or _default_name(run.retriever, run.model, run.dataset.name)
-    return {
+    ranking = _ranking_to_obj(run.ranking)
+    row = {
         "name": scrub_secrets(name[:200], secrets),
         "created_at": _iso(run.created_at),
         "source": run.source,
@@ -279,10 +290,46 @@ def _run_row(run: Run, secrets: tuple[str, ...]) -> dict[str, Any]:
         "timings": _json(dict(run.timings), secrets),
         "resources": _json(dict(run.resources), secrets),
         "parents": json.dumps([str(p) for p in run.parents]),
-        "query_ids": _pack(list(run.query_ids)),
-        "ranking": _pack(_ranking_to_obj(run.ranking)),
+        "query_ids": list(run.query_ids),
+        "ranking": ranking,
         "headline": json.dumps(_headline(run.table())),
     }
+    row["identity"] = _identity(row)
+    return {**row, "query_ids": _pack(row["query_ids"]), "ranking": _pack(ranking)}
+
+
+def _identity(row: Mapping[str, Any]) -> str:
+    """What makes two saved runs the same run: a sha256 over the dataset fingerprint, the
+    (scrubbed) configuration, where it came from, the evaluated queries, Kmax, the judging
+    (relevance level, gain) and the ranking — its ids and exact scores, not its name. Computed
+    from a ``runs`` row (its query ids and ranking packed, or still as objects), so a row read
+    back from the file gives the same value."""
+    ranking = row["ranking"]
+    ranking = dict(_unpack(ranking) if isinstance(ranking, bytes) else ranking)
+    ranking.pop("name", None)
+    query_ids = row["query_ids"]
+    level = row["relevance_level"]
+    head = json.dumps([row["dataset_fp"], _config_identity(json.loads(row["config"])),
+                       row["source"],
+                       row["retriever"], row["model"], int(row["kmax"]),
+                       None if level is None else float(level), row["gain"],
+                       _unpack(query_ids) if isinstance(query_ids, bytes) else query_ids,
+                       ranking],
+                      sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(head.encode("utf-8")).hexdigest()
+
+
+#: what a recorded setup (``config["setup"]``) holds that does not change the ranking: the
+#: run's name, where the dataset was read from (its fingerprint names its content), the Ks
+#: the report shows
+_SETUP_NOT_IDENTITY = ("name", "dataset", "k")
+
+
+def _config_identity(config: Any) -> Any:
+    if isinstance(config, dict) and isinstance(config.get("setup"), dict):
+        setup = {k: v for k, v in config["setup"].items() if k not in _SETUP_NOT_IDENTITY}
+        return {**config, "setup": setup}
+    return config
 
 
 def _insert_dataset(conn: sqlite3.Connection, fingerprint: str, dataset: Dataset) -> None:
@@ -346,7 +393,9 @@ class RunStore:
 
     # -- write ----------------------------------------------------------------------------
     def save(self, run: Run, *, secrets: Iterable[str] = (), owner: str | None = None) -> str:
-        """Save ``run``; returns its new id (also set on ``run.id``).
+        """Save ``run``; returns its new id (also set on ``run.id``) — or, when the same run
+        is already saved by ``owner`` (see :func:`_identity`), that run's id, with
+        ``run.reused`` set: nothing is written then.
 
         ``owner``: the signed-in user saving it (see :mod:`ragdash.runs.access`); ``None``
         for a shared run.
@@ -362,9 +411,16 @@ class RunStore:
         row = _run_row(run, tuple(s for s in secrets if s))
         row["owner"] = str(owner) if owner else None
         with self._lock, self._connect() as conn:
-            _insert_dataset(conn, run.dataset_fingerprint, run.dataset)
-            run_id = _insert_run(conn, row)
+            same = conn.execute("SELECT id FROM runs WHERE identity=? AND owner IS ? "
+                                "ORDER BY created_at, rowid LIMIT 1",
+                                (row["identity"], row["owner"])).fetchone()
+            if same is None:
+                _insert_dataset(conn, run.dataset_fingerprint, run.dataset)
+                run_id = _insert_run(conn, row)
+            else:
+                run_id = same[0]
         run.id = run_id
+        run.reused = same is not None
         self._remember(run.dataset_fingerprint, run.dataset)
         return run_id
 
@@ -652,7 +708,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     Version 1 kept a derived run's ``parents`` and ``resources`` inside its config and had no
     timings; version 2 gives the three their own columns (moved out of the config here);
     version 3 adds a run's owner; version 4 the ``judgments`` table (created by the schema
-    script: nothing to move)."""
+    script: nothing to move); version 5 each run's identity (computed here)."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     has_runs = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='runs'"
                             ).fetchone()
@@ -663,8 +719,25 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         _migrate_1_to_2(conn)
     if has_runs and version < 3:  # who saved a run (the app with authentication)
         conn.execute("ALTER TABLE runs ADD COLUMN owner TEXT")
+    if has_runs and version < 5:  # a run is saved once
+        _migrate_4_to_5(conn)
     conn.executescript(_SCHEMA)
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+
+def _migrate_4_to_5(conn: sqlite3.Connection) -> None:
+    """Each saved run gets its identity (runs saved twice before stay two rows: deleting
+    a user's run is not a migration's call; the views show identical rankings once)."""
+    conn.execute("ALTER TABLE runs ADD COLUMN identity TEXT")
+    cols = ("id", "dataset_fp", "config", "source", "retriever", "model", "kmax",
+            "relevance_level", "gain", "query_ids", "ranking")
+    for values in conn.execute(f"SELECT {', '.join(cols)} FROM runs").fetchall():
+        row = dict(zip(cols, values))
+        try:
+            identity = _identity(row)
+        except (zlib.error, ValueError, KeyError, TypeError, AttributeError):
+            continue  # an unreadable row keeps no identity (the list names it)
+        conn.execute("UPDATE runs SET identity=? WHERE id=?", (identity, row["id"]))
 
 
 def _migrate_1_to_2(conn: sqlite3.Connection) -> None:

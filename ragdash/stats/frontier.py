@@ -52,6 +52,7 @@ from ..cost import (
 from ..errors import CostError, StatsError
 from ..i18n import convention, error, normalize_lang, t, text
 from ..metrics import metric_label, parse_metric
+from ..run import distinct_rankings, merged_notes
 from ..secrets import scrub_secrets
 from .bootstrap import bootstrap_ci
 from .compare import Comparison, RunMean, compare_tables
@@ -316,6 +317,9 @@ class Frontier:
     n_queries: int
     alpha: float
     comparison: Comparison | None  # None with a single run
+    #: runs that ranked every query exactly as a point's run did, shown as that point
+    #: (``{point's name: (merged names, ...)}``)
+    merged: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def best(self) -> FrontierPoint:
@@ -338,10 +342,15 @@ class Frontier:
     def recommendation(self, lang: str = "en") -> str:
         return _sentence(self, normalize_lang(lang))
 
+    def merged_notes(self, lang: str = "en") -> list[str]:
+        """A sentence per point that stands for runs of the same ranking."""
+        return merged_notes(self.merged, lang)
+
     def to_json(self) -> dict:
         return {"metric": self.metric, "x": self.x_axis, "unit": X_AXES[self.x_axis],
                 "queries": self.n_queries, "points": [p.to_json() for p in self.points],
-                "sentence": self.recommendation("en"), "sentence_ja": self.recommendation("ja")}
+                "sentence": self.recommendation("en"), "sentence_ja": self.recommendation("ja"),
+                "merged": {k: list(v) for k, v in self.merged.items()}}
 
 
 def format_x(axis: str, value: float | None) -> str:
@@ -391,6 +400,18 @@ def build_frontier(runs: Sequence[Run], *, metric: str = "ndcg@10", x: str = "in
     names = list(names) if names is not None else _unique_names(runs)
     ops = [operating(r, catalog=catalog, settings=settings, project_to=project_to)
            for r in runs]
+    # one ranking, one point (and one comparison): of runs that rank alike, the one with the
+    # lowest known x stands for the others (the same quality for less)
+    keep, merged = distinct_rankings(runs)
+    shown, shown_for = [], {}
+    for first in keep:
+        group = [first, *merged.get(first, [])]
+        known = [i for i in group if ops[i].x(x) is not None]
+        chosen = min(known, key=lambda i: (ops[i].x(x), group.index(i))) if known else first
+        shown.append(chosen)
+        if len(group) > 1:
+            shown_for[names[chosen]] = tuple(names[i] for i in group if i != chosen)
+    runs, names, ops = ([seq[i] for i in shown] for seq in (runs, names, ops))
     comparison = None
     if len(runs) > 1:
         comparison = compare_tables({n: r.table() for n, r in zip(names, runs)}, metric,
@@ -417,7 +438,7 @@ def build_frontier(runs: Sequence[Run], *, metric: str = "ndcg@10", x: str = "in
             indistinguishable_from_best=same, p_vs_best=p, operating=ops[i],
             config=scrub_secrets(dict(run.config))))
     return Frontier(metric=metric, metric_label=metric_label(metric), x_axis=x, points=points,
-                    n_queries=n_queries, alpha=alpha, comparison=comparison)
+                    n_queries=n_queries, alpha=alpha, comparison=comparison, merged=shown_for)
 
 
 def _unique_names(runs: Sequence[Run]) -> list[str]:

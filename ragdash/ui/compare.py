@@ -10,8 +10,8 @@ from ..errors import RagdashError
 from ..metrics import metric_label
 from ..present.charts import PLOTLY_CONFIG, scatter_figure
 from ..present.tables import disagreement, display_frame
-from ..run import Run
-from ..runs import import_trec
+from ..run import Run, distinct_rankings, merged_notes
+from ..runs import run_from_trec
 from ..stats import CurveBands, align_tables, compare_tables, table_bands
 from ..stats.verdict import format_p
 from . import keys, state
@@ -36,19 +36,39 @@ def upload_trec_runs(ctx: PageContext, dataset) -> None:
         files = st.file_uploader(t("cmp.upload"), accept_multiple_files=True,
                                  type=["txt", "trec", "run", "tsv", "res"], key="cmp_files")
         if st.button(t("cmp.upload_button"), key="cmp_upload", disabled=not files):
-            added = []
+            added, again = [], []
             for f in files:
                 try:
-                    added.append(import_trec(ctx.store, f.getvalue(), dataset=dataset,
-                                             filename=f.name))
+                    run = run_from_trec(f.getvalue(), dataset=dataset, filename=f.name)
+                    ctx.store.save(run)
                 except RagdashError as exc:
                     # the message names the file already when it is about a line in it
                     st.error(say(exc, ctx.lang) if f.name in str(exc) else
                              t("cmp.upload_failed", name=md(f.name), error=say(exc, ctx.lang)))
+                    continue
+                if run.reused or run.id in added:  # the same file again: one saved run
+                    again.append(t("views.upload_again", file=md(f.name),
+                                   run=md(ctx.store.summary(run.id).name)))
+                else:
+                    added.append(run.id)
+            chosen = st.session_state.get(keys.COMPARE_IDS) or []
+            st.session_state[keys.COMPARE_IDS] = list(dict.fromkeys([*chosen, *added]))
             if added:
-                chosen = st.session_state.get(keys.COMPARE_IDS) or []
-                st.session_state[keys.COMPARE_IDS] = [*chosen, *added]
                 st.success(t("cmp.upload_done", n=len(added)))
+            for sentence in again:
+                st.info(sentence)
+
+
+def one_per_ranking(ctx: PageContext, runs: list[Run]) -> list[Run]:
+    """``runs`` with each ranking once (:func:`ragdash.run.distinct_rankings`), saying under
+    the picker which runs were shown as another."""
+    keep, merged = distinct_rankings(runs)
+    if merged:
+        names = unique_names(runs)
+        for note in merged_notes({names[k]: [names[i] for i in others]
+                                  for k, others in merged.items()}, ctx.lang):
+            st.caption(md(note))
+    return [runs[i] for i in keep]
 
 
 def unique_names(runs: list[Run]) -> list[str]:
@@ -158,7 +178,7 @@ def chosen_runs(ctx: PageContext, summaries) -> list[Run]:
     ids = [s.id for s in summaries]
     labels = {s.id: f"{s.name} · {s.created_at[:16].replace('T', ' ')}" for s in summaries}
     ss = st.session_state
-    current = [r for r in (ss.get(keys.COMPARE_IDS) or []) if r in ids]
+    current = list(dict.fromkeys(r for r in (ss.get(keys.COMPARE_IDS) or []) if r in ids))
     if not current:
         mine = state.run_id()
         if mine in ids:  # the run on the Results page and the newest other one, older first

@@ -93,6 +93,8 @@ def sentence(ctx: PageContext, frontier: Frontier) -> None:
     st.subheader(ctx.t("fr.recommendation"))
     text = frontier.recommendation(ctx.lang)
     (st.info if frontier.undecided or frontier.recommended is None else st.success)(md(text))
+    for note in frontier.merged_notes(ctx.lang):
+        st.caption(md(note))
 
 
 def points_table(ctx: PageContext, frontier: Frontier) -> None:

@@ -116,6 +116,8 @@ def last_job_outcome(ctx: PageContext, *, show_done: bool = False) -> None:
     ran_on = st.session_state.get(_DATASETS, {}).get(job.id)
     if ran_on is not None and ran_on != state.dataset_fingerprint():
         return  # it was about another dataset: not news on this one
+    if job.state == "done" and getattr(job.result, "reused", False):
+        st.info(ctx.t("views.already_saved", label=md(job.label)))
     if job.state == "done" and show_done:
         st.success(ctx.t("run.done", label=md(job.label)))
         st.page_link("pages/3_Results.py", label=ctx.t("run.see_results"),

@@ -220,6 +220,22 @@ def test_store_saves_the_run_for_the_app_and_json_carries_its_id(tmp_path, jsqua
     assert "Traceback" not in lonely.stderr
 
 
+def test_the_same_evaluation_stored_twice_is_one_run_with_one_id(tmp_path):
+    """issue 25: every `evaluate --store` saved another identical run."""
+    from ragdash.runs import RunStore
+
+    env = {"RAGDASH_HOME": str(tmp_path / "home")}
+    first = ragdash(JSQUAD, "--limit-queries", 5, "--format", "json", "--store", env=env)
+    again = ragdash(JSQUAD, "--limit-queries", 5, "--store", "--name", "again", env=env)
+    assert first.returncode == 0 and again.returncode == 0, again.stderr
+    run_id = json.loads(first.stdout)["run_id"]
+    assert f"stored as run {run_id}:" in again.stdout
+    assert (f"the same run (same dataset, configuration and ranking) is already saved as "
+            f"{run_id}: not saved again") in again.stderr
+    assert "already saved" not in first.stderr
+    assert [s.id for s in RunStore(tmp_path / "home").list()] == [run_id]
+
+
 def test_store_in_an_unusable_home_fails_before_any_work(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

@@ -188,8 +188,12 @@ def test_store_saves_the_fusion_as_a_pipeline_run(runs, capsys, tmp_path):
     assert saved.name == "hybrid" and saved.source == "fusion"
     assert [s["stage"] for s in saved.config["stages"]] == ["first", "first", "fusion"]
     assert saved.summary([1, 10]) == pytest.approx(out["metrics"])
+    count = len(store.list())
+    again = _json(capsys, ["fuse", str(SAMPLE), str(a), str(b), "--store", "--name", "again",
+                           "--k", "1,10", "--format", "json"])
+    assert again["run_id"] == out["run_id"] and len(store.list()) == count  # saved once
     default = _json(capsys, ["fuse", str(SAMPLE), str(a), str(b), "--store", "--format",
-                             "json"])
+                             "json", "--rrf-k", "30"])
     assert store.load(default["run_id"]).name == "bm25 + flat (RRF)"
     # runs exported from the store: their ids become the parents, their dataset is found
     ids = []

@@ -41,6 +41,16 @@ def test_a_version_1_store_lists_loads_and_rescores_its_runs(old_store):
             assert table.mean(metric) == pytest.approx(value, abs=1e-12), (run_id, metric)
 
 
+def test_a_run_saved_before_the_migration_is_not_saved_again(old_store):
+    """The migration gives every old run its identity: saving one of them again returns its
+    id rather than a copy."""
+    run_id = next(iter(json.loads((FIXTURE / "expected.json").read_text())))
+    again = old_store.load(run_id, cached=False)
+    again.id = None
+    assert old_store.save(again) == run_id and again.reused
+    assert len(old_store.list()) == len(json.loads((FIXTURE / "expected.json").read_text()))
+
+
 def test_a_version_1_store_takes_new_runs_beside_the_old(old_store):
     run_id = next(iter(json.loads((FIXTURE / "expected.json").read_text())))
     old = old_store.load(run_id)
@@ -96,5 +106,5 @@ def test_a_store_from_a_newer_ragdash_is_refused_in_one_sentence(tmp_path):
     home.mkdir()
     with sqlite3.connect(home / "runs.sqlite") as conn:
         conn.execute("PRAGMA user_version=9")
-    with pytest.raises(RunStoreError, match=r"newer ragdash \(schema 9; this one reads up to 4\)"):
+    with pytest.raises(RunStoreError, match=r"newer ragdash \(schema 9; this one reads up to 5\)"):
         RunStore(home)

@@ -156,6 +156,31 @@ def test_default_names_say_the_model_once(store, retriever, model, name):
     assert store.load(run_id).name == name
 
 
+def test_a_run_identical_to_a_saved_one_is_not_saved_twice(store):
+    """issue 25: the same run saved again (another name, another time) keeps one row and
+    gives the saved run's id; any difference in data, configuration, ranking or owner is a
+    new run."""
+    ds = make_dataset()
+    first = store.save(_result(ds, make_ranking(), name="first"))
+    again = _result(ds, make_ranking(), name="again", created_at="2026-01-01T00:00:00Z",
+                    usage={"requests": 0}, seconds=9.0)
+    assert store.save(again) == first and again.id == first and again.reused
+    assert [s.id for s in store.list()] == [first] and store.load(first).name == "first"
+    different = [
+        _result(make_dataset(extra="。"), make_ranking()),  # other data
+        _result(ds, make_ranking(), config={"retriever": "openai", "model": "other"}),
+        _result(ds, make_ranking(shift=0.05)),  # same order, other scores
+        _result(ds, make_ranking(), kmax=2),
+        _result(ds, make_ranking(), query_ids=["q1", "q2"]),
+        _result(ds, make_ranking(), gain="exponential"),
+    ]
+    ids = {store.save(run) for run in different}
+    assert len(ids) == len(different) and first not in ids
+    assert not any(run.reused for run in different)
+    mine = _result(ds, make_ranking())
+    assert store.save(mine, owner="alice") != first and not mine.reused  # another owner's
+
+
 def test_datasets_are_stored_once_and_dropped_with_their_last_run(store):
     ds = make_dataset()
     a = store.save(Run.of_ranking(ds, make_ranking()))
@@ -431,7 +456,8 @@ def test_created_at_is_normalised_to_utc_text(store):
     for given, want in [("2025-03-04T05:06:07+09:00", "2025-03-03T20:06:07Z"),
                         ("2025-03-04T05:06:07.123456Z", "2025-03-04T05:06:07Z"),
                         (0, "1970-01-01T00:00:00Z"), ("not a time", "not a time")]:
-        run_id = store.save(Run.of_ranking(ds, make_ranking(), created_at=given))
+        run_id = store.save(Run.of_ranking(ds, make_ranking(), created_at=given,
+                                           config={"time": str(given)}))
         assert store.summary(run_id).created_at == want
 
 

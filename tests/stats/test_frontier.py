@@ -83,7 +83,9 @@ def test_operating_figures_follow_the_formulas():
 def three_runs():
     ds = dataset()
     best = ranked(ds, [1] * N, name="big", resources={"index_bytes": 4000})
-    same = ranked(ds, [1] * N, name="big-256", resources={"index_bytes": 1000})
+    # another ranking of the same quality: the tenth (irrelevant) document of each query gone
+    same = Run.of_ranking(ds, ranked(ds, [1] * N).ranking.truncate(9), kmax=10, name="big-256",
+                          resources={"index_bytes": 1000})
     worse = ranked(ds, [3] * N, name="tiny", resources={"index_bytes": 100})
     return [best, same, worse]
 
@@ -108,6 +110,28 @@ def test_the_recommendation_is_the_smallest_run_indistinguishable_from_the_best(
     js = f.to_json()
     assert {p["run"] for p in js["points"]} == {"big", "big-256", "tiny"}
     assert js["sentence"] == en and js["sentence_ja"] == ja
+
+
+def test_runs_that_rank_alike_are_one_point_the_cheapest_and_the_page_says_so():
+    """issue 25: a run saved again was another point and another pair in the correction."""
+    big, small, tiny = three_runs()
+    twins = [Run.of_ranking(big.dataset, big.ranking, kmax=10, name=name,
+                            resources={"index_bytes": size})
+             for name, size in (("big again", 4000), ("big served", 2000))]
+    f = build_frontier([big, *twins, small, tiny], metric="ndcg@10", x="memory",
+                       n_resamples=200)
+    assert [p.name for p in f.points] == ["big served", "big-256", "tiny"]
+    assert len(f.comparison.pairs) == 3  # Holm over three pairs, not ten
+    assert f.merged == {"big served": ("big", "big again")}
+    assert f.merged_notes("en") == ["big, big again rank every query exactly as big served "
+                                    "does: shown once, as big served."]
+    assert f.merged_notes("ja") == ["big、big again はどのクエリでも big served と同じ順位を"
+                                    "返しているため、big served として 1 つにまとめて表示して"
+                                    "います。"]
+    assert f.to_json()["merged"] == {"big served": ["big", "big again"]}
+    # only the twins: one point, no comparison
+    one = build_frontier([big, twins[0]], metric="ndcg@10", x="memory")
+    assert [p.name for p in one.points] == ["big"] and one.comparison is None
 
 
 def test_the_marks_agree_with_compare_on_the_same_runs():

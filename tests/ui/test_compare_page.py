@@ -16,6 +16,8 @@ from app_support import (
     texts,
 )
 
+from ragdash.ranking import Ranking
+from ragdash.run import Run
 from ragdash.runs import get_store
 from ragdash.ui import keys
 
@@ -96,21 +98,53 @@ def test_scatter_points_are_queries_and_choosing_one_opens_its_drilldown(sample,
 
 
 def test_an_uploaded_trec_run_is_scored_and_compared(sample, two_runs):
-    a, _ = two_runs
-    trec = get_store().load(a).ranking.to_trec_string(tag="elastic")
+    a, b = two_runs
+    ranking = get_store().load(a).ranking
+    trec = ranking.to_trec_string(tag="elastic")
+    # the same documents, each query's first two swapped: another ranking
+    swapped = {q: dict(zip(ranking.get(q)[0], ranking.get(q)[1][::-1] if i % 2 else
+                           ranking.get(q)[1])) for i, q in enumerate(ranking.query_ids)}
+    other = Ranking.from_dict(swapped).to_trec_string(tag="vespa")
     at = open_page(new_app(run=a), "compare")
-    at.file_uploader(key="cmp_files").set_value([("elastic.trec", trec.encode(),
-                                                  "text/plain")]).run()
+    at.file_uploader(key="cmp_files").set_value([
+        ("elastic.trec", trec.encode(), "text/plain"),
+        ("vespa.trec", other.encode(), "text/plain")]).run()
     at.button(key="cmp_upload").click().run()
     assert not at.exception
     names = [s.name for s in get_store().list()]
-    assert "elastic" in names
+    assert "elastic" in names and "vespa" in names
     chosen = at.session_state[keys.COMPARE_IDS]
-    assert len(chosen) == 3
+    assert len(chosen) == 4
+    # elastic ranks every query as bm25 default does: one run, said under the picker
+    assert ("elastic ranks every query exactly as bm25 default does: shown once, as bm25 "
+            "default.") in texts(at)
     table = frame_with(at, "Mean A", "Mean B")
-    assert len(table) == 3  # three pairs
-    same = table[(table["A"] == "bm25 default") & (table["B"] == "elastic")]
-    assert same.iloc[0]["B − A"] == pytest.approx(0.0)  # the same ranking scores the same
+    assert len(table) == 3  # three runs, three pairs (not six: Holm over three)
+    assert "elastic" not in set(table["A"]) | set(table["B"])
+    assert {"bm25 default", "vespa"} <= set(table["A"]) | set(table["B"])
+
+
+def test_the_same_trec_file_added_twice_is_one_run_and_one_sentence(two_runs):
+    """issue 25 item 5: the same file added twice gave a raw StatsError with a traceback."""
+    a, _ = two_runs
+    trec = get_store().load(a).ranking.to_trec_string(tag="elastic").encode()
+    at = open_page(new_app(run=a), "compare")
+    for files in ([("elastic.trec", trec, "text/plain")] * 2,
+                  [("elastic.trec", trec, "text/plain")]):
+        at.file_uploader(key="cmp_files").set_value(files).run()
+        at.button(key="cmp_upload").click().run()
+        assert not at.exception and not at.error
+        assert ("elastic.trec: the same ranking is already saved, as “elastic”; not added "
+                "again.") in texts(at)
+    assert [s.name for s in get_store().list()].count("elastic") == 1
+    chosen = at.session_state[keys.COMPARE_IDS]
+    assert len(chosen) == len(set(chosen)) == 3
+    # only the file and its twin (bm25 default ranks alike) picked: one sentence, no table
+    elastic = next(s.id for s in get_store().list() if s.name == "elastic")
+    at.multiselect(key="w:" + keys.COMPARE_IDS).set_value([a, elastic]).run()
+    assert not at.exception and not at.error
+    assert "there is nothing to compare" in texts(at)
+    assert not [d for d in at.dataframe if "Mean A" in d.value.columns]
 
 
 def test_a_bad_trec_file_is_one_message(two_runs):
@@ -139,7 +173,11 @@ def test_a_bad_trec_line_is_explained_in_japanese_with_its_file_and_line(two_run
 
 def test_two_runs_that_never_disagree_say_so(sample):
     a = save_bm25_run(sample, name="first")
-    save_bm25_run(sample, name="again")
+    # another ranking (the last document of every query dropped) that scores the same at 10
+    ranking = get_store().load(a).ranking.truncate(99)
+    b = get_store().save(Run.of_ranking(sample, ranking, kmax=100, name="again",
+                                        query_ids=get_store().load(a).query_ids))
+    assert b != a
     at = open_page(new_app(run=a), "compare")
     assert "every query the same nDCG@10" in texts(at)
     assert not [d for d in at.dataframe if "Query id" in d.value.columns

@@ -116,6 +116,7 @@ def test_cost_against_quality_shows_one_dataset_at_a_time(sample):
         for i in range(2):
             store.save(Run.of_ranking(ds, store.load(ref).ranking, name=f"api {tag} {i}",
                                       retriever="openai", model="text-embedding-3-small",
+                                      config={"dimensions": 256 * (i + 1)},
                                       usage={"prompt_tokens": 10_000 * (i + 1)}, cost=paid))
     at = _cost_page(ref)  # a run of article-ja: that dataset is current
     points = chart(at, "cost_quality")["data"][0]

@@ -91,7 +91,10 @@ def test_sweep_from_cached_vectors_sends_no_request_and_saves_derived_runs(runs,
     # the new points are on the chart after the rerun
     at.run()
     points = next(tr for tr in chart(at, "fr_chart")["data"] if tr["meta"]["kind"] == "points")
-    assert len(points["customdata"]) == 8
+    # the full-size float32 point ranks exactly as the run it was swept from: one point
+    assert len(points["customdata"]) == 7
+    assert "32 dims (full), float32 ranks every query exactly as" in texts(at) or (
+        "ranks every query exactly as fake dense · 32 dims (full), float32" in texts(at))
 
 
 def test_without_a_dataset_the_page_says_what_to_do():

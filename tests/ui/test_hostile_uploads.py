@@ -163,7 +163,9 @@ def _check_page(at, page: str, *, expect: list[str]) -> None:
 def test_hostile_ids_titles_texts_and_names_render_as_text_on_every_page(lang):
     from app_support import save_bm25_run
 
-    ids = [save_bm25_run(HOSTILE, name=name, kmax=10) for name in RUN_NAMES]
+    # BM25 with another k1 each: another configuration, so each is saved as its own run
+    ids = [save_bm25_run(HOSTILE, name=name, kmax=10, k1=1.2 + 0.1 * i)
+           for i, name in enumerate(RUN_NAMES)]
     at = new_app(run=ids[0])
     at.run()
     at.session_state[keys.LANG] = lang
@@ -263,7 +265,7 @@ def test_a_bad_row_is_skipped_and_the_other_runs_still_list(sample, home, page):
     from app_support import save_bm25_run
 
     good = save_bm25_run(sample, name="good run")
-    bad = save_bm25_run(sample, name="bad run")
+    bad = save_bm25_run(sample, name="bad run", k1=0.5)
     _damage_headline(home, bad)
     at = new_app(run=good)
     at.run()
