@@ -46,7 +46,7 @@ def upload_trec_runs(ctx: PageContext, dataset) -> None:
                     st.error(say(exc, ctx.lang) if f.name in str(exc) else
                              t("cmp.upload_failed", name=md(f.name), error=say(exc, ctx.lang)))
                     continue
-                if run.reused or run.id in added:  # the same file again: one saved run
+                if run.reused:  # the same file again: one saved run
                     again.append(t("views.upload_again", file=md(f.name),
                                    run=md(ctx.store.summary(run.id).name)))
                 else:

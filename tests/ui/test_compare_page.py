@@ -98,7 +98,7 @@ def test_scatter_points_are_queries_and_choosing_one_opens_its_drilldown(sample,
 
 
 def test_an_uploaded_trec_run_is_scored_and_compared(sample, two_runs):
-    a, b = two_runs
+    a, _ = two_runs
     ranking = get_store().load(a).ranking
     trec = ranking.to_trec_string(tag="elastic")
     # the same documents, each query's first two swapped: another ranking
