@@ -3,7 +3,16 @@
 import streamlit as st
 
 from ragdash import params as P
-from ragdash.ui import job_panel, keys, page_setup, pipeline_form, run_form, setup_file, state
+from ragdash.ui import (
+    form_memory,
+    job_panel,
+    keys,
+    page_setup,
+    pipeline_form,
+    run_form,
+    setup_file,
+    state,
+)
 from ragdash.ui.declared import number
 from ragdash.ui.widgets import bind, md
 
@@ -60,3 +69,4 @@ else:
 st.divider()
 st.subheader(t("run.saved"))
 run_form.saved_runs(ctx)
+form_memory.keep()  # the form's settings, kept in the browser tab (never a key)

@@ -21,6 +21,8 @@ from . import keys, state
 from .page import PageContext
 from .widgets import md, say
 
+#: a dataset read from loose uploaded files: its ``source`` is this and their names
+UPLOAD_PREFIX = "upload:"
 #: Streamlit's default per-file upload limit (``server.maxUploadSize``), in MB.
 UPLOAD_LIMIT_MB = 200
 UPLOAD_TYPES = ["json", "jsonl", "ndjson", "csv", "tsv", "txt", "zip", "gz", "qrels", "trec"]
@@ -49,6 +51,8 @@ def source_text(ctx: PageContext, ds: Dataset) -> str:
         titles = {name: title for name, title, _ in samples(ctx.lang)}
         name = source.split(":", 1)[1]
         return ctx.t("data.source_sample", name=md(titles.get(name, name)))
+    if source.startswith(UPLOAD_PREFIX):  # the uploaded files, named when they were read
+        return ctx.t("data.source", source=md(source[len(UPLOAD_PREFIX):]))
     uploads = st.session_state.get(keys.UPLOADS) or []
     if st.session_state.get(keys.DATASET_SOURCE) == "upload" and uploads:  # this session's
         return ctx.t("data.source", source=md(", ".join(n for n, _ in uploads)))
@@ -143,6 +147,8 @@ def load_files(ctx: PageContext, files: list[tuple[str, bytes]], split: str,
         ds = load_uploads(files, split=split, mapping=mapping or None)
         if ds.name == "upload":  # loose files: named after the corpus (editable on the page)
             ds.name = upload_name([name for name, _ in files]) or ds.name
+        if ds.source == "upload":  # loose files: the run store keeps where they came from
+            ds.source = UPLOAD_PREFIX + ", ".join(name for name, _ in files)
         return ds, validate(ds)
 
     label = ", ".join(name for name, _ in files[:3]) + (" …" if len(files) > 3 else "")

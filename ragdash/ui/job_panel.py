@@ -54,10 +54,42 @@ def start_evaluation(ctx: PageContext, dataset: Dataset, retriever_name: str,
                            cost=estimate, kmax=kmax, limit_queries=limit_queries)
     job = ctx.jobs.submit(ctx.owner, task, kind="evaluation", label=name, secrets=secrets)
     st.session_state.setdefault(_RETRIEVERS, {})[job.id] = retriever_name
+    remember_dataset(job, dataset)
+    if retriever_name not in ("bm25", "local") and (estimate or {}).get("tokens"):
+        st.session_state.setdefault(_ESTIMATED, {})[job.id] = int(estimate["tokens"])
+    return job
+
+
+def token_gap(cost: Mapping[str, Any] | None) -> tuple[int, int, str] | None:
+    """(reported, estimated, ratio) when the tokens a server reported for a run and the
+    estimate made before it differ by more than 2x either way (a server may count
+    characters: infinity-emb reported 1,215,872 for an estimate of 225,211), else None."""
+    cost = cost or {}
+    estimated, reported = cost.get("tokens"), cost.get("actual_tokens")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
+               for v in (estimated, reported)):
+        return None
+    ratio = reported / estimated
+    if 0.5 <= ratio <= 2:
+        return None
+    return int(reported), int(estimated), f"{ratio:.1f}" if ratio >= 0.1 else f"{ratio:.2g}"
+
+
+def say_token_gap(ctx: PageContext, name: str, cost: Mapping[str, Any] | None) -> None:
+    """A caption when :func:`token_gap` finds one (nothing otherwise)."""
+    gap = token_gap(cost)
+    if gap is not None:
+        reported, estimated, ratio = gap
+        st.caption(ctx.t("setupui.tokens_differ", name=md(name), reported=reported,
+                         estimated=estimated, ratio=ratio))
+
+
+def remember_dataset(job: Job, dataset: Dataset) -> None:
+    """The dataset ``job`` evaluates, so that its outcome is shown only beside it (a
+    "Finished" banner is no news on another dataset)."""
     fingerprint = (state.dataset_fingerprint() if state.dataset() is dataset
                    else dataset.fingerprint())
     st.session_state.setdefault(_DATASETS, {})[job.id] = fingerprint
-    return job
 
 
 def default_run_name(lang: str, retriever: str, model: object, dataset_name: str,
@@ -79,6 +111,8 @@ def default_run_name(lang: str, retriever: str, model: object, dataset_name: str
 _RETRIEVERS = "rd_job_retrievers"
 #: session key: job id -> fingerprint of the dataset it evaluates
 _DATASETS = "rd_job_datasets"
+#: session key: job id -> the tokens estimated before an API run (to compare as it runs)
+_ESTIMATED = "rd_job_estimated_tokens"
 
 
 def job_panel(ctx: PageContext, job: Job) -> None:
@@ -97,6 +131,10 @@ def job_panel(ctx: PageContext, job: Job) -> None:
                 st.rerun()  # the full page picks the finished run up
             return
         st.progress(current.fraction or 0.0, text=current.status_text(lang))
+        estimated = st.session_state.get(_ESTIMATED, {}).get(job_id)
+        reported = (current.progress or {}).get("tokens") or 0
+        if estimated and reported > 2 * estimated:  # already: the server counts otherwise
+            say_token_gap(ctx, job.label, {"tokens": estimated, "actual_tokens": reported})
         st.button(t("run.cancel"), key=f"cancel:{job_id}", on_click=current.cancel,
                   disabled=current.cancel_requested, icon=":material/stop:")
 
@@ -120,6 +158,11 @@ def last_job_outcome(ctx: PageContext, *, show_done: bool = False) -> None:
         st.info(ctx.t("views.already_saved", label=md(job.label)))
     if job.state == "done" and show_done:
         st.success(ctx.t("run.done", label=md(job.label)))
+        run = job.result
+        for part in [getattr(run, "cost", None) or {},
+                     *((getattr(run, "cost", None) or {}).get("stages") or [])]:
+            if isinstance(part, Mapping):
+                say_token_gap(ctx, str(part.get("stage") or job.label), part)
         st.page_link("pages/3_Results.py", label=ctx.t("run.see_results"),
                      icon=":material/monitoring:")
     elif job.state == "failed":

@@ -25,7 +25,7 @@ from ..i18n import message
 from ..pipeline import pipeline_name, pipeline_task
 from ..retrieval.chunking import check_chunking
 from ..retrieval.rerank import resolve_rerank_endpoint
-from . import keys
+from . import job_panel, keys
 from .declared import choice, number, slider
 from .page import PageContext
 from .widgets import bind, bind_choice, md, plain_http_banner, say, secret_input
@@ -123,11 +123,12 @@ def _first_stages(ctx, ds, settings, plan: Plan, limit) -> None:
     cols = st.columns(2)
     use_bm25 = cols[0].checkbox(t("pipe.bm25"), **bind(BM25, True))
     dense_ok = settings.retriever in ("openai", "local") and bool(settings.model)
-    use_dense = cols[1].checkbox(t("pipe.dense", model=md(settings.model or "—")),
-                                 disabled=not dense_ok, **bind(DENSE, True))
-    if not dense_ok:
+    use_dense = False
+    if dense_ok:
+        use_dense = cols[1].checkbox(t("pipe.dense", model=md(settings.model)),
+                                     **bind(DENSE, True))
+    else:  # no embedding model chosen above (BM25 is): no box to tick, only why
         cols[1].caption(t("pipe.dense_none"))
-        use_dense = False
     cols = st.columns(3)
     size = int(number(cols[0], P.CHUNKING["size"], t("pipe.chunk_size"), CHUNK_SIZE, t,
                       off=True))
@@ -382,6 +383,7 @@ def _start(ctx, ds: Dataset, settings, plan: Plan, *, kmax: int, limit, name, la
     job = ctx.jobs.submit(ctx.owner, task, kind="evaluation", label=f"{label} · {ds.name}",
                           secrets=secrets)
     st.session_state.setdefault(JOBS, {})[job.id] = False
+    job_panel.remember_dataset(job, ds)
 
 
 def _hand_finished_to_compare(ctx) -> None:

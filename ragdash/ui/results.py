@@ -15,7 +15,7 @@ from ..present.charts import PLOTLY_CONFIG, histogram_figure
 from ..present.tables import display_frame, drilldown, per_query_frame, safe_csv
 from ..run import Run
 from ..runs import export_json, export_trec
-from . import keys, setup_file
+from . import keys, setup_download
 from .chunk_view import with_matched_chunks
 from .page import PageContext, missing_link
 from .tables import runs_table, shared_note
@@ -247,7 +247,7 @@ def downloads(ctx: PageContext, run: Run, per_query: pd.DataFrame) -> None:
                             disabled=unsafe is not None, on_click="ignore",
                             help=None if unsafe is None else t("res.dl_trec_unsafe", id=md(
                                 repr(unsafe[1])), kind=t(_ID_KIND_KEYS[unsafe[0]])))
-    setup_file.download_button(ctx, run, cols[3], stem=stem)  # the file that reruns it
+    setup_download.download_button(ctx, run, cols[3], stem=stem)  # the file that reruns it
 
 
 def report_button(ctx: PageContext, runs: list[Run], *, key: str, frontier=None,

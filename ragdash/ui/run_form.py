@@ -11,6 +11,7 @@ from .. import params as P
 from ..cost import count_tokens, estimate_evaluation, evaluation_texts, format_money
 from ..dataset import Dataset
 from ..errors import RagdashError
+from ..setup.build import is_loopback_url
 from . import engine_form, keys, state
 from .declared import choice, number
 from .page import PageContext
@@ -111,8 +112,8 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
     model = right.text_input(t("run.model"), **bind(keys.MODEL, preset.model))
     api_key = secret_input(t("run.api_key"), keys.API_KEY, help=t("run.api_key_help"))
     plain_http_banner(t, base_url, api_key)
-    if preset.needs_key and not api_key:
-        st.caption(t("run.api_key_missing"))
+    if preset.needs_key and not api_key and not is_loopback_url(base_url):
+        st.caption(t("run.api_key_missing"))  # a server on this machine rarely asks for one
     api_version = ""
     if preset.azure:
         api_version = st.text_input(t("run.api_version"), help=t("run.api_version_help"),
@@ -210,6 +211,10 @@ def saved_runs(ctx: PageContext) -> None:
         return
     shared_note(ctx)
     runs_table(summaries, t, key="run_list")
+    from .job_panel import say_token_gap
+
+    for s in summaries[:20]:  # beside the table's token figures
+        say_token_gap(ctx, s.name, s.cost)
     names = {s.id: s.name for s in summaries}
     ids = list(names)
     cols = st.columns([2, 2, 1, 1])

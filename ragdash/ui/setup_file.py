@@ -1,5 +1,5 @@
-"""Setup files in the app: a saved run downloads as the setup file that reruns it
-(``python -m ragdash run FILE``), and the Run page loads a setup file into its form.
+"""The Run page loads a setup file into its form (a saved run downloads as one:
+:mod:`ragdash.ui.setup_download`).
 
 The file is the one :mod:`ragdash.setup` reads and writes; a bad file is the command line's
 sentence (file, line, key, what it takes). The form holds what the Run page can build — BM25
@@ -19,8 +19,7 @@ import streamlit as st
 from .. import params as P
 from ..errors import RagdashError
 from ..i18n import dataset_error
-from ..run import Run
-from ..setup import Setup, parse_setup, setup_from_run, setup_to_toml
+from ..setup import Setup, parse_setup
 from . import engine_form, keys, pipeline_form, state
 from .page import PageContext
 from .widgets import md, say
@@ -29,35 +28,6 @@ from .widgets import md, say
 LOADED = "rd_setup_loaded"
 #: session key: what the last load said (kind, text), shown until the next load
 SAID = "rd_setup_said"
-
-# -- download ----------------------------------------------------------------------------------
-
-
-def setup_text(run: Run, lang: str) -> str:
-    """The setup file of ``run``; raises :class:`~ragdash.errors.DatasetError` (one sentence)
-    for a run no setup describes (an uploaded TREC file, an ANN experiment)."""
-    from ..i18n import t
-
-    setup = setup_from_run(run)
-    comment = t("setupui.file_comment", lang, name=run.name or run.id or "", id=run.id or "")
-    if setup.dataset and not setup.dataset.startswith("sample:"):
-        comment += "\n" + t("setupui.file_dataset", lang)
-    return setup_to_toml(setup, comment=comment)
-
-
-def download_button(ctx: PageContext, run: Run, where, *, stem: str) -> None:
-    """The Results page's "Setup file (.toml)" button, or the same button disabled with the
-    reason as its help."""
-    t = ctx.t
-    try:
-        text, why = setup_text(run, ctx.lang), None
-    except RagdashError as exc:
-        text, why = "", say(exc, ctx.lang)
-    where.download_button(t("setupui.download"), text.encode("utf-8"), f"{stem}.setup.toml",
-                          "application/toml", key="dl_setup", icon=":material/tune:",
-                          disabled=why is not None, on_click="ignore",
-                          help=why or t("setupui.download_help"))
-
 
 # -- load --------------------------------------------------------------------------------------
 
