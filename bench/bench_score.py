@@ -219,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
             cut = ",".join(str(k) for k in range(1, args.depth + 1))
             sides["trec_eval (C)"] = [args.trec_eval, *[a for m in (
                 f"recall.{cut}", f"P.{cut}", f"success.{cut}", f"ndcg_cut.{cut}",
-                f"map_cut.{cut}", "recip_rank") for a in ("-m", m)], str(qrels), str(run)]
+                f"map_cut.{cut}", "recip_rank", "num_q") for a in ("-m", m)],
+                str(qrels), str(run)]
         print(f"workload: {args.queries:,} queries x {args.depth} docs "
               f"({run.stat().st_size / 1e6:.1f} MB run, {qrels.stat().st_size / 1e6:.1f} MB "
               f"qrels), 6 families x K=1..{args.depth}; load average "

@@ -24,25 +24,41 @@ from .i18n import dataset_error
 
 
 class Ranking:
-    __slots__ = ("_doc_vocab", "_index", "doc_ids", "name", "offsets", "query_ids", "scores")
+    __slots__ = ("_doc_ids", "_doc_vocab", "_index", "name", "offsets", "query_ids", "scores")
 
-    def __init__(self, query_ids: Iterable[str], offsets: np.ndarray, doc_ids: np.ndarray,
-                 scores: np.ndarray, *, name: str = "run", canonical: bool = False) -> None:
+    def __init__(self, query_ids: Iterable[str], offsets: np.ndarray, doc_ids: np.ndarray | None,
+                 scores: np.ndarray, *, name: str = "run", canonical: bool = False,
+                 vocab: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         self.query_ids: list[str] = [str(q) for q in query_ids]
         self.offsets = np.asarray(offsets, dtype=np.int64)
-        self.doc_ids = np.asarray(doc_ids, dtype=object)
         self.scores = np.asarray(scores, dtype=np.float64)
         self.name = name
         self._index: dict[str, int] | None = None
-        # (distinct doc ids, code of each row) when the parser knows them; lets metrics join
-        # doc ids with qrels once per distinct id. Valid while doc_ids is not mutated.
-        self._doc_vocab: tuple[np.ndarray, np.ndarray] | None = None
+        # (distinct doc ids, code of each row) when the parser knows them: metrics join doc
+        # ids with qrels once per distinct id, and the per-row ``doc_ids`` array is made only
+        # when something reads it (``score`` never does). Dropped when doc_ids is assigned.
+        self._doc_vocab: tuple[np.ndarray, np.ndarray] | None = vocab
+        self._doc_ids = None if doc_ids is None else np.asarray(doc_ids, dtype=object)
+        rows = len(vocab[1]) if doc_ids is None and vocab is not None else len(self._doc_ids)
         if len(self.offsets) != len(self.query_ids) + 1:
             raise ValueError("offsets must have one more entry than query_ids")
-        if len(self.doc_ids) != len(self.scores) or self.offsets[-1] != len(self.scores):
+        if rows != len(self.scores) or self.offsets[-1] != len(self.scores):
             raise ValueError("doc_ids, scores and offsets disagree in length")
         if not canonical:
             self._canonicalize()
+
+    @property
+    def doc_ids(self) -> np.ndarray:
+        """Every row's doc id (an object array of ``str``), query by query."""
+        if self._doc_ids is None:
+            words, codes = self._doc_vocab
+            self._doc_ids = words[codes]
+        return self._doc_ids
+
+    @doc_ids.setter
+    def doc_ids(self, value) -> None:
+        self._doc_ids = np.asarray(value, dtype=object)
+        self._doc_vocab = None
 
     # -- construction --------------------------------------------------------------------
     @classmethod
@@ -219,9 +235,8 @@ class Ranking:
         counts = np.bincount(qpos, minlength=len(uq))
         offsets = np.concatenate([[0], np.cumsum(counts)])
         qids = [uq[i].decode("utf-8") for i in appearance]
-        ranking = cls(qids, offsets, words[dcode], scores, name=name, canonical=True)
-        ranking._doc_vocab = (words, dcode)
-        return ranking
+        return cls(qids, offsets, None, scores, name=name, canonical=True,
+                   vocab=(words, dcode))
 
     def write_trec(self, dest: str | os.PathLike | io.TextIOBase, *,
                    tag: str | None = None) -> None:
@@ -330,7 +345,7 @@ def _byte_order_codes(col: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
             keys = (keys ^ big[:, j]) * _MIX[0]
             keys ^= keys >> np.uint64(31)
         keys *= _MIX[1]
-    by_value = np.argsort(keys, kind="stable")
+    by_value = _stable_order(keys)
     sorted_keys = keys[by_value]
     new = np.empty(n, dtype=bool)
     new[0] = True
@@ -347,6 +362,20 @@ def _byte_order_codes(col: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
         rank[order] = np.arange(len(order))
         vocab, codes = vocab[order], rank[codes]
     return vocab, codes, by_value
+
+
+def _stable_order(keys: np.ndarray) -> np.ndarray:
+    """``np.argsort(keys, kind="stable")`` of uint64 keys, as a radix sort: one stable pass
+    per 16-bit digit, least significant first (numpy sorts 16-bit keys by counting), digits
+    that never vary skipped (ids of one shape share most of their bytes)."""
+    order = None
+    for shift in (0, 16, 32, 48):
+        digit = ((keys >> np.uint64(shift)) & np.uint64(0xFFFF)).astype(np.uint16)
+        if digit.min() == digit.max():
+            continue
+        order = (np.argsort(digit, kind="stable") if order is None
+                 else order[np.argsort(digit[order], kind="stable")])
+    return np.arange(len(keys)) if order is None else order
 
 
 def _first_duplicate(qpos: np.ndarray, dcode: np.ndarray, by_doc: np.ndarray | None,

@@ -107,10 +107,13 @@ def _byte_columns(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> n
     """(longest, words) uint8: row ``j`` holds byte ``j`` of every word (0 past its end)."""
     width = max(int(lengths.max()), 1) if len(lengths) else 1
     out = np.empty((width, len(starts)), dtype=np.uint8)
+    index = starts.copy()
     last = len(buf) - 1
     for j in range(width):
-        np.copyto(out[j], buf[np.minimum(starts + j, last)])
-        out[j][lengths <= j] = 0
+        if j:
+            index += 1
+        np.take(buf, np.minimum(index, last) if j else index, out=out[j])
+        out[j] *= lengths > j  # 0 past the word's end
     return out
 
 
@@ -164,8 +167,8 @@ def decimal_numbers(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np
         allowed = digit | dot | (cols == 0)  # 0 is padding: a NUL never reaches here
         allowed[0] |= (first == 0x2D) | (first == 0x2B)
         ndigits = np.count_nonzero(digit, axis=0)
-        ok = (allowed.all(axis=0) & (np.count_nonzero(dot, axis=0) <= 1) & (ndigits >= 1)
-              & (ndigits <= 19))
+        dots = np.count_nonzero(dot, axis=0)
+        ok = allowed.all(axis=0) & (dots <= 1) & (ndigits >= 1) & (ndigits <= 19)
         # the digits as one integer: m = m * 10 + digit, position by position
         add = np.where(digit, digit_value, 0).astype(np.uint64)
         times = np.where(digit, np.uint64(10), np.uint64(1))
@@ -174,8 +177,11 @@ def decimal_numbers(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np
             mantissa *= times[j]
             mantissa += add[j]
         ok &= mantissa < np.uint64(1 << 53)
-        after_point = np.count_nonzero(digit & (np.cumsum(dot, axis=0, dtype=np.uint8) > 0),
-                                       axis=0)
+        # on a valid word every byte after the point is a digit
+        dot_at = np.zeros(len(rows), dtype=np.int64)
+        for j in range(1, len(cols)):
+            dot_at += dot[j] * np.int64(j)
+        after_point = np.where(dots == 1, lengths[rows] - 1 - dot_at, 0)
         value = mantissa.astype(np.float64) / _POW10[np.minimum(after_point, 22)]
         np.negative(value, out=value, where=first == 0x2D)
         out[rows] = value

@@ -198,7 +198,7 @@ def _retrieved(ranking, qids, kmax, code_of):
     base = np.cumsum(lens) - lens
     col = np.arange(total, dtype=np.int64) - np.repeat(base, lens)
     row = np.repeat(np.arange(nq, dtype=np.int64), lens)
-    whole = total == len(ranking.doc_ids) and np.array_equal(starts, base)
+    whole = total == int(ranking.offsets[-1]) and np.array_equal(starts, base)
     flat = None if whole else col + np.repeat(starts, lens)
     vocab = getattr(ranking, "_doc_vocab", None)
     if vocab is not None:  # the parser's distinct doc ids: look each up once
