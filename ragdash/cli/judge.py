@@ -28,6 +28,7 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 
 from ..errors import AuthenticationError, DatasetError
 from ..i18n import error, t, text
@@ -51,7 +52,7 @@ examples:
   python -m ragdash judge data/jsquad-valid bm25.run dense.run --depth 10 \\
       --base-url https://api.openai.com/v1 --model gpt-4o-mini --estimate
   OPENAI_API_KEY=... python -m ragdash judge data/jsquad-valid bm25.run dense.run --depth 10 \\
-      --base-url https://api.openai.com/v1 --model gpt-4o-mini
+      --base-url https://api.openai.com/v1 --model gpt-4o-mini --out llm.qrels
   python -m ragdash judge data/jsquad-valid bm25.run --base-url http://localhost:11434/v1 \\
       --model qwen2.5:7b --calibrate 200 --format json     (Ollama: no key needed)
 
@@ -77,6 +78,12 @@ def register(subparsers) -> None:
                    help="rankings to pool: TREC run files, ragdash run JSON exports, "
                         "store:<id> (a stored run) or setup files")
     add_params(p, P.JUDGE, keep_default=P.JUDGE.names)
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help="write the judge's labels of the gaps as TREC qrels (grades 0-3) for "
+                        "--fill, the source of each label in FILE.sources.tsv")
+    p.add_argument("--store", action="store_true",
+                   help="keep the labels as a judgment set of the dataset in the run store "
+                        "($RAGDASH_HOME)")
     p.add_argument("--estimate", action="store_true",
                    help="only show the pool and what judging it would cost; nothing is sent")
     p.add_argument("--split", default="test", metavar="NAME",
@@ -158,11 +165,21 @@ def run(args) -> int:
         return 0
     if args.format != "json":
         emit(_estimate_text(estimate, dataset.name))
+    store = None
+    if args.store:
+        from ..runs import get_store
+
+        store = get_store()  # before paying for anything
+    if args.out and not Path(args.out).resolve().parent.is_dir():
+        raise error(DatasetError, "cli.judge_cannot_write", path=args.out,
+                    reason=text("cli.judge_no_folder"))
     try:
         result = job.run(client, progress=_Progress(estimate["total"]["requests"]))
     finally:
         client.close()
-    report = _report(result, estimate, None)
+    out_path = _write(args, job, result, dataset, store)
+    report = _report(result, estimate, out_path)
+    report["stored"] = _judgment_name(job) if store is not None else None
     if args.format == "json":
         emit(to_json({**report, "warnings": warnings}))
     else:
@@ -173,6 +190,36 @@ def run(args) -> int:
 def _head(est: dict) -> dict:
     return {k: est[k] for k in ("pool", "already_judged", "to_judge", "calibration_pairs",
                                 "cached", "depth")}
+
+
+def _judgment_name(job) -> str:
+    """The stored set's name: its source, one set per model and prompt version."""
+    from ..judge.job import label_source
+
+    return label_source(job.model, job.version)
+
+
+def _judgment_set(job, result):
+    from ..judgments import JudgmentSet
+
+    return JudgmentSet.from_qrels(result.qrels(), source=_judgment_name(job))
+
+
+def _write(args, job, result, dataset, store) -> str | None:
+    if not (args.out or store is not None):
+        return None
+    jset = _judgment_set(job, result)
+    if args.out:
+        from ..judgments import write_judgments
+
+        try:
+            write_judgments(jset, args.out)
+        except OSError as exc:
+            raise error(DatasetError, "cli.judge_cannot_write", path=args.out,
+                        reason=exc.strerror or exc) from exc
+    if store is not None:
+        store.save_judgments(dataset.fingerprint(), jset)
+    return args.out
 
 
 def _report(result, estimate: dict, out_path: str | None) -> dict:
@@ -282,6 +329,8 @@ def _result_text(rep: dict) -> str:
                   "", t("cli.judge.reference", lang)]
     if rep["out"]:
         lines.append(t("cli.judge.written", lang, path=rep["out"], source=rep["source"]))
+    if rep.get("stored"):
+        lines.append(t("cli.judge.stored", lang, name=rep["stored"]))
     return "\n".join(lines)
 
 

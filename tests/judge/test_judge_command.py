@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import Counter
 
 import numpy as np
 import pytest
 import pytrec_eval
 from fake_chat import FakeChat
 from judge_world import LabelOracle, make_world
+from scipy.stats import kendalltau
+from sklearn.metrics import cohen_kappa_score
 
 from ragdash.cli import main
+from ragdash.runs import get_store
 
 SECRET = "sk-judge-test-0123456789SECRET"
 
@@ -68,6 +72,65 @@ def ndcg10(pairs: dict, ranking) -> float:
     return float(np.mean([scores.get(q, {}).get("ndcg_cut_10", 0.0) for q in qrels]))
 
 
+def test_judge_fills_the_gaps_and_reports_agreement_with_the_humans(world, keyed, tmp_path,
+                                                                    capsys):
+    oracle = LabelOracle(world, error_rate=0.15)
+    out = tmp_path / "llm.qrels"
+    human = {(q, d): g for q, docs in world.dataset.qrels.items() for d, g in docs.items()}
+    with FakeChat(answer=oracle, api_key=SECRET) as server:
+        got, err = run_json(capsys, world, server, "--calibrate", "40", "--out", str(out),
+                            "--store")
+        sent = len(server.requests)
+        again, _ = run_json(capsys, world, server, "--calibrate", "40")
+        assert len(server.requests) == sent  # a rerun sends nothing
+    # requests = unjudged pool pairs + calibration pairs, one each
+    assert got["calibration"]["sent"] == 40
+    assert sent == got["requests"] == got["to_judge"] + 40 == len(oracle.asked)
+    assert all(n == 1 for n in oracle.asked.values())
+    assert got["already_judged"] + got["to_judge"] == got["pool"]
+    gaps = {p: g for p, g in oracle.answered.items() if p not in human}
+    cal = {p: g for p, g in oracle.answered.items() if p in human}
+    assert len(gaps) == got["to_judge"] and len(cal) == 40
+    # every human grade is in the sample (stratified), and the report is what the server said
+    assert {human[p] for p in cal} == {0.0, 1.0, 2.0}
+    want = Counter((int(human[p]), g) for p, g in cal.items())
+    assert {(h, j): c for h, j, c in got["calibration"]["confusion"]} == want
+    h = np.array([human[p] for p in cal])
+    j = np.array([cal[p] for p in cal])
+    assert got["calibration"]["kappa"] == pytest.approx(cohen_kappa_score(h > 0, j > 0))
+    assert got["calibration"]["weighted_kappa"] == pytest.approx(
+        cohen_kappa_score(h.astype(int), j, weights="quadratic"))
+    lo, hi = got["calibration"]["kappa_ci"]
+    assert lo <= got["calibration"]["kappa"] <= hi
+    by_human = [ndcg10({p: human[p] for p in cal}, world.runs[r]) for r in ("good", "fair",
+                                                                           "poor")]
+    by_judge = [ndcg10(cal, world.runs[r]) for r in ("good", "fair", "poor")]
+    assert got["calibration"]["tau"] == pytest.approx(kendalltau(by_human, by_judge).statistic)
+    # the labels written are the server's answers on the gaps, nothing else
+    assert read_qrels(out) == gaps
+    assert got["labels"] == len(gaps) and got["unreadable"] == 0
+    assert got["source"] == "llm:judge-m@ragdash-umbrela-1"
+    side = out.with_name(out.name + ".sources.tsv").read_text(encoding="utf-8")
+    assert side.count("llm:judge-m@ragdash-umbrela-1") == len(gaps)
+    assert got["stored"] == got["source"]
+    stored = get_store().load_judgments(world.dataset.fingerprint(), got["stored"])
+    assert {(lb.query_id, lb.doc_id): lb.grade for lb in stored} == gaps
+    assert stored.sources() == {got["source"]: len(gaps)}
+    # the rerun says the same from the cache
+    assert again["calibration"]["confusion"] == got["calibration"]["confusion"]
+    assert again["requests"] == 0 and again["cost"]["actual"]["input_tokens"] == 0
+    assert again["usage"]["cached_pairs"] == sent
+    # Japanese texts get the Japanese prompt; the query and the passage are in it verbatim
+    prompt = server.requests[0].body["messages"][0]["content"]
+    assert "クエリ:" in prompt and prompt.rstrip().endswith("##final score: N")
+    assert server.requests[0].body["temperature"] == 0.0
+    # the key is in the Authorization header and nowhere else
+    assert all(SECRET not in json.dumps(r.body, ensure_ascii=False) for r in server.requests)
+    for f in [out, out.with_name(out.name + ".sources.tsv"), *keyed.iterdir()]:
+        assert SECRET.encode() not in f.read_bytes()
+    assert SECRET not in err and SECRET not in json.dumps(got)
+
+
 def test_estimate_first_then_progress_and_cost(world, keyed, capsys):
     oracle = LabelOracle(world, error_rate=0.0)
     with FakeChat(answer=oracle, api_key=SECRET) as server:
@@ -88,6 +151,62 @@ def test_estimate_first_then_progress_and_cost(world, keyed, capsys):
     assert f"judged {e['total']['requests']:,} / {e['total']['requests']:,} pairs" in captured.err
     assert "Cohen's kappa" in captured.out and "human \\ judge" in captured.out
     assert '"fair"' in captured.out and "0.87" in captured.out  # the reference points
+
+
+def test_a_reply_without_a_grade_is_asked_once_more_then_counted_never_guessed(world, keyed,
+                                                                              tmp_path, capsys):
+    oracle = LabelOracle(world, error_rate=0.0)
+    human = world.dataset.qrels
+    pooled = sorted({(q, d) for r in world.runs.values()
+                     for q, docs, _ in r.truncate(world.depth).items() for d in docs
+                     if d not in human.get(q, {})})
+    shapes = {
+        "refusal": {"text": "I'm sorry, but I can't help with that."},
+        "out_of_range": {"text": "##final score: 7"},
+        "html": {"text": "<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>"},
+        "length": {"text": "M: 2\nT: 2\n##final sc", "finish_reason": "length"},
+        "empty": {"text": ""},
+        "unreadable": {"text": "The passage is quite relevant, maybe a 2 or a 3."},
+    }
+    faulted = dict(zip(shapes, pooled[:len(shapes)]))
+    for reason, pair in faulted.items():
+        oracle.fault(pair, shapes[reason])
+    once = pooled[len(shapes)]  # wrong once, right when asked again
+    oracle.fault(once, {"text": "##final score: -1"}, times=1)
+    model_refusal = pooled[len(shapes) + 1]
+    oracle.fault(model_refusal, {"refusal": "I can't assist with that request."})
+    out = tmp_path / "llm.qrels"
+    with FakeChat(answer=oracle) as server:
+        slow_query = world.dataset.query(pooled[-1][0]).text
+        server.fault("slow", seconds=3.0, match=slow_query, times=1)
+        server.fault("malformed", match=world.dataset.query(pooled[-20][0]).text, times=1)
+        server.fault("huge", size=3 * 1024 * 1024, match=world.dataset.query(pooled[-40][0]).text,
+                     times=1)
+        dropped = world.dataset.query(pooled[-60][0]).text  # no answer at all, once
+        server.fault("drop", match=dropped, times=1)
+        got, err = run_json(capsys, world, server, "--calibrate", "0", "--out", str(out),
+                            "--timeout", "1.5")
+    reasons = got["unreadable_by_reason"]
+    assert reasons == {"refusal": 2, "out_of_range": 1, "html": 1, "length": 1, "empty": 1,
+                       "unreadable": 1}
+    assert got["unreadable"] == 7
+    for pair in [*faulted.values(), model_refusal]:
+        assert oracle.asked[pair] == 2  # asked once more, then left
+    assert oracle.asked[once] == 2
+    labels = read_qrels(out)
+    for p in (pooled[-1], pooled[-20], pooled[-40], pooled[-60]):  # the transport faults
+        assert labels[p] == world.grade(*p)
+    assert not set(labels) & {*faulted.values(), model_refusal}  # never guessed
+    assert labels[once] == world.grade(*once)
+    assert got["labels"] == got["to_judge"] - 7 == len(labels)
+    # asked twice: the 8 pairs above, and the one whose reply was over the size cap (the
+    # client hands it over as a failed request); the slow and the cut (malformed) replies
+    # were asked again by the client itself and are answered
+    huge_query = pooled[-40][0]
+    assert sum(n == 2 for (q, _), n in oracle.asked.items() if q == huge_query) == 1
+    assert got["requests"] == got["to_judge"] + 9
+    assert all(labels[p] == world.grade(*p) for p in labels)  # error rate 0: all right
+    assert "Traceback" not in err
 
 
 def test_a_stopped_run_resumes_and_pays_only_for_the_rest(world, keyed, capsys):
