@@ -22,6 +22,12 @@ RUN_PARAM = "rd_run_param"        # the ?run=<id> value already opened in this s
 LINK_MISSING = "rd_link_missing"  # (id, sentence) of a ?run=<id> that could not be opened
 SEEN_JOBS = "rd_seen_jobs"        # job ids whose finished run was already made current
 DRILL_QUERY = "rd_drill_query"    # query id open in the drill-down
+# Judge page
+JUDGE_RATER = "rd_judge_rater"    # the rater's name in this browser session
+JUDGE_QUEUE = "rd_judge_queue"    # which pairs to judge: "pool" | "disagree" | "sample"
+JUDGE_SKIPPED = "rd_judge_skipped"  # pairs skipped in this session
+JUDGE_HISTORY = "rd_judge_history"  # pairs labeled in this session, newest last (for Back)
+JUDGE_BACK = "rd_judge_back"      # the pair Back returned to, shown until it is labeled again
 # Run page settings (each bound to its widget)
 RETRIEVER = "rd_retriever"
 PRESET = "rd_preset"

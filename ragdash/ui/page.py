@@ -35,6 +35,7 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("compare", "pages/4_Compare.py", "nav.compare", ":material/compare_arrows:"),
     ("cost", "pages/5_Cost.py", "nav.cost", ":material/payments:"),
     ("frontier", "pages/6_Frontier.py", "nav.frontier", ":material/balance:"),
+    ("judge", "pages/7_Judge.py", "nav.judge", ":material/gavel:"),
 )
 PAGE_PATHS = {page: path for page, path, _, _ in PAGES}
 #: the browser tab's icon (a file in the package, served by the app itself)
