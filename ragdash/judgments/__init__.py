@@ -18,8 +18,31 @@ from __future__ import annotations
 
 from .files import SIDECAR_SUFFIX, read_judgments, sidecar_path, write_judgments
 from .fill import Filled, SetUse, fill
-from .sets import HUMAN, JudgmentSet, Label, as_set, check_source, today
+from .sets import (
+    HUMAN,
+    UNSURE_PREFIX,
+    JudgmentSet,
+    Label,
+    as_set,
+    check_source,
+    is_unsure_set,
+    today,
+)
 
-__all__ = ["HUMAN", "SIDECAR_SUFFIX", "Filled", "JudgmentSet", "Label", "SetUse", "as_set",
-           "check_source", "fill", "read_judgments", "sidecar_path", "today",
-           "write_judgments"]
+__all__ = [
+    "HUMAN",
+    "SIDECAR_SUFFIX",
+    "UNSURE_PREFIX",
+    "Filled",
+    "JudgmentSet",
+    "Label",
+    "SetUse",
+    "as_set",
+    "check_source",
+    "fill",
+    "is_unsure_set",
+    "read_judgments",
+    "sidecar_path",
+    "today",
+    "write_judgments",
+]

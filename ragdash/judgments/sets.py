@@ -13,6 +13,10 @@ A label's ``source`` says who gave it, in one of these forms:
 
 A set holds at most one label per pair (adding a pair again replaces its label): two raters
 are two sets, so neither overwrites the other.
+
+A set named ``unsure:<rater>`` holds the pairs a person marked "can't tell" on the Judge page:
+they are not grades, so such a set is never scored nor offered as a judgment set
+(:func:`is_unsure_set`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,13 @@ from dataclasses import dataclass
 HUMAN = "qrels"
 
 _PREFIXES = ("file:", "llm:", "person:")
+#: the name prefix of a rater's "can't tell" marks (not a judgment set)
+UNSURE_PREFIX = "unsure:"
+
+
+def is_unsure_set(name: str) -> bool:
+    """Whether the stored set ``name`` holds "can't tell" marks rather than grades."""
+    return str(name).startswith(UNSURE_PREFIX)
 
 
 def today() -> str:

@@ -53,7 +53,7 @@ from ..dataset import Dataset, Document, Query
 from ..errors import RunStoreError
 from ..home import ragdash_home as default_home
 from ..i18n import error, t
-from ..judgments import JudgmentSet, Label
+from ..judgments import JudgmentSet, Label, is_unsure_set
 from ..ranking import Ranking
 from ..run import Run
 from ..secrets import scrub_secrets
@@ -628,9 +628,11 @@ class RunStore:
                                (fingerprint, set_name, str(query_id), str(doc_id)))
         return cur.rowcount > 0
 
-    def judgment_sets(self, fingerprint: str) -> list[dict]:
+    def judgment_sets(self, fingerprint: str, *, unsure: bool = False) -> list[dict]:
         """The dataset's stored sets: ``{"name", "labels", "sources": {source: n},
-        "first", "last"}`` (dates of the oldest and newest label), by name."""
+        "first", "last"}`` (dates of the oldest and newest label), by name. The Judge page's
+        "can't tell" marks (``unsure:<rater>``) are not judgment sets and are listed only with
+        ``unsure=True``."""
         with self._connect() as conn:
             rows = conn.execute(
                 "SELECT set_name, source, COUNT(*), MIN(date), MAX(date) FROM judgments "
@@ -638,6 +640,8 @@ class RunStore:
                 (fingerprint,)).fetchall()
         out: dict[str, dict] = {}
         for name, source, n, first, last in rows:
+            if is_unsure_set(name) and not unsure:
+                continue
             entry = out.setdefault(name, {"name": name, "labels": 0, "sources": {},
                                           "first": first, "last": last})
             entry["labels"] += n

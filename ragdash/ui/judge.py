@@ -25,14 +25,13 @@ from ..judge.queue import (
     remaining,
     sample_queue,
 )
-from ..judgments import HUMAN, Label, today, write_judgments
+from ..judgments import HUMAN, UNSURE_PREFIX, Label, today, write_judgments
 from ..present.highlight import highlight_html
 from . import keys
 from .page import PageContext
 from .widgets import bind, md
 
 PERSON = "person:"
-UNSURE = "unsure:"
 #: queue kinds (message keys)
 _QUEUE_KEYS = {"pool": "judge.queue_pool", "disagree": "judge.queue_disagree",
                "sample": "judge.queue_sample"}
@@ -103,7 +102,7 @@ def _given(ctx: PageContext, fingerprint: str, rater: str) -> tuple[dict, set]:
     labels = {(lb.query_id, lb.doc_id): lb.grade
               for lb in ctx.store.load_judgments(fingerprint, PERSON + rater)}
     unsure = {(lb.query_id, lb.doc_id)
-              for lb in ctx.store.load_judgments(fingerprint, UNSURE + rater)}
+              for lb in ctx.store.load_judgments(fingerprint, UNSURE_PREFIX + rater)}
     return labels, unsure
 
 
@@ -154,7 +153,7 @@ def judging_view(ctx: PageContext, fingerprint: str, rater: str, queue: list[Pai
         st.session_state.pop(keys.JUDGE_BACK, None)
         st.rerun()
     if more[1].button(t("judge.unsure"), key="judge_unsure", shortcut="U"):
-        ctx.store.add_label(fingerprint, UNSURE + rater,
+        ctx.store.add_label(fingerprint, UNSURE_PREFIX + rater,
                             Label(pair.query_id, pair.doc_id, 0.0, PERSON + rater, today()))
         ctx.store.remove_label(fingerprint, PERSON + rater, pair.query_id, pair.doc_id)
         history.append(pair.key)
@@ -171,7 +170,7 @@ def _label(ctx: PageContext, fingerprint: str, rater: str, pair: Pair, grade: in
     """Save the label now (a closed tab loses nothing), then show the next pair."""
     ctx.store.add_label(fingerprint, PERSON + rater,
                         Label(pair.query_id, pair.doc_id, float(grade), PERSON + rater, today()))
-    ctx.store.remove_label(fingerprint, UNSURE + rater, pair.query_id, pair.doc_id)
+    ctx.store.remove_label(fingerprint, UNSURE_PREFIX + rater, pair.query_id, pair.doc_id)
     if not history or history[-1] != pair.key:
         history.append(pair.key)
     st.session_state.pop(keys.JUDGE_BACK, None)
@@ -183,8 +182,7 @@ def agreement_view(ctx: PageContext, fingerprint: str) -> None:
     share: κ with intervals, the confusion matrix, the disagreements to adjudicate."""
     t = ctx.t
     ds = ctx.dataset
-    sets = [s["name"] for s in ctx.store.judgment_sets(fingerprint)
-            if not s["name"].startswith(UNSURE)]
+    sets = [s["name"] for s in ctx.store.judgment_sets(fingerprint)]
     options = [HUMAN, *sets]
     picked = st.multiselect(t("judge.agree_sets"), options,
                             default=[s for s in sets if s.startswith(PERSON)][:3] or options[:2],
@@ -214,7 +212,7 @@ def agreement_view(ctx: PageContext, fingerprint: str) -> None:
             rows.append({t("judge.col_stat"): t(key), t("judge.col_value"): stat.value,
                          t("judge.col_ci"): f"[{stat.low:.3f}, {stat.high:.3f}]",
                          t("judge.col_pairs"): stat.items})
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key="judge_agree_table")
+    st.dataframe(pd.DataFrame(rows), hide_index=True)
     st.caption(t("judge.agree_help", n=report.items))
     if report.confusion is not None:
         first, second = report.raters
@@ -222,14 +220,14 @@ def agreement_view(ctx: PageContext, fingerprint: str) -> None:
                              index=[f"{first} {c:g}" for c in report.categories],
                              columns=[f"{second} {c:g}" for c in report.categories])
         st.markdown(f"**{md(t('judge.confusion'))}**")
-        st.dataframe(frame, key="judge_confusion")
+        st.dataframe(frame)
     if report.disagreements:
         st.markdown(f"**{md(t('judge.adjudicate', n=len(report.disagreements)))}**")
         st.dataframe(pd.DataFrame([
             {t("judge.col_query"): _text_of(ds, "q", q), t("judge.col_doc"): _text_of(ds, "d", d),
              **{name: grades.get(name) for name in report.raters}}
             for (q, d), grades in report.disagreements[:500]]),
-            hide_index=True, key="judge_disagreements")
+            hide_index=True)
 
 
 def _text_of(ds, kind: str, id_: str) -> str:
@@ -249,7 +247,7 @@ def export_view(ctx: PageContext, fingerprint: str, rater: str) -> None:
     if not len(jset):
         return
     with tempfile.TemporaryDirectory() as folder:
-        qrels_path, sources_path = write_judgments(jset, Path(folder) / "judgments.qrels")
+        qrels_path, sources_path = write_judgments(jset, Path(folder) / "labels.qrels")
         qrels, sources = Path(qrels_path).read_bytes(), Path(sources_path).read_bytes()
     cols = st.columns(2)
     safe = "".join(c if c.isalnum() else "_" for c in rater)
