@@ -10,8 +10,14 @@ scikit-learn, pytrec_eval and scipy; a reply that states no grade is never a lab
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from collections import Counter
 
 import numpy as np
@@ -19,6 +25,7 @@ import pytest
 import pytrec_eval
 from fake_chat import FakeChat
 from judge_world import LabelOracle, make_world
+from paths import ROOT
 from scipy.stats import kendalltau
 from sklearn.metrics import cohen_kappa_score
 
@@ -233,3 +240,37 @@ def test_no_key_for_a_remote_server_is_one_sentence(world, keyed, monkeypatch, c
                "--base-url", "https://judge.example.invalid/v1", "--model", "m"])
     err = capsys.readouterr().err
     assert rc == 2 and "OPENAI_API_KEY" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_a_killed_run_resumes_and_pays_only_for_the_rest(world, keyed, capsys):
+    """The command in its own process, killed (SIGKILL) once some answers are in: what was
+    answered is kept, and the next run asks only for the rest."""
+    oracle = LabelOracle(world, error_rate=0.1)
+    with FakeChat(answer=oracle, latency=0.05) as server:
+        args = ["judge", str(world.paths["dataset"]),
+                *(str(world.paths[r]) for r in ("good", "fair", "poor")),
+                "--depth", str(world.depth), "--base-url", server.url, "--model", "judge-m",
+                "--calibrate", "20", "--concurrency", "2"]
+        proc = subprocess.Popen([sys.executable, "-m", "ragdash", *args], cwd=ROOT,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cache = keyed / "judge.sqlite"
+        kept = 0
+        deadline = time.monotonic() + 60
+        while kept < 15 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+            if cache.exists():
+                with contextlib.suppress(sqlite3.OperationalError):
+                    kept = sqlite3.connect(cache).execute(
+                        "SELECT COUNT(*) FROM answers").fetchone()[0]
+        proc.kill()
+        proc.wait(10)
+        assert proc.returncode == -signal.SIGKILL
+        kept = sqlite3.connect(cache).execute("SELECT COUNT(*) FROM answers").fetchone()[0]
+        before = len(server.requests)
+        got, _ = run_json(capsys, world, server, "--calibrate", "20")
+    total = got["to_judge"] + 20
+    assert 15 <= kept < total
+    assert got["usage"]["cached_pairs"] == kept
+    assert got["requests"] == total - kept == len(server.requests) - before
