@@ -11,19 +11,24 @@ from __future__ import annotations
 import argparse
 
 from ..embeddings.cache import EmbeddingCache, clear_vector_files, vector_files
-from ..i18n import text
+from ..i18n import t, text
+from ..judge.cache import JudgeCache
 from ..retrieval.rerank.cache import RerankCache
+from . import _output
 from ._output import add_format_option, emit, format_table, note, to_json
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "cache", help="show or clear the embeddings and rerank caches",
+        "cache", help="show or clear the embeddings, rerank and judge caches",
         description="The embeddings cache keeps every vector paid for, keyed by base URL, "
                     "model, dimensions, prefix and a hash of the text (never the API key), in "
                     "$RAGDASH_HOME/embeddings.sqlite (default ./.ragdash); the rerank cache "
                     "keeps every (query, document) score, keyed by base URL, model and hashes "
-                    "of both texts, in $RAGDASH_HOME/rerank.sqlite.")
+                    "of both texts, in $RAGDASH_HOME/rerank.sqlite; the judge cache keeps "
+                    "every LLM judge's answer (a grade or why there is none), keyed by "
+                    "endpoint, model, prompt version and hashes of both texts, in "
+                    "$RAGDASH_HOME/judge.sqlite.")
     sub = p.add_subparsers(dest="cache_command")
     sub.required = True
     info = sub.add_parser("info", help="where the cache is, its size, vectors per model",
@@ -54,9 +59,10 @@ def run(args: argparse.Namespace) -> int:
 def run_info(args: argparse.Namespace) -> int:
     info = EmbeddingCache(args.home).info()
     rerank = RerankCache(args.home).info()
+    judged = JudgeCache(args.home).info()
     files = vector_files(args.home)
     if args.format == "json":
-        emit(to_json({**info, "rerank": rerank, "vector_files": files}))
+        emit(to_json({**info, "rerank": rerank, "judge": judged, "vector_files": files}))
         return 0
     if files:
         emit(f"Vector files (memory-mapped document vectors of dense runs): "
@@ -66,6 +72,15 @@ def run_info(args: argparse.Namespace) -> int:
                             str(f.get("dimensions") or "-"), f"{f.get('rows', 0):,}",
                             str(f.get("dim", "?")), f.get("dtype", "?"), _size(f["bytes"])]
                            for f in files]))
+        emit("")
+    if judged["exists"]:
+        emit(t("cli.judge.cache_info", _output.LANG, path=judged["path"],
+               size=_size(judged["bytes"]), n=judged["rows"]))
+        if judged["models"]:
+            emit(format_table(["model", "base URL", "prompt", "answers", "graded"],
+                              [[m["model"], m["base_url"], m["prompt_version"],
+                                f"{m['rows']:,}", f"{m['graded']:,}"]
+                               for m in judged["models"]]))
         emit("")
     if rerank["exists"]:
         emit(f"Rerank cache: {rerank['path']}\nSize:  {_size(rerank['bytes'])}, "
@@ -92,10 +107,13 @@ def run_info(args: argparse.Namespace) -> int:
 def run_clear(args: argparse.Namespace) -> int:
     cache = EmbeddingCache(args.home)
     rerank = RerankCache(args.home)
+    judged = JudgeCache(args.home)
     file_models = {f.get("model") for f in vector_files(args.home)}
     if args.model is not None and args.model not in cache.models() \
-            and args.model not in rerank.models() and args.model not in file_models:
-        known = ", ".join(cache.models() + rerank.models()) or text("load.none")
+            and args.model not in rerank.models() and args.model not in file_models \
+            and args.model not in judged.models():
+        known = ", ".join(cache.models() + rerank.models() + judged.models()) \
+            or text("load.none")
         note(text("cli.cache_no_model", model=args.model, known=known))
         return 1
     which = f" of model {args.model!r}" if args.model is not None else ""
@@ -105,6 +123,10 @@ def run_clear(args: argparse.Namespace) -> int:
     if rerank.exists() and (args.model is None or args.model in rerank.models()):
         removed = rerank.clear(model=args.model)
         emit(f"Deleted {removed:,} cached rerank scores{which} from {rerank.path}.")
+    if judged.exists() and (args.model is None or args.model in judged.models()):
+        removed = judged.clear(model=args.model)
+        emit(t("cli.judge.cache_cleared", _output.LANG, n=removed, path=judged.path,
+               model=args.model or "-"))
     files, freed = clear_vector_files(args.home, model=args.model)
     if files:
         emit(f"Deleted {files:,} vector files{which} ({_size(freed)}).")

@@ -36,6 +36,9 @@ from . import _output
 from ._checks import report_warnings
 from ._output import add_format_option, emit, format_number, format_table, note, to_json
 
+#: the largest reply read (decoded): a grade needs a few bytes, a long explanation a few KB
+REPLY_BYTES = 256 * 1024
+
 DESCRIPTION = """\
 Judge the documents your runs retrieved that the human labels do not cover, with an LLM behind
 any OpenAI-compatible chat completions endpoint (OpenAI, Azure, vLLM, Ollama, LiteLLM, a relay),
@@ -145,7 +148,8 @@ def run(args) -> int:
     warnings = report_warnings(dataset)
     rankings, names = _rankings(args.runs)
     client = ChatClient(args.base_url, args.model, api_key=key,
-                        concurrency=args.concurrency, timeout=args.timeout)
+                        concurrency=args.concurrency, timeout=args.timeout,
+                        max_reply_bytes=REPLY_BYTES)
     for warning in getattr(client, "warnings", ()):
         note(text("cli.warning", warning=warning))
     job = JudgeJob(dataset, rankings, names=names, depth=args.depth,

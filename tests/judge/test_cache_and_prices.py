@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -47,3 +48,21 @@ def test_chat_prices():
     with pytest.raises(CostError, match="line 2"):
         parse_chat_prices("provider,model,usd_per_1m_input,usd_per_1m_output\nA,b,x,1\n",
                           file="p.csv")
+
+
+def test_cache_command_shows_and_clears_the_judge_answers(tmp_path, capsys):
+    from ragdash.cli import main
+
+    cache = JudgeCache(tmp_path)
+    for i, grade in enumerate((0, 3, None)):
+        cache.put("http://127.0.0.1:1/v1", "judge-m", "v1", (text_hash("q"), text_hash(str(i))),
+                  Answer(grade, None if grade is not None else "refusal"))
+    cache.close()
+    assert main(["cache", "info", "--home", str(tmp_path), "--format", "json"]) == 0
+    info = json.loads(capsys.readouterr().out)["judge"]
+    assert info["rows"] == 3 and info["models"][0]["graded"] == 2
+    assert main(["cache", "info", "--home", str(tmp_path)]) == 0
+    assert "3 answers" in capsys.readouterr().out
+    assert main(["cache", "clear", "--home", str(tmp_path), "--model", "judge-m"]) == 0
+    assert "Deleted 3 cached judge answers" in capsys.readouterr().out
+    assert JudgeCache(tmp_path).info()["rows"] == 0
