@@ -42,6 +42,13 @@ Normalizations (per query, per input; the ``ranx`` definitions)::
     zscore:  (s − mean) / max(std, 1e−9)              population std (ranx's "zmuv")
     rank:    1 − (r − 1) / n                          r the 1-based rank, n = n_i
 
+Huge scores: ``minmax``, ``zscore`` and ``dbsf`` (and so ``alpha``) are computed on each
+query's scores scaled by a power of two into [-1, 1] first (exact, and the formulas are
+scale-free), so scores of 1e155 (whose squares overflow) or ±1e308 (whose spread does) give
+the same fused ranking as the same scores scaled down; a query holding a score that is not
+finite is normalized by rank. A fused score that still cannot be finite (weights near the
+float maximum) is refused with a sentence: no non-finite score is ever written.
+
 Depth: the fused ranking keeps as many documents per query as the deepest input returned
 (the inputs' depth; ``depth=`` overrides). :func:`shallow_inputs` says which inputs are
 shallower than a K to be reported: below their depth they cannot vote.
@@ -110,9 +117,44 @@ def _segment_minmax(scores: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray
     return lo, hi
 
 
+def _segment_exponents(scores: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Per query: ``e`` with ``|s| · 2^-e < 1`` for every finite score ``s`` of the query (0
+    for a query without a non-zero one). Scaling by a power of two is exact, so the formulas
+    give the very same numbers on the scaled scores, and none of their sums or squares can
+    overflow (scores of 1e155 squared, or 1e308 − (−1e308), are not floats)."""
+    counts = np.diff(offsets)
+    biggest = np.zeros(len(counts))
+    nonempty = counts > 0
+    if nonempty.any():
+        magnitude = np.where(np.isfinite(scores), np.abs(scores), 0.0)
+        biggest[nonempty] = np.maximum.reduceat(magnitude, offsets[:-1][nonempty])
+    _, exponents = np.frexp(biggest)
+    return exponents.astype(np.int64)
+
+
+def _floor(scale_exp: np.ndarray) -> np.ndarray:
+    """The formulas' 1e-9 floor on a spread, in each query's scaled units."""
+    return np.ldexp(1e-9, -scale_exp)
+
+
+def _divide(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+    """``top / bottom``, 0 where ``bottom`` is 0 (then ``top`` is 0 too: a query whose
+    scores are all equal, with a floor too small to be a float once scaled)."""
+    out = np.zeros_like(top)
+    np.divide(top, bottom, out=out, where=bottom != 0)
+    return out
+
+
 def normalized_scores(ranking: Ranking, norm: str) -> np.ndarray:
     """Every row's score after ``norm`` (``minmax``, ``zscore``, ``rank``, ``rrf:<k>``,
-    ``dbsf`` or ``none``), aligned with ``ranking.scores``. Formulas: the module docstring."""
+    ``dbsf`` or ``none``), aligned with ``ranking.scores``. Formulas: the module docstring.
+
+    ``minmax``, ``zscore`` and ``dbsf`` are computed on each query's scores scaled by a power
+    of two into [-1, 1] (:func:`_segment_exponents`): the same numbers wherever the plain
+    formulas are finite, and finite where they would overflow. A query with a score that is
+    not finite (±inf, NaN) has no spread or mean; its documents get the ``rank``
+    normalization instead.
+    """
     s = ranking.scores
     if norm == "none":
         return s.copy()
@@ -120,26 +162,45 @@ def normalized_scores(ranking: Ranking, norm: str) -> np.ndarray:
     counts = np.diff(ranking.offsets)
     if norm.startswith("rrf:"):
         return 1.0 / (float(norm[4:]) + pos + 1.0)
+    by_rank = 1.0 - pos / np.maximum(counts[q], 1)
     if norm == "rank":
-        return 1.0 - pos / counts[q]
+        return by_rank
+    if norm not in ("minmax", "zscore", "dbsf"):
+        raise error(RetrievalError, "fusion.unknown_norm", norm=norm, names=", ".join(NORMS))
+    finite = np.isfinite(s)
+    broken = np.bincount(q[~finite], minlength=len(counts)) > 0  # queries with ±inf / NaN
+    exp = _segment_exponents(s, ranking.offsets)
+    scaled = np.ldexp(np.where(finite, s, 0.0), -exp[q])
     if norm == "minmax":
-        lo, hi = _segment_minmax(s, ranking.offsets)
-        return (s - lo[q]) / np.maximum(hi - lo, 1e-9)[q]
-    n = np.maximum(counts, 1).astype(np.float64)
-    mean = np.bincount(q, weights=s, minlength=len(counts)) / n
-    dev = s - mean[q]
-    sq = np.bincount(q, weights=dev * dev, minlength=len(counts))
-    if norm == "zscore":
-        return dev / np.maximum(np.sqrt(sq / n), 1e-9)[q]
-    if norm == "dbsf":
-        std = np.sqrt(sq / np.maximum(n - 1.0, 1.0))
-        low = mean - 3.0 * std
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = (s - low[q]) / (6.0 * std)[q]
-        flat = (std == 0) | (counts == 1)
-        out[flat[q]] = 0.5
-        return out
-    raise error(RetrievalError, "fusion.unknown_norm", norm=norm, names=", ".join(NORMS))
+        lo, hi = _segment_minmax(scaled, ranking.offsets)
+        out = _divide(scaled - lo[q], np.maximum(hi - lo, _floor(exp))[q])
+    else:
+        n = np.maximum(counts, 1).astype(np.float64)
+        mean = np.bincount(q, weights=scaled, minlength=len(counts)) / n
+        dev = scaled - mean[q]
+        sq = np.bincount(q, weights=dev * dev, minlength=len(counts))
+        if norm == "zscore":
+            out = _divide(dev, np.maximum(np.sqrt(sq / n), _floor(exp))[q])
+        else:
+            std = np.sqrt(sq / np.maximum(n - 1.0, 1.0))
+            low = mean - 3.0 * std
+            out = _divide(scaled - low[q], (6.0 * std)[q])
+            flat = (std == 0) | (counts == 1)
+            out[flat[q]] = 0.5
+    if broken.any():
+        out[broken[q]] = by_rank[broken[q]]
+    return out
+
+
+def _refuse_overflow(fused: np.ndarray, uq: np.ndarray, ucode: np.ndarray,
+                     qids: list[str], uniques: np.ndarray, method: str) -> None:
+    """Fused scores are written to run files and read back: never a non-finite one."""
+    bad = ~np.isfinite(fused)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise error(RetrievalError, "fusion.not_finite", method=_METHOD_LABEL[method],
+                    n=int(bad.sum()), query=qids[int(uq[first])],
+                    doc=str(uniques[int(ucode[first])]))
 
 
 # -- the join ------------------------------------------------------------------------------
@@ -222,18 +283,20 @@ def fuse(rankings: Sequence[Ranking], method: str = "rrf", *, norm: str | None =
     depth = max((r.kmax for r in rankings), default=0) if depth is None else int(depth)
 
     rows_q, contrib = [], []
-    for r, qmap, w in zip(rankings, qmaps, weights):
-        q, _ = _row_query(r)
-        rows_q.append(qmap[q])
-        contrib.append(normalized_scores(r, kind) * w)
-    codes, uniques, doc_rank = _doc_codes([r.doc_ids for r in rankings])
-    ndocs = max(len(doc_rank), 1)
-    keys = np.concatenate(rows_q) * ndocs + codes
-    ukeys, inverse = np.unique(keys, return_inverse=True)
-    fused = np.bincount(inverse, weights=np.concatenate(contrib), minlength=len(ukeys))
-    if method == "combmnz":
-        fused = fused * np.bincount(inverse, minlength=len(ukeys))
+    with np.errstate(over="ignore", invalid="ignore"):  # refused below, with a sentence
+        for r, qmap, w in zip(rankings, qmaps, weights):
+            q, _ = _row_query(r)
+            rows_q.append(qmap[q])
+            contrib.append(normalized_scores(r, kind) * w)
+        codes, uniques, doc_rank = _doc_codes([r.doc_ids for r in rankings])
+        ndocs = max(len(doc_rank), 1)
+        keys = np.concatenate(rows_q) * ndocs + codes
+        ukeys, inverse = np.unique(keys, return_inverse=True)
+        fused = np.bincount(inverse, weights=np.concatenate(contrib), minlength=len(ukeys))
+        if method == "combmnz":
+            fused = fused * np.bincount(inverse, minlength=len(ukeys))
     uq, ucode = ukeys // ndocs, ukeys % ndocs
+    _refuse_overflow(fused, uq, ucode, qids, uniques, method)
     order = np.lexsort((-doc_rank[ucode], -fused, uq))
     uq, ucode, fused = uq[order], ucode[order], fused[order]
     counts = np.bincount(uq, minlength=len(qids))
