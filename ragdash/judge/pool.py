@@ -99,15 +99,16 @@ def build_pool(rankings: Sequence[Ranking], depth: int, qrels: Mapping[str, Mapp
     q_vocab = pd.Index(pd.unique(np.concatenate(
         [np.asarray(r.query_ids, dtype=object) for r in rankings]
         or [np.empty(0, dtype=object)])), dtype=object)
-    q_parts, d_parts, run_of = [], [], []
-    for r, ranking in enumerate(rankings):
+    q_parts, d_parts, counts = [], [], []
+    for ranking in rankings:
         rows, docs = top_depth(ranking, depth)
         q_parts.append(_codes(np.asarray(ranking.query_ids, dtype=object), q_vocab)[rows])
         d_parts.append(docs)
-        run_of.append(np.full(len(rows), r, dtype=np.int64))
+        counts.append(len(rows))
     qc = np.concatenate(q_parts) if q_parts else np.empty(0, dtype=np.int64)
     ds = np.concatenate(d_parts) if d_parts else np.empty(0, dtype=object)
-    runs = np.concatenate(run_of) if run_of else np.empty(0, dtype=np.int64)
+    del q_parts, d_parts
+    runs = np.repeat(np.arange(len(rankings), dtype=np.int32), counts)
 
     unknown_q = unknown_d = 0
     examples: dict[str, str] = {}
@@ -132,7 +133,9 @@ def build_pool(rankings: Sequence[Ranking], depth: int, qrels: Mapping[str, Mapp
     d_vocab = pd.Index(d_vocab, dtype=object)
     n_docs = max(len(d_vocab), 1)
     keys = qc * n_docs + d_codes
+    del qc, d_codes, ds
     pool_keys, inverse = np.unique(keys, return_inverse=True)
+    del keys
     member = np.zeros((len(pool_keys), len(rankings)), dtype=bool)
     member[inverse, runs] = True
 
