@@ -4,6 +4,8 @@
   unknown documents or queries, duplicates, negative grades, empty texts, ...), on stderr, one
   line each with its count and first examples; returned as dicts for ``--format json``'s
   ``"warnings"``.
+- :func:`refuse_errors`: a finding of level error (no judged document in the corpus, no query
+  with qrels) stops the command before anything is retrieved, exit 2.
 - :func:`refuse_untrec_ids`: with ``--save-run``, an id that a TREC run file cannot hold (it
   would be split into more columns, and ``score`` could not read the file back) stops the
   command before the first request, naming the id.
@@ -14,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..formats.trec_run import first_unsafe_id, unsafe_id_error
-from ..i18n import text
+from ..i18n import dataset_error, text
 from ..validation import CHECKS
 from . import _output
 from ._output import note
@@ -40,6 +42,15 @@ def report_warnings(dataset: Dataset) -> list[dict]:
     if len(found) > SHOWN:
         note(text("cli.findings_more", n=len(found) - SHOWN))
     return [issue.to_dict() for issue in found]
+
+
+def refuse_errors(dataset: Dataset, found: list[dict]) -> None:
+    """Raise a DatasetError (exit 2) when the findings hold an error: no judged document in
+    the corpus, no query with qrels, ... — every metric would be 0, so nothing is retrieved
+    (or paid for) and no table of zeros is printed."""
+    errors = [f for f in found if f["level"] == "error"]
+    if errors:
+        raise dataset_error("cli.cannot_evaluate", file=dataset.name, n=len(errors))
 
 
 def refuse_untrec_ids(dataset: Dataset, flag: str = "--save-run") -> None:

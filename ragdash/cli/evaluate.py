@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import MetricError, RetrievalError
 from ..i18n import error, text
-from ._checks import refuse_untrec_ids, report_warnings
+from ._checks import refuse_errors, refuse_untrec_ids, report_warnings
 from ._engines import add_engine_options
 from ._output import (
     DEFAULT_K_TEXT,
@@ -142,6 +142,7 @@ def run(args) -> int:
 
     dataset = load_dataset(args.dataset, split=args.split)
     warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
+    refuse_errors(dataset, warnings)  # every metric would be 0: nothing is retrieved
     if args.save_run:
         refuse_untrec_ids(dataset)  # before paying: score could not read such a file back
     if getattr(args, "chunk_size", None) is not None:

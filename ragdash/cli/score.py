@@ -65,6 +65,20 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def _unjudged_run(ranking, qrels) -> list[str]:
+    """A note when no document of the run is judged in the qrels (every metric is then 0:
+    the files' document ids differ, "1" against "1.0"), as the app refuses such a file."""
+    import numpy as np
+
+    judged_docs = {d for docs in qrels.values() for d in docs}
+    if not len(ranking.doc_ids) or np.isin(ranking.doc_ids.astype(str),
+                                           np.array(sorted(judged_docs), dtype=str)).any():
+        return []
+    run_docs = list(dict.fromkeys(ranking.doc_ids[:50].tolist()))
+    return [text("cli.note_no_judged_docs", run_ids=_examples(run_docs),
+                 qrels_ids=_examples(sorted(judged_docs)))]
+
+
 def run(args) -> int:
     ks = parse_ks(args.k)
     from ..metrics import evaluate, metric_names
@@ -81,6 +95,9 @@ def run(args) -> int:
                     run_ids=_examples(ranking.query_ids), n_qrels=len(judged),
                     qrels_ids=_examples(judged))
     missing = len(judged) - in_qrels
+    warnings = _unjudged_run(ranking, qrels)
+    for said in warnings:
+        note(said)
     names = metric_names(ks)
     summary = table.summary(ks)
     no_relevant = int(table.no_relevant.sum())
@@ -97,6 +114,7 @@ def run(args) -> int:
             "gain": args.gain,
             "qrels": str(args.qrels),
             "run": str(args.run),
+            "warnings": warnings,
         }
         if args.per_query:
             out["per_query"] = table.per_query(names)
