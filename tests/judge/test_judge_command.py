@@ -274,3 +274,20 @@ def test_a_killed_run_resumes_and_pays_only_for_the_rest(world, keyed, capsys):
     assert 15 <= kept < total
     assert got["usage"]["cached_pairs"] == kept
     assert got["requests"] == total - kept == len(server.requests) - before
+
+
+def test_bad_runs_and_options_are_one_sentence(world, keyed, tmp_path, capsys):
+    """Each refused before anything is sent (the server at port 9 is never reached)."""
+    other = tmp_path / "other.run"
+    other.write_text("nq1 Q0 nd1 1 1.0 x\nnq2 Q0 nd2 1 1.0 x\n", encoding="utf-8")
+    good = str(world.paths["good"])
+    cases = {"empty pool": ([str(other), "--estimate"], "pool is empty"),
+             "no such file": ([str(tmp_path / "missing.run"), "--estimate"], "missing.run"),
+             "depth 0": ([good, "--depth", "0", "--estimate"], "--depth"),
+             "out folder": ([good, "--out", str(tmp_path / "no" / "x")], "folder")}
+    for name, (extra, said) in cases.items():
+        rc = main(["judge", str(world.paths["dataset"]), "--base-url", "http://127.0.0.1:9/v1",
+                   "--model", "m", *extra])
+        err = capsys.readouterr().err
+        assert rc == 2, (name, err)
+        assert said in err and "Traceback" not in err, (name, err)
