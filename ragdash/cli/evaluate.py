@@ -153,6 +153,7 @@ def run(args) -> int:
     if store is not None:
         result.name = (args.name or "").strip()
         store.save(result, secrets=stages.secrets)
+    _say_moves(result)
     return report(result, setup, fmt=args.format, run_file=args.save_run, warnings=warnings)
 
 
@@ -197,6 +198,14 @@ def report(result: Run, setup, *, fmt: str, run_file: str | None, warnings: list
     if run_file:
         note(text("cli.run_written", path=run_file))
     return 0
+
+
+def _say_moves(result: Run) -> None:
+    """One line per endpoint that answered at the other form of its URL."""
+    from ..services.urls import moved_notes
+
+    for said in moved_notes(result.config or {}):
+        note(said)
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ from ..retry import MAX_RETRIES
 from ..services import failures as fk
 from ..services.failures import Failure, is_too_long
 from ..services.service import Service, Spec, reported_count
-from ..services.urls import resolve_endpoint
+from ..services.urls import moved_to, resolve_endpoint, typed_form
 from .batching import (
     DEFAULT_MAX_BATCH_TOKENS,
     MAX_BATCH_SIZE,
@@ -177,7 +177,10 @@ class EmbeddingClient:
                                               else "Authorization"),
             params=self.endpoint.params, timeout=self.timeout, concurrency=self.concurrency,
             max_retries=self.max_retries, session=session, seed=seed, usage=self.usage,
-            lock=self._lock, model=self.model, warn_url=self.endpoint.base)
+            lock=self._lock, model=self.model, warn_url=self.endpoint.base,
+            alternate=self.endpoint.alternate, on_moved=self._moved)
+        #: the URL as typed, when it got 404 and its other form answered (then used)
+        self.moved_from: str | None = None
         self.api_key_header = self.service.api_key_header
         #: sentences for the user before the run (a key over plain http to another machine)
         self.warnings = self.service.warnings
@@ -200,9 +203,18 @@ class EmbeddingClient:
     def cache_base(self) -> str:
         return self.endpoint.base
 
+    def _moved(self, typed: str, used: str) -> None:
+        """The URL as typed got 404, its other form ``used`` answered: it is the endpoint
+        (and the cache's base) from now on."""
+        self.endpoint = moved_to(self.endpoint, used)
+        self.moved_from = typed
+
     def config(self) -> dict:
-        """Settings, JSON-safe; never the key (only whether one is set)."""
-        return {"base_url": self.endpoint.base, "endpoint": self.endpoint.url,
+        """Settings, JSON-safe; never the key (only whether one is set). ``base_url`` is
+        spelled so that it reaches the endpoint used again (:func:`typed_form`); after a move
+        ``moved_from`` is the URL as typed."""
+        moved = {"moved_from": self.moved_from} if self.moved_from else {}
+        return {**moved, "base_url": typed_form(self.endpoint), "endpoint": self.endpoint.url,
                 "model": self.model, "dimensions": self.dimensions,
                 "batch_size": self.batch_size, "max_batch_tokens": self.max_batch_tokens,
                 "concurrency": self.concurrency, "encoding_format": self.encoding_format,
@@ -213,6 +225,8 @@ class EmbeddingClient:
     @property
     def notes(self) -> list[str]:
         out = []
+        if self.moved_from:
+            out.append(text("services.moved", typed=self.moved_from, used=self.endpoint.url))
         if self.usage["truncated_texts"]:
             out.append(f"{self.usage['truncated_texts']} text(s) were longer than the model "
                        "accepts and were cut to fit (by a token estimate).")

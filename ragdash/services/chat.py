@@ -54,10 +54,12 @@ from . import failures as fk
 from .failures import Failure
 from .pool import run_parallel
 from .service import Service, Spec, reported_count
-from .urls import resolve_endpoint
+from .urls import moved_to, resolve_endpoint, typed_form
 
 #: decoded bytes a reply may take unless told otherwise (a long answer is ~100 KB)
 DEFAULT_MAX_REPLY_BYTES = 2 * 1024 * 1024
+#: the service's path under the base URL
+CHAT_PATH = "chat/completions"
 #: what a chat message's role may be
 ROLES = frozenset({"system", "user", "assistant", "developer", "tool"})
 
@@ -135,7 +137,7 @@ class ChatClient:
             raise error(RetrievalError, "embed.bad_timeout")
         self.model = str(model).strip()
         self.endpoint = resolve_endpoint(base_url, model=self.model, api_version=api_version,
-                                         path="chat/completions")
+                                         path=CHAT_PATH)
         self.concurrency = int(concurrency)
         self.max_reply_bytes = int(max_reply_bytes)
         self._lock = threading.Lock()
@@ -147,15 +149,24 @@ class ChatClient:
                                               else "Authorization"),
             params=self.endpoint.params, timeout=timeout, concurrency=self.concurrency,
             max_retries=max_retries, session=session, seed=seed, usage=self.usage,
-            lock=self._lock, model=self.model)
+            lock=self._lock, model=self.model, alternate=self.endpoint.alternate,
+            on_moved=self._moved)
+        #: the URL as typed, when it got 404 and its other form answered (then used)
+        self.moved_from: str | None = None
         self.warnings = self.service.warnings
 
     def __repr__(self) -> str:
         return f"ChatClient({self.endpoint.base!r}, {self.model!r})"
 
+    def _moved(self, typed: str, used: str) -> None:
+        self.endpoint = moved_to(self.endpoint, used, CHAT_PATH)
+        self.moved_from = typed
+
     def config(self) -> dict:
         """Settings, JSON-safe; never the key (only whether one is set)."""
-        return {"base_url": self.endpoint.base, "endpoint": self.endpoint.url,
+        moved = {"moved_from": self.moved_from} if self.moved_from else {}
+        return {**moved, "base_url": typed_form(self.endpoint, CHAT_PATH),
+                "endpoint": self.endpoint.url,
                 "model": self.model, "concurrency": self.concurrency,
                 "api_key_header": self.service.api_key_header,
                 "api_key_set": self.service.has_key, "timeout": self.service.timeout,

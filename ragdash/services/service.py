@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -89,8 +90,17 @@ class Service:
                  session=None, seed: int | None = None, usage: dict | None = None,
                  lock: threading.Lock | None = None, model: str = "",
                  warn_url: str | None = None, values: Mapping[str, object] | None = None,
-                 ) -> None:
+                 alternate: str | None = None,
+                 on_moved: Callable[[str, str], None] | None = None) -> None:
         self.url = url
+        self.typed_url = url
+        #: the other form of ``url`` (with or without /v1), tried once when the first
+        #: request gets a 404; ``on_moved(typed, used)`` runs when it answered instead
+        self.alternate = alternate
+        self.on_moved = on_moved
+        self._route_lock = threading.Lock()
+        self._answered = False  # some HTTP reply other than 404 came from self.url
+        self._tried_other = False
         self.spec = spec
         self.params = dict(params or {})
         self.timeout = float(timeout)
@@ -188,12 +198,18 @@ class Service:
             if before is not None:
                 before()
             self._check_cancel(cancel)
+            url = self.url
             try:
-                reply = self.send(data, max_bytes=max_bytes, on_send=on_send)
+                reply = self.send(data, max_bytes=max_bytes, on_send=on_send, url=url)
+                self._route_answered(url)
                 if on_reply is not None:
                     on_reply()
                 return parse(self.read_json(reply.body, status=reply.status))
             except Failure as failure:
+                if failure.status is not None and failure.status != 404:
+                    self._route_answered(url)
+                elif failure.status == 404 and self._other_form(url, failure):
+                    continue  # the same request, at once, to the other form
                 if refusal is not None and failure.attempt == "http":
                     refusal(failure)
                 if not should_retry(failure.status, failure.code, attempt, failure.attempt,
@@ -213,6 +229,40 @@ class Service:
                     time.sleep(delay)
                 elif cancel.wait(delay):
                     self._check_cancel(cancel)
+
+    # -- the URL as typed, or its other form ---------------------------------------------
+    def _route_answered(self, url: str) -> None:
+        """A reply other than 404 came from ``url``: the route is settled."""
+        if self._answered:
+            return
+        with self._route_lock:
+            if self._answered or url != self.url:
+                return
+            self._answered = True
+        if url != self.typed_url:
+            log.info("%s", text("services.moved", typed=self.typed_url, used=url))
+            if self.on_moved is not None:
+                self.on_moved(self.typed_url, url)
+
+    def _other_form(self, url: str, failure: Failure) -> bool:
+        """Whether to send again at once to ``self.url``: after a first 404 that does not
+        name the model, the other form of the URL is tried once; when it 404s too, the URL as
+        typed is what the final error names."""
+        with self._route_lock:
+            if url != self.url:
+                return True  # another request has moved on meanwhile
+            if url == self.alternate and not self._answered:
+                self.url = self.typed_url  # neither form: the error names the URL as typed
+                return False
+            said = failure.info.message
+            named = failure.code == "model_not_found" or bool(
+                self.model and "model" in said.lower()
+                and re.search(rf"(?<![\w.-]){re.escape(self.model)}(?![\w.-])", said))
+            if self._answered or self._tried_other or self.alternate is None or named:
+                return False
+            self._tried_other = True
+            self.url = self.alternate
+            return True
 
     def _check_cancel(self, cancel: threading.Event | None) -> None:
         if cancel is not None and cancel.is_set():

@@ -20,12 +20,24 @@ The rules (tested as a table in tests/services/test_urls.py):
    - a bare Azure host becomes ``…/openai/v1`` (the model is the deployment name), or
      ``…/openai/deployments/MODEL`` when an ``api-version`` is given.
 
+6. The other form, tried once when the first request gets a 404: with ``/v1`` removed from
+   the end of the path, or added to it (``http://host:7997/v1/embeddings`` 404 →
+   ``http://host:7997/embeddings``: infinity-emb serves at the root; a bare host is tried as
+   ``/v1`` first, as ragdash always did, so the cache keys of a URL that worked stay the
+   same). A URL typed with the service's path, and Azure, have no other form. When the other
+   form answers, it is used from then on and the client says so in one line
+   (:attr:`Endpoint.alternate`, :class:`ragdash.services.service.Service`).
+
+:func:`typed_form` spells an endpoint as a base URL that resolves to it again (the endpoint
+itself where the base alone would be read differently), so a run records the URL it used.
+
 The URL shown to users and used in cache keys drops any user:password part and the query
 string, so nothing secret that was pasted into a URL ends up in a message or a file.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
@@ -45,6 +57,7 @@ class Endpoint:
     params: dict[str, str] = field(default_factory=dict)  #: query parameters to send
     base: str = ""                #: normalized base URL, for cache keys and messages
     azure: bool = False
+    alternate: str | None = None  #: the other form of ``url``, tried once on a first 404
 
 
 def resolve_endpoint(base_url: str | None, *, model: str = "",
@@ -65,7 +78,8 @@ def resolve_endpoint(base_url: str | None, *, model: str = "",
     params = dict(parse_qsl(parts.query))
     azure = host.endswith(AZURE_HOST_SUFFIXES) or "/openai/deployments/" in path + "/"
 
-    if path.endswith(suffix):
+    explicit = path.endswith(suffix)
+    if explicit:
         path = path[: -len(suffix)]
     elif not path:
         if azure and api_version:
@@ -81,7 +95,27 @@ def resolve_endpoint(base_url: str | None, *, model: str = "",
         params["api-version"] = AZURE_DEFAULT_API_VERSION
 
     base = urlunsplit((scheme, netloc, path, "", ""))
-    return Endpoint(url=base + suffix, params=params, base=base, azure=azure)
+    alternate = None
+    if not explicit and not azure:
+        other = path[: -len("/v1")] if path.endswith("/v1") else path + "/v1"
+        alternate = urlunsplit((scheme, netloc, other, "", "")) + suffix
+    return Endpoint(url=base + suffix, params=params, base=base, azure=azure,
+                    alternate=alternate)
+
+
+def moved_to(endpoint: Endpoint, url: str, path: str = "embeddings") -> Endpoint:
+    """``endpoint`` POSTing to ``url`` (its other form, which answered) instead."""
+    suffix = "/" + path.strip("/")
+    return Endpoint(url=url, params=endpoint.params, base=url[: -len(suffix)],
+                    azure=endpoint.azure, alternate=None)
+
+
+def typed_form(endpoint: Endpoint, path: str = "embeddings") -> str:
+    """A base URL that resolves to ``endpoint`` again: its base, or where the base alone would
+    be read as another URL (a server at its root: ``http://host:7997`` would get ``/v1``) the
+    endpoint's URL itself."""
+    again = resolve_endpoint(endpoint.base, path=path)
+    return endpoint.base if again.url == endpoint.url else endpoint.url
 
 
 def redact_url(url: str) -> str:
@@ -92,3 +126,16 @@ def redact_url(url: str) -> str:
         return "<unreadable URL>"
     netloc = parts.netloc.rsplit("@", 1)[-1]
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def moved_notes(config: Mapping) -> list:
+    """The sentences of a run's ``config`` for each endpoint whose URL as typed got 404 and
+    whose other form was used (the run's own, its stages', an engine's query embedder)."""
+    from ..i18n import text
+
+    configs = [config, config.get("query_embedding") or {}]
+    for stage in config.get("stages") or []:
+        inner = stage.get("config") or {}
+        configs += [inner, inner.get("query_embedding") or {}]
+    return [text("services.moved", typed=c["moved_from"], used=c.get("endpoint") or "")
+            for c in configs if isinstance(c, Mapping) and c.get("moved_from")]

@@ -14,10 +14,12 @@ from typing import Any
 import streamlit as st
 
 from ..dataset import Dataset
+from ..i18n import message
 from ..i18n import t as t_
 from ..jobs import Job, evaluation_task
 from ..retrieval import make_retriever
 from ..samples import load_sample
+from ..services.urls import moved_notes
 from . import keys, state
 from .page import PageContext
 from .widgets import md
@@ -163,6 +165,8 @@ def last_job_outcome(ctx: PageContext, *, show_done: bool = False) -> None:
                      *((getattr(run, "cost", None) or {}).get("stages") or [])]:
             if isinstance(part, Mapping):
                 say_token_gap(ctx, str(part.get("stage") or job.label), part)
+        for said in moved_notes(getattr(job.result, "config", None) or {}):
+            st.caption(md(message(said, ctx.lang)))
         st.page_link("pages/3_Results.py", label=ctx.t("run.see_results"),
                      icon=":material/monitoring:")
     elif job.state == "failed":

@@ -3,7 +3,7 @@
 import pytest
 
 from ragdash.errors import EmbeddingError
-from ragdash.services.urls import AZURE_DEFAULT_API_VERSION, resolve_endpoint
+from ragdash.services.urls import AZURE_DEFAULT_API_VERSION, resolve_endpoint, typed_form
 
 AZ = "https://res.openai.azure.com"
 OPENAI = "https://api.openai.com/v1/embeddings"
@@ -77,3 +77,40 @@ def test_not_a_url(typed):
     with pytest.raises(EmbeddingError, match="not an http") as err:
         resolve_endpoint(typed)
     assert "pw" not in str(err.value)
+
+
+# The cache's base (what embeddings cache keys are made of) of every spelling that worked
+# before the other-form fallback existed: it must not change, or a user's cache is lost.
+@pytest.mark.parametrize("typed, base", [
+    ("https://api.openai.com", "https://api.openai.com/v1"),
+    ("https://api.openai.com/v1", "https://api.openai.com/v1"),
+    ("https://api.openai.com/v1/embeddings", "https://api.openai.com/v1"),
+    ("http://localhost:8080", "http://localhost:8080/v1"),
+    ("http://localhost:11434/v1", "http://localhost:11434/v1"),
+    ("http://localhost:7997/embeddings", "http://localhost:7997"),
+    ("https://openrouter.ai/api/v1", "https://openrouter.ai/api/v1"),
+    (AZ, AZ + "/openai/v1"),
+    (AZ + "/openai/deployments/emb", AZ + "/openai/deployments/emb"),
+])
+def test_cache_bases_of_urls_that_worked_are_unchanged(typed, base):
+    assert resolve_endpoint(typed, model="m").base == base
+
+
+@pytest.mark.parametrize("typed, alternate", [
+    ("http://h:7997", "http://h:7997/embeddings"),            # /v1 first, then the root
+    ("http://h:7997/v1", "http://h:7997/embeddings"),
+    ("http://h:8000/api", "http://h:8000/api/v1/embeddings"),
+    ("http://h:7997/embeddings", None),                        # typed as the endpoint itself
+    (AZ, None),
+])
+def test_the_other_form_of_a_url(typed, alternate):
+    assert resolve_endpoint(typed, model="m").alternate == alternate
+
+
+@pytest.mark.parametrize("typed", ["https://api.openai.com", "http://h:7997/embeddings",
+                                   "http://h:1/v1", "http://h:1/api", AZ,
+                                   AZ + "/openai/deployments/emb"])
+def test_typed_form_resolves_to_the_same_endpoint_and_cache_base(typed):
+    ep = resolve_endpoint(typed, model="emb")
+    again = resolve_endpoint(typed_form(ep), model="emb")
+    assert (again.url, again.base) == (ep.url, ep.base)
