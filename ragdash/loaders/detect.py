@@ -149,7 +149,10 @@ def resolve(sources: list[Source], *, container: str, name: str, split: str,
             mapping: Mapping3 | None, log: LoadLog) -> Dataset:
     """Build a Dataset from the files of a folder, a zip or an upload."""
     data = [s for s in sources if _is_data(s)]
+    workbooks = [s for s in sources if s.ext in EXCEL]
     if not data:
+        if workbooks:  # what a single workbook gets told, for all of them
+            raise dataset_error("load.excel_files", file=container, names=_names(workbooks))
         raise dataset_error("load.no_data_files", file=container, names=_names(sources))
     named: dict[str, list[Source]] = {"corpus": [], "queries": [], "qrels": []}
     for s in data:
@@ -195,6 +198,9 @@ def resolve(sources: list[Source], *, container: str, name: str, split: str,
     if missing:
         _classify_by_content(in_root, chosen, how, missing)
     missing = [k for k in ("corpus", "queries", "qrels") if k not in chosen]
+    if missing and workbooks:
+        raise dataset_error("load.excel_files_missing_part", file=container,
+                            kind=missing[0], names=_names(workbooks))
     if missing:
         looked = {"corpus": "corpus.jsonl / corpus.csv / docs.csv",
                   "queries": "queries.jsonl / queries.csv",
