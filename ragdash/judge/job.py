@@ -10,8 +10,9 @@ What is sent: every pool pair the human qrels do not judge, and the calibration 
 labeled, see :mod:`.calibration`), each as one chat request at temperature 0, minus those
 whose answer is in the cache (:mod:`.cache`). A reply that states no grade 0–3
 (:mod:`.answers`) is asked once more; if the second reply states none either, the pair stays
-unjudged and its reason is counted. Every final answer — a grade or the reason there is none —
-is cached as it arrives, so a rerun sends nothing.
+unjudged and its reason is counted. Every final answer of the model — a grade or the reason
+there is none — is cached as it arrives, so a rerun sends nothing; a failure on the way
+(:data:`NOT_CACHED`: a proxy's HTML page, a server error) is not, so a rerun asks again.
 
 Tokens before the run: the prompt's fixed text (per language) + the query + the passage (cut
 to the budget), counted with the cost tokenizer; the reply is assumed to be
@@ -49,6 +50,11 @@ from .prompt import (
 ASSUMED_OUTPUT_TOKENS = 10
 #: the most tokens a reply may take (a longer one is cut: finish_reason length, not read)
 DEFAULT_MAX_TOKENS = P.JUDGE["max_tokens"].default
+#: failed requests whose failure is the way there, not the model's answer (a proxy's HTML
+#: page, a body that is not a chat reply, a server error, a refused request): not cached, so
+#: the next run asks again; every answer the model gave (a grade, a refusal, a cut or empty
+#: reply, a grade out of range, text without a grade) is cached
+NOT_CACHED = frozenset({"html", "bad_reply", "server", "refused"})
 #: requests handed to the client at once (bounds the prompts held in memory)
 CHUNK = 2_000
 
@@ -252,7 +258,9 @@ class JudgeJob:
                     again.append(i)
                     return
                 answer = Answer(grade, reason, pt, ct)
-                self.cache.put(self.endpoint, self.model, self.version, self.keys[i], answer)
+                if result.ok or result.kind not in NOT_CACHED:
+                    self.cache.put(self.endpoint, self.model, self.version, self.keys[i],
+                                   answer)
                 answers[i] = answer
                 if reason is not None:
                     examples.setdefault(reason, f"{self.pool.query_ids[self.items[i]]} / "

@@ -191,12 +191,23 @@ def test_a_reply_without_a_grade_is_asked_once_more_then_counted_never_guessed(w
                      times=1)
         dropped = world.dataset.query(pooled[-60][0]).text  # no answer at all, once
         server.fault("drop", match=dropped, times=1)
+        proxy = pooled[-80]  # a proxy's HTML page instead of a reply, every time
+        server.fault("html", match=world.dataset.query(proxy[0]).text, times=99)
         got, err = run_json(capsys, world, server, "--calibrate", "0", "--out", str(out),
                             "--timeout", "1.5")
+        # the model's answers are cached, the proxy's pages are not: a rerun asks again for
+        # the pairs of that query only
+        asked = len(server.requests)
+        again, _ = run_json(capsys, world, server, "--calibrate", "0")
+        proxied = {p for p in pooled if p[0] == proxy[0]}
+        assert again["requests"] == 2 * len(proxied)
+        assert again["unreadable_by_reason"] == {**got["unreadable_by_reason"]}
+        assert len(server.requests) > asked
+    proxied = {p for p in pooled if p[0] == proxy[0]}
     reasons = got["unreadable_by_reason"]
-    assert reasons == {"refusal": 2, "out_of_range": 1, "html": 1, "length": 1, "empty": 1,
-                       "unreadable": 1}
-    assert got["unreadable"] == 7
+    assert reasons == {"refusal": 2, "out_of_range": 1, "html": 1 + len(proxied), "length": 1,
+                       "empty": 1, "unreadable": 1}
+    assert got["unreadable"] == 7 + len(proxied)
     for pair in [*faulted.values(), model_refusal]:
         assert oracle.asked[pair] == 2  # asked once more, then left
     assert oracle.asked[once] == 2
@@ -205,13 +216,14 @@ def test_a_reply_without_a_grade_is_asked_once_more_then_counted_never_guessed(w
         assert labels[p] == world.grade(*p)
     assert not set(labels) & {*faulted.values(), model_refusal}  # never guessed
     assert labels[once] == world.grade(*once)
-    assert got["labels"] == got["to_judge"] - 7 == len(labels)
+    assert got["labels"] == got["to_judge"] - 7 - len(proxied) == len(labels)
+    assert not proxied & set(labels)
     # asked twice: the 8 pairs above, and the one whose reply was over the size cap (the
     # client hands it over as a failed request); the slow and the cut (malformed) replies
     # were asked again by the client itself and are answered
     huge_query = pooled[-40][0]
     assert sum(n == 2 for (q, _), n in oracle.asked.items() if q == huge_query) == 1
-    assert got["requests"] == got["to_judge"] + 9
+    assert got["requests"] == got["to_judge"] + 9 + len(proxied)
     assert all(labels[p] == world.grade(*p) for p in labels)  # error rate 0: all right
     assert "Traceback" not in err
 
