@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 
-__all__ = ["GRADES", "REASONS", "read_grade"]
+__all__ = ["GRADES", "REASONS", "looks_like_refusal", "read_grade"]
 
 GRADES = (0, 1, 2, 3)
 #: why a reply gave no grade (the chat client's own failure kinds come through as they are)
@@ -73,6 +73,12 @@ def _json_score(text: str):
     return None
 
 
+def looks_like_refusal(text: str) -> bool:
+    """Whether a reply reads as a refusal ("I can't help with that", 申し訳ありません…);
+    the query writer of :mod:`ragdash.generate` drops such replies too."""
+    return bool(_REFUSAL.search((text or "")[:2000]))
+
+
 def read_grade(text: str) -> tuple[int | None, str | None]:
     """(grade, None) for a reply that states a grade 0–3, else (None, reason)."""
     text = text or ""
@@ -86,6 +92,6 @@ def read_grade(text: str) -> tuple[int | None, str | None]:
         return _grade(score)
     if _HTML.search(text[:2000]):
         return None, "html"
-    if _REFUSAL.search(text[:2000]):
+    if looks_like_refusal(text):
         return None, "refusal"
     return None, "unreadable"
