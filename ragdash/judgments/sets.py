@@ -9,7 +9,9 @@ A label's ``source`` says who gave it, in one of these forms:
 - ``qrels`` — the dataset's own (human) qrels;
 - ``file:<name>`` — a qrels file imported without a sources sidecar;
 - ``llm:<model>@<prompt version>`` — an LLM judge;
-- ``person:<name>`` — a person on the Judge page.
+- ``person:<name>`` — a person on the Judge page;
+- ``generated:<model>@<prompt version>`` — the passage a generated query was written from
+  (``python -m ragdash generate``).
 
 A set holds at most one label per pair (adding a pair again replaces its label): two raters
 are two sets, so neither overwrites the other.
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 #: the source of the dataset's own (human) qrels
 HUMAN = "qrels"
 
-_PREFIXES = ("file:", "llm:", "person:")
+_PREFIXES = ("file:", "llm:", "person:", "generated:")
 #: the name prefix of a rater's "can't tell" marks (not a judgment set)
 UNSURE_PREFIX = "unsure:"
 

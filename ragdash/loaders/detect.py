@@ -32,6 +32,7 @@ from ..i18n import dataset_error, text
 from ._source import Source, folder_sources, open_zip, zip_sources
 from ._values import json_kind
 from .article_json import load_article_json, looks_like_article, parse_json_document
+from .generated import read_generated
 from .notes import LoadLog
 from .tables import Table, plan_table, read_documents
 from .trec_qrels import read_qrels
@@ -288,7 +289,7 @@ def build_from_tables(corpus: Source, queries: Source, qrels: Source, *,
                                    override=mapping.get("queries"))
     judged = read_qrels(qrels, log, override=mapping.get("qrels"))
     return Dataset(documents, query_list, judged, name=name or "dataset", source=source,
-                   notes=log.notes)
+                   notes=log.notes, synthetic=read_generated(queries))
 
 
 def _article(src: Source, log: LoadLog, name: str | None) -> Dataset:

@@ -172,7 +172,7 @@ def _ranking_from_obj(obj: Mapping) -> Ranking:
 
 def dataset_to_json_obj(dataset: Dataset) -> dict:
     """A JSON-safe, lossless form of a :class:`Dataset` (file order kept)."""
-    return {
+    out = {
         "name": dataset.name,
         "source": dataset.source,
         "notes": list(dataset.notes),
@@ -180,6 +180,9 @@ def dataset_to_json_obj(dataset: Dataset) -> dict:
         "queries": [[q.id, q.text] for q in dataset.queries],
         "qrels": {q: {d: float(g) for d, g in docs.items()} for q, docs in dataset.qrels.items()},
     }
+    if dataset.synthetic:
+        out["synthetic"] = dict(dataset.synthetic)
+    return out
 
 
 def dataset_from_json_obj(obj: Mapping) -> Dataset:
@@ -192,6 +195,7 @@ def dataset_from_json_obj(obj: Mapping) -> Dataset:
         name=str(obj.get("name", "dataset")),
         source=str(obj.get("source", "")),
         notes=[str(n) for n in obj.get("notes", [])],
+        synthetic=dict(obj["synthetic"]) if isinstance(obj.get("synthetic"), dict) else None,
     )
 
 
@@ -587,6 +591,15 @@ class RunStore:
         with self._connect() as conn:
             return conn.execute("SELECT 1 FROM datasets WHERE fingerprint=?",
                                 (fingerprint,)).fetchone() is not None
+
+    def save_dataset(self, dataset: Dataset) -> str:
+        """Keep ``dataset`` in the store without a run (a generated evaluation set the app
+        opens later); returns its fingerprint. Saving the same content again is a no-op."""
+        fingerprint = dataset.fingerprint()
+        with self._lock, self._connect() as conn:
+            _insert_dataset(conn, fingerprint, dataset)
+        self._remember(fingerprint, dataset)
+        return fingerprint
 
     def datasets(self) -> list[dict]:
         """Stored datasets: fingerprint, name, sizes, and how many runs use each."""

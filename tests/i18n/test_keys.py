@@ -148,7 +148,8 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]")
 #: that choose the judge's Japanese prompt
 READS_JAPANESE = {"ragdash/loaders/tables.py", "ragdash/loaders/detect.py",
                   "ragdash/retrieval/chunking.py", "ragdash/retrieval/tokenize.py",
-                  "ragdash/judge/answers.py", "ragdash/judge/prompt.py"}
+                  "ragdash/judge/answers.py", "ragdash/judge/prompt.py",
+                  "ragdash/generate/filters.py"}
 
 
 def _docstrings(tree) -> set[int]:
