@@ -38,7 +38,9 @@ cohere, ``/v1/rerank`` → vllm), else tei.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from decimal import Decimal
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
@@ -170,17 +172,21 @@ def parse_reply(obj, n: int, url: str) -> Reply:
             raise BadReply(text("rerank.bad.not_object", url=url))
         index = item.get("index")
         raw = item.get(score_key, item.get("score", item.get("relevance_score")))
-        if isinstance(index, bool) or not isinstance(index, (int, float)) \
-                or index != int(index):
+        # a whole number (1.0 is one; NaN, Infinity, 1.5 are not), compared before any
+        # conversion: 1e20 or 10**30 fit no int64 and 10**400 no float
+        if isinstance(index, bool) or not isinstance(index, (int, float)) or (
+                isinstance(index, float) and not (math.isfinite(index) and index.is_integer())):
             raise BadReply(text("rerank.bad.no_index", url=url))
+        if not 0 <= index < n:
+            raise BadReply(text("rerank.bad.index_range", url=url, index=_short(index), n=n,
+                                last=n - 1))
         if isinstance(raw, bool) or not isinstance(raw, (int, float)):
             raise BadReply(text("rerank.bad.no_score", url=url))
+        try:
+            scores[pos] = float(raw)
+        except OverflowError:  # an integer beyond any float: 10**400
+            raise BadReply(text("rerank.bad.not_finite", url=url)) from None
         indices[pos] = int(index)
-        scores[pos] = float(raw)
-    bad = indices[(indices < 0) | (indices >= n)]
-    if len(bad):
-        raise BadReply(text("rerank.bad.index_range", url=url, index=int(bad[0]), n=n,
-                            last=n - 1))
     uniq, counts = np.unique(indices, return_counts=True)
     if len(uniq) != n:
         raise BadReply(text("rerank.bad.index_twice", url=url, index=int(uniq[counts > 1][0])))
@@ -189,6 +195,11 @@ def parse_reply(obj, n: int, url: str) -> Reply:
     ordered = np.empty(n, dtype=np.float64)
     ordered[indices] = scores
     return Reply(ordered, _billed_search_units(obj), _reported_tokens(obj))
+
+
+def _short(number: float) -> str:
+    """A number for a message: as it is, or in scientific notation when it is long."""
+    return str(int(number)) if abs(number) < 10**15 else f"{Decimal(number):.3g}"
 
 
 def _billed_search_units(obj) -> int | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 
+import numpy as np
 import pytest
 from fake_rerank import FakeRerank
 from raw_http import RawServer, _head, endless, gzip_bomb, trickle
@@ -130,3 +131,62 @@ def test_the_rerank_cli_warns_about_a_key_over_plain_http(tmp_path, capsys, monk
                  "--api-key-env", "COHERE_API_KEY"])
     err = capsys.readouterr().err
     assert code == 2 and "warning: The API key goes to 10.1.2.3:8080 over plain http://" in err
+
+
+# -- replies that parse but cannot be right: one sentence, no retry -------------------------
+def _reply(index: str, score: str = "0.5") -> str:
+    """A TEI-shaped reply for GROUPS whose first item has ``index`` and ``score`` as typed."""
+    return f'[{{"index": {index}, "score": {score}}}, {{"index": 0, "score": 0.1}}]'
+
+
+@pytest.mark.parametrize("body, said", [
+    (_reply("1e20"), "index 1.00e+20 for 2 documents"),
+    (_reply(str(10**30)), "index 1.00e+30 for 2 documents"),
+    (_reply("NaN"), "index"),
+    (_reply("Infinity"), "index"),
+    (_reply("-Infinity"), "index"),
+    (_reply("1.5"), "index"),
+    (_reply("1", str(10**400)), "NaN or infinite"),
+    (_reply("1", "1e400"), "NaN or infinite"),
+], ids=["1e20", "10**30", "NaN", "Infinity", "-Infinity", "1.5", "score 10**400",
+        "score 1e400"])
+def test_an_impossible_index_or_score_is_one_sentence_and_not_retried(body, said):
+    with FakeRerank("tei") as server:
+        server.fault("status", status=200, body=body)
+        with pytest.raises(RerankError) as err:
+            client(server.url).score_groups(GROUPS)
+        assert len(server.requests) == 1
+    assert said in str(err.value)
+    one_sentence(str(err.value))
+
+
+@pytest.mark.parametrize("body", ["<html><body><h1>502 Bad Gateway</h1></body></html>", ""],
+                         ids=["HTML", "empty"])
+def test_an_html_or_empty_200_is_asked_again_once_at_most(body):
+    with FakeRerank("tei") as server:
+        server.fault("status", status=200, body=body, times=9)
+        with pytest.raises(RerankError) as err:
+            client(server.url, max_retries=6).score_groups(GROUPS)
+        assert len(server.requests) == 2  # each retry of a billed request may be billed
+    one_sentence(str(err.value))
+
+
+def test_an_html_200_that_passes_is_answered_on_the_second_request():
+    with FakeRerank("tei") as server:
+        server.fault("status", status=200, body="<html>proxy warming up</html>")
+        scores = client(server.url).score_groups(GROUPS)
+        assert len(server.requests) == 2 and np.isfinite(scores[0]).all()
+
+
+@pytest.mark.parametrize("body", [
+    {"error": {"message": "model bge is overloaded, try again later", "type": "server_error"}},
+    {"error": "model bge is overloaded, try again later", "error_type": "Overloaded"},
+], ids=["openai-shaped", "tei-shaped"])
+def test_a_200_carrying_an_error_keeps_the_servers_own_words(body):
+    with FakeRerank("tei") as server:
+        server.fault("status", status=200, body=body)
+        with pytest.raises(RerankError) as err:
+            client(server.url).score_groups(GROUPS)
+        assert len(server.requests) == 1
+    assert "model bge is overloaded, try again later" in str(err.value)
+    one_sentence(str(err.value))
