@@ -292,7 +292,7 @@ def _estimate_text(est: dict, dataset: str) -> str:
                        usd_out=price["usd_per_1m_output"], as_of=price["as_of"] or "-",
                        url=price["source_url"] or "-"))
     else:
-        lines.append(t("cli.judge.no_price", lang, model=est["source"]))
+        lines.append(t("cli.judge.no_price", lang, model=est["model"]))
     lines.append(t("cli.judge.assumed", lang, n=est["assumed_output_tokens"],
                    max=est["max_tokens"], most=_money(tot["usd_max"], tot["jpy_max"]),
                    budget=est["doc_tokens"], method=est["token_method"],

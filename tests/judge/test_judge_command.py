@@ -303,3 +303,23 @@ def test_bad_runs_and_options_are_one_sentence(world, keyed, tmp_path, capsys):
         err = capsys.readouterr().err
         assert rc == 2, (name, err)
         assert said in err and "Traceback" not in err, (name, err)
+
+
+def test_the_estimate_prices_a_catalog_model_and_says_when_it_cannot(world, keyed, capsys):
+    base = ["judge", str(world.paths["dataset"]), str(world.paths["good"]),
+            str(world.paths["fair"]), "--depth", "3", "--estimate"]
+    assert main([*base, "--base-url", "https://api.openai.com/v1", "--model", "gpt-4o-mini",
+                 "--format", "json"]) == 0
+    est = json.loads(capsys.readouterr().out)["estimate"]
+    total = est["total"]
+    assert total["usd"] == pytest.approx(total["input_tokens"] * 0.15e-6
+                                         + total["output_tokens"] * 0.60e-6)
+    assert total["usd_max"] == pytest.approx(total["input_tokens"] * 0.15e-6
+                                             + total["requests"] * 256 * 0.60e-6)
+    assert total["jpy"] > total["usd"] > 0 and est["price"]["as_of"]
+    by_run = {r["run"]: r for r in est["runs"]}
+    assert by_run["good"]["usd"] < total["usd"]
+    assert main([*base, "--base-url", "https://relay.example.invalid/v1", "--model",
+                 "house-model"]) == 0
+    out = capsys.readouterr().out
+    assert "house-model is not in the chat price catalog" in out
