@@ -107,6 +107,7 @@ def test_judge_fills_the_gaps_and_reports_agreement_with_the_humans(world, keyed
     assert got["calibration"]["kappa"] == pytest.approx(cohen_kappa_score(h > 0, j > 0))
     assert got["calibration"]["weighted_kappa"] == pytest.approx(
         cohen_kappa_score(h.astype(int), j, weights="quadratic"))
+    assert got["calibration"]["reference"]["ranking_tau"] == [0.87, 0.89]
     lo, hi = got["calibration"]["kappa_ci"]
     assert lo <= got["calibration"]["kappa"] <= hi
     by_human = [ndcg10({p: human[p] for p in cal}, world.runs[r]) for r in ("good", "fair",
