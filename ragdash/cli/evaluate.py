@@ -9,6 +9,9 @@ Contract (scripts rely on it):
 - JSON: ``{"queries": n, "metrics": {"recall@1": ..., ...}, "dataset": {name, source,
   fingerprint, documents, queries, evaluated_queries}, "retriever": {name, ...config},
   "usage": {requests, prompt_tokens, embedded_texts, cached_texts}, "seconds": s, ...}``.
+- A deployed collection (``--retriever milvus|qdrant``): ``"unmapped_ids"`` counts the hits
+  whose id field names no document of the dataset (left out of the ranking) and
+  ``"unmapped_examples"`` names up to five; the table output says both on stderr.
 - ``--save-run FILE`` writes the ranking as a TREC run file (``qid Q0 docno rank score tag``),
   which ``python -m ragdash score`` scores to the same numbers.
 - ``--store`` saves the run (a :class:`ragdash.run.Run`) in the run store under
@@ -154,7 +157,14 @@ def run(args) -> int:
         result.name = (args.name or "").strip()
         store.save(result, secrets=stages.secrets)
     _say_moves(result)
-    return report(result, setup, fmt=args.format, run_file=args.save_run, warnings=warnings)
+    return report(result, setup, fmt=args.format, run_file=args.save_run, warnings=warnings,
+                  unmapped=unmapped_examples(stages))
+
+
+def unmapped_examples(stages) -> list[str]:
+    """Up to five hit ids of a deployed collection that name no document of the dataset
+    (an engine retriever's; empty for any other)."""
+    return list(getattr(stages.first[0], "unmapped_examples", None) or [])
 
 
 def _build(setup, *, flags: bool = True):
@@ -181,16 +191,25 @@ def run_and_report_progress(setup, dataset: Dataset, stages, *, kind: str,
             bar.close()
 
 
-def report(result: Run, setup, *, fmt: str, run_file: str | None, warnings: list) -> int:
-    """The run's report on stdout (a table or JSON), notes on stderr."""
+def report(result: Run, setup, *, fmt: str, run_file: str | None, warnings: list,
+           unmapped: list[str] | None = None) -> int:
+    """The run's report on stdout (a table or JSON), notes on stderr. ``unmapped``: examples
+    of a deployed collection's ids that are not in the dataset (:func:`unmapped_examples`)."""
     ks, kmax = list(setup.k), setup.kmax
     facts = _Facts.of(result)
     if fmt == "json":
-        emit(to_json({**_json_report(setup, result, facts, run_file), "warnings": warnings}))
+        out = _json_report(setup, result, facts, run_file)
+        if "unmapped_ids" in out:
+            out["unmapped_examples"] = list(unmapped or [])
+        emit(to_json({**out, "warnings": warnings}))
         note_if_reused(result)
         return 0
     emit(_text_report(result, facts, ks, kmax))
     note_if_reused(result)
+    if int(result.usage.get("unmapped_ids", 0) or 0):
+        note(text("cli.note_unmapped", n=int(result.usage["unmapped_ids"]),
+                  field=(result.config or {}).get("id_field") or "id",
+                  examples=", ".join(map(repr, unmapped or [])) or "—"))
     if facts.no_relevant:
         note(text("cli.note_no_relevant", n=facts.no_relevant))
     if facts.empty:

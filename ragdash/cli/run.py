@@ -69,7 +69,14 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from ..setup import load_setup, load_setup_dataset
-    from .evaluate import _build, _open_store, _save_run, report, run_and_report_progress
+    from .evaluate import (
+        _build,
+        _open_store,
+        _save_run,
+        report,
+        run_and_report_progress,
+        unmapped_examples,
+    )
 
     setup = load_setup(args.setup)
     stages = _build(setup, flags=False)
@@ -85,7 +92,8 @@ def run(args) -> int:
         _save_run(result.ranking, args.save_run, result.retriever)
     for said in getattr(stages.reranker, "notes", None) or ():
         note(text("cli.note", note=said))
-    return report(result, setup, fmt=args.format, run_file=args.save_run, warnings=warnings)
+    return report(result, setup, fmt=args.format, run_file=args.save_run, warnings=warnings,
+                  unmapped=unmapped_examples(stages))
 
 
 __all__ = ["register", "run"]

@@ -32,6 +32,10 @@ ProgressFn = Callable[[dict], None]
 SEARCH_BATCH = 64
 
 
+#: how many ids not in the dataset a run names (the command line's table and JSON, the notes)
+UNMAPPED_EXAMPLES = 5
+
+
 class EngineRetriever:
     """The Retriever protocol over ``engine``'s ``collection``; ``queries`` (a
     :class:`~ragdash.retrieval.dense.DenseRetriever`) embeds the query texts."""
@@ -158,7 +162,7 @@ class EngineRetriever:
                 doc = id_map.get(raw, raw) if id_map is not None and raw is not None else raw
                 if doc is None or doc not in known:
                     self.unmapped += 1
-                    if len(self.unmapped_examples) < 3:
+                    if len(self.unmapped_examples) < UNMAPPED_EXAMPLES:
                         self.unmapped_examples.append(f"no {self.id_field}" if raw is None
                                                       else raw)
                     continue
