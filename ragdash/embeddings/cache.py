@@ -40,6 +40,7 @@ from .. import params
 from ..errors import CacheError
 from ..home import ragdash_home
 from ..i18n import error, text
+from .norms import inverse_norms
 
 FILENAME = "embeddings.sqlite"
 #: seconds a writer waits for another process's transaction before giving up
@@ -439,6 +440,9 @@ class VectorFile:
         self.key = hashlib.sha256(json.dumps(self.meta, sort_keys=True).encode()).hexdigest()[:32]
         self.path = self.directory / f"{self.key}.npy"
         self.meta_path = self.directory / f"{self.key}.json"
+        #: 1/|row| of every row (float64), written with the vectors, so that a search never
+        #: reads the whole matrix just to normalize it
+        self.norms_path = self.directory / f"{self.key}.norms.npy"
         self.dtype = dtype
 
     def __repr__(self) -> str:
@@ -457,12 +461,36 @@ class VectorFile:
             return None
         return vecs
 
+    def inverse_norms(self, rows: int) -> np.ndarray | None:
+        """1/|row| of every row as written with the vectors, or None when there is no such
+        file of ``rows`` entries (a vector file written before norms were stored: see
+        :meth:`save_inverse_norms`)."""
+        try:
+            inv = np.load(self.norms_path, allow_pickle=False)
+        except (OSError, ValueError):
+            return None
+        if inv.shape != (rows,) or inv.dtype != np.float64 or not np.isfinite(inv).all():
+            return None
+        return inv
+
+    def save_inverse_norms(self, inv: np.ndarray) -> None:
+        """Store the norms of an existing vector file (computed once by a search), so later
+        searches read them; best effort (a read-only folder just means computing again)."""
+        tmp = self.norms_path.with_name(f".{self.key}.norms.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "wb") as f:
+                np.save(f, np.ascontiguousarray(inv, dtype=np.float64))
+            os.replace(tmp, self.norms_path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
     def writer(self, rows: int, dim: int) -> VectorFileWriter:
         return VectorFileWriter(self, rows, dim)
 
     def remove(self) -> bool:
         found = False
-        for p in (self.path, self.meta_path):
+        for p in (self.path, self.meta_path, self.norms_path):
             with contextlib.suppress(FileNotFoundError):
                 p.unlink()
                 found = True
@@ -476,6 +504,7 @@ class VectorFileWriter:
     def __init__(self, vf: VectorFile, rows: int, dim: int) -> None:
         self.vf, self.rows, self.dim = vf, int(rows), int(dim)
         self.written = 0
+        self.norms: list[np.ndarray] = []
         try:
             vf.directory.mkdir(parents=True, exist_ok=True)
             self.tmp = vf.directory / f".{vf.key}.{os.getpid()}.{threading.get_ident()}.tmp"
@@ -500,6 +529,7 @@ class VectorFileWriter:
         except OSError as exc:
             self.abort()
             raise self._error(exc) from exc
+        self.norms.append(inverse_norms(vectors))
         self.written += len(vectors)
 
     def commit(self) -> None:
@@ -510,6 +540,9 @@ class VectorFileWriter:
             self._f.close()
             self.vf.meta_path.write_text(json.dumps({**self.vf.meta, "rows": self.rows,
                                                      "dim": self.dim}, sort_keys=True))
+            inv = np.concatenate(self.norms) if self.norms else np.empty(0)
+            if np.isfinite(inv).all():  # else the search refuses the file's bad row itself
+                self.vf.save_inverse_norms(inv)
             os.replace(self.tmp, self.vf.path)
         except OSError as exc:
             self.abort()
@@ -533,8 +566,9 @@ def vector_files(directory: str | os.PathLike | None = None) -> list[dict]:
             meta = json.loads(meta_path.read_text())
         except (OSError, ValueError):
             meta = {}
+        norms = npy.with_suffix(".norms.npy")
         out.append({**meta, "path": str(npy),
-                    "bytes": npy.stat().st_size if npy.exists() else 0})
+                    "bytes": sum(p.stat().st_size for p in (npy, norms) if p.exists())})
     return out
 
 
@@ -551,7 +585,7 @@ def clear_vector_files(directory: str | os.PathLike | None = None,
             continue
         npy = Path(info["path"])
         freed += info["bytes"]
-        for p in (npy, npy.with_suffix(".json")):
+        for p in (npy, npy.with_suffix(".json"), npy.with_suffix(".norms.npy")):
             with contextlib.suppress(FileNotFoundError):
                 p.unlink()
         files += 1

@@ -17,9 +17,18 @@ Two backends compute the same thing:
 
 - ``"numpy"``: a float32 matrix product per block, then :func:`ragdash.retrieval.topk.select_topk`
   (a threshold from group maxima, then an exact sort of the few candidates).
-- ``"faiss"``: ``faiss.knn`` (the kernel behind ``IndexFlatIP.search``) on the documents, with
-  as many OpenMP threads as numpy's BLAS uses. ``"auto"`` picks faiss when it can be imported,
-  numpy otherwise.
+- ``"faiss"``: ``faiss.knn`` (the kernel behind ``IndexFlatIP.search``: BLAS blocks and a heap
+  per query) on each block of documents, the blocks' results merged in faiss's own heaps
+  (``faiss.ResultHeap``), with as many OpenMP threads as numpy's BLAS uses. ``"auto"`` picks
+  faiss when it can be imported, numpy otherwise.
+
+Norms. A vector file stores 1/|d| of every row when it is written
+(:class:`~ragdash.embeddings.cache.VectorFile`, computed by
+:func:`ragdash.embeddings.norms.inverse_norms`, the function the search uses for any other
+matrix), and ``doc_inverse_norms`` hands them in: the search then reads the documents once,
+and not at all beyond that when the rows are unit vectors already (they are searched in
+place, with no normalized copy). Doc ids are ranked for the tie rule only for the few
+candidates that need it, not for the whole corpus.
 
 Ties. The order is score descending, then tie key descending: with ``doc_ids`` the key is the
 doc id's string order, trec_eval's rule, so the k returned are the first k of the canonical
@@ -59,6 +68,7 @@ from typing import Literal
 
 import numpy as np
 
+from ..embeddings.norms import inverse_norms
 from ..errors import Cancelled, RetrievalError
 from ..i18n import error
 from .topk import doc_id_keys, merge_topk, select_topk
@@ -113,14 +123,17 @@ def numpy_threads() -> int:
 def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",
                  chunk_size: int | None = None, query_chunk_size: int | None = None,
                  doc_ids=None, threads: int | None = None,
-                 cancel: threading.Event | None = None) -> tuple[np.ndarray, np.ndarray]:
+                 cancel: threading.Event | None = None,
+                 doc_inverse_norms: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Exact top-``k`` cosine neighbours of each query among the documents.
 
     ``query_vecs`` (Q, d) and ``doc_vecs`` (N, d): any real dtype, any norm. ``chunk_size``
     documents and ``query_chunk_size`` queries per block (default: blocks of about 8M scores).
     ``doc_ids`` (N,) turns on trec_eval's tie rule (see the module docstring). ``cancel``
-    is checked between blocks. Returns ``(indices, scores)``: int64 (Q, k) with -1 for no hit
-    and float64 (Q, k), in order.
+    is checked between blocks. ``doc_inverse_norms`` (N,) float64: 1/|d| of every document
+    as :func:`ragdash.embeddings.norms.inverse_norms` computes it, when known (a vector file
+    stores them), so the documents are not read once more just to normalize them. Returns
+    ``(indices, scores)``: int64 (Q, k) with -1 for no hit and float64 (Q, k), in order.
     """
     queries = _as_matrix(query_vecs, "query vectors")
     docs = _as_matrix(doc_vecs, "document vectors")
@@ -131,20 +144,19 @@ def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",
     if nq == 0 or n == 0 or k == 0:
         return out_idx, out_val
 
-    keys = (doc_id_keys(doc_ids) if doc_ids is not None
-            else np.arange(n - 1, -1, -1, dtype=np.int64))
-    if len(keys) != n:
-        raise RetrievalError(f"doc_ids has {len(keys)} entries for {n} document vectors")
+    ties = _TieKeys(doc_ids, n)
     q64 = _normalized_f64(queries)
     release = _page_releaser(doc_vecs, docs)
-    inv64 = _inverse_norms(docs, release)
+    inv64 = _given_norms(doc_inverse_norms, n)
+    if inv64 is None:
+        inv64 = _inverse_norms(docs, release)
     inv32 = inv64.astype(np.float32)
     kk = min(k, n)
 
     # A zero query scores 0 against every document: the first k by tie key.
     zero = ~q64.any(axis=1)
     if zero.any():
-        by_key = np.argsort(-keys, kind="stable")[:kk]
+        by_key = np.argsort(-ties.all(), kind="stable")[:kk]
         out_idx[zero, :kk] = by_key
         out_val[zero, :kk] = 0.0
     live = np.flatnonzero(~zero)
@@ -155,26 +167,78 @@ def top_k_cosine(query_vecs, doc_vecs, k: int, *, backend: Backend = "auto",
     keep = min(n, kk + max(8, kk // 4))
     row_cap = max(1, _CHUNK_BYTES // (4 * docs.shape[1]))
     qc = max(1, min(len(live), query_chunk_size or 1024))
-    run, nc = _block_scorer(backend, docs, keys, inv64, inv32, keep, chunk_size=chunk_size,
-                            row_cap=row_cap, qc=qc, threads=threads,
-                            mapped=release is not None)
+    if backend == "faiss":
+        first_pass = _faiss_pass(docs, inv64, inv32, keep, chunk_size=chunk_size,
+                                 row_cap=row_cap, threads=threads, mapped=release is not None,
+                                 cancel=cancel, release=release)
+    else:
+        first_pass = _numpy_pass(docs, ties.all(), inv32, keep, chunk_size=chunk_size,
+                                 row_cap=row_cap, qc=qc, cancel=cancel, release=release)
     for b0 in range(0, len(live), qc):
         rows = live[b0:b0 + qc]
         q64b = q64[rows]
-        best_i, best_v, best_k = _first_pass(run, q64b.astype(np.float32), keys, n, nc, keep,
-                                             cancel, release)
+        best_i, best_v = first_pass(q64b.astype(np.float32))
+        best_k = ties.of(best_i)
         idx, val, overflow = _refine(q64b, docs, inv64, best_i, best_v, best_k, kk, keep < n,
                                      release)
         redo = np.flatnonzero(overflow)
         if len(redo):
             floors = best_v[redo, kk - 1].astype(np.float64) - TIE_MARGIN
-            idx[redo], val[redo] = _exact_many(q64b[redo], docs, inv64, inv32, keys, kk,
+            idx[redo], val[redo] = _exact_many(q64b[redo], docs, inv64, inv32, ties.all(), kk,
                                                floors, row_cap, cancel, release)
         out_idx[rows, :kk] = idx
         out_val[rows, :kk] = val
         if release is not None:  # the rows rescored above were read at random, and each
             release(0, n)        # fault maps its neighbours too (fault-around): drop them
     return out_idx, out_val
+
+
+class _TieKeys:
+    """Tie keys: larger wins among equal scores. With doc ids, a document's rank in doc-id
+    string order (trec_eval's rule); without, the earlier document wins.
+
+    Ranking a million doc ids takes a second, and only a few candidates per query ever tie,
+    so :meth:`of` ranks just the documents it is asked about (ranks that agree with the
+    global ones within one call) and :meth:`all` ranks every document only when a path needs
+    them all (the numpy backend, a zero query, a query redone over every document)."""
+
+    def __init__(self, doc_ids, n: int) -> None:
+        self.doc_ids, self.n = doc_ids, n
+        self._all: np.ndarray | None = None
+        if doc_ids is not None and len(doc_ids) != n:
+            raise RetrievalError(f"doc_ids has {len(doc_ids)} entries for {n} document vectors")
+
+    def all(self) -> np.ndarray:
+        if self._all is None:
+            self._all = (np.arange(self.n - 1, -1, -1, dtype=np.int64) if self.doc_ids is None
+                         else doc_id_keys(self.doc_ids))
+        return self._all
+
+    def of(self, idx: np.ndarray) -> np.ndarray:
+        """Keys of the documents ``idx`` (any shape; -1, padding, gets -1), comparable with
+        each other."""
+        valid = idx >= 0
+        if self._all is not None or self.doc_ids is None:
+            keys = self.all() if self._all is not None else None
+            out = (keys[np.maximum(idx, 0)] if keys is not None
+                   else self.n - 1 - idx)
+            return np.where(valid, out, -1)
+        wanted = np.unique(idx[valid])
+        ids = self.doc_ids
+        picked = ids[wanted] if isinstance(ids, np.ndarray) else [ids[i] for i in wanted.tolist()]
+        _, rank = np.unique(np.asarray(picked, dtype=object).astype(str), return_inverse=True)
+        out = rank.ravel().astype(np.int64)[np.searchsorted(wanted, np.maximum(idx, 0))]
+        return np.where(valid, out, -1)
+
+
+def _given_norms(inv, n: int) -> np.ndarray | None:
+    """Stored inverse norms when they fit the documents (else None: computed again)."""
+    if inv is None:
+        return None
+    inv = np.asarray(inv)
+    if inv.shape != (n,) or inv.dtype != np.float64 or not np.isfinite(inv).all():
+        return None
+    return inv
 
 
 def _checked(queries: np.ndarray, docs: np.ndarray, k, backend: str) -> tuple[int, str]:
@@ -194,73 +258,74 @@ def _checked(queries: np.ndarray, docs: np.ndarray, k, backend: str) -> tuple[in
     return k, backend
 
 
-def _block_scorer(backend: str, docs: np.ndarray, keys: np.ndarray, inv64: np.ndarray,
-                  inv32: np.ndarray, keep: int, *, chunk_size: int | None, row_cap: int,
-                  qc: int, threads: int | None, mapped: bool = False):
-    """``(run, nc)``: ``run(qblock, lo, hi)`` gives the top ``keep`` of a query block among
-    documents ``lo:hi`` (block-local columns, scores), and ``nc`` documents per block."""
-    if backend == "faiss":
-        import faiss
-        faiss.omp_set_num_threads(threads or numpy_threads())
-        # faiss blocks its own work; we chunk only to bound the normalized copy (64 MB), and
-        # not at all when the documents are float32 unit vectors already.
-        unit = (docs.dtype == np.float32 and docs.flags.c_contiguous
-                and bool(np.all(np.abs(inv64 - 1.0) <= _UNIT_TOLERANCE)))
-        nc = chunk_size or (len(docs) if unit and not mapped else row_cap)
-        buffer = None if unit else np.empty((min(nc, len(docs)), docs.shape[1]),
-                                            dtype=np.float32)
+def _faiss_pass(docs: np.ndarray, inv64: np.ndarray, inv32: np.ndarray, keep: int, *,
+                chunk_size: int | None, row_cap: int, threads: int | None, mapped: bool,
+                cancel, release):
+    """``pass_(q32)``: the float32 top ``keep`` of a query block over every document,
+    (global indices, scores), by ``faiss.knn`` (the kernel of ``IndexFlatIP.search``) per
+    block of documents, the blocks' results merged in faiss's own heaps."""
+    import faiss
+    faiss.omp_set_num_threads(threads or numpy_threads())
+    n = len(docs)
+    # Unit float32 rows are searched as they are; others through a reused normalized copy.
+    unit = (docs.dtype == np.float32 and docs.flags.c_contiguous
+            and bool(np.all(np.abs(inv64 - 1.0) <= _UNIT_TOLERANCE)))
+    nc = max(1, chunk_size or (n if unit and not mapped else row_cap))
+    buffer = None if unit else np.empty((min(nc, n), docs.shape[1]), dtype=np.float32)
 
-        def run(qblock, lo, hi):
-            return _faiss_chunk(qblock, docs, lo, hi, None if unit else inv32, keep, buffer)
-    else:
-        nc = chunk_size or min(max(1024, _BLOCK_ELEMENTS // qc), row_cap)
+    def pass_(q32: np.ndarray):
+        heap = faiss.ResultHeap(len(q32), keep, keep_max=True)
+        for d0 in range(0, n, nc):
+            _check_cancel(cancel)
+            d1 = min(n, d0 + nc)
+            if unit:
+                chunk = _f32_rows(docs, d0, d1)
+            else:
+                chunk = buffer[: d1 - d0]
+                np.multiply(_f32_rows(docs, d0, d1), inv32[d0:d1, None], out=chunk)
+            dist, idx = faiss.knn(q32, chunk, min(keep, d1 - d0),
+                                  metric=faiss.METRIC_INNER_PRODUCT)
+            np.add(idx, d0, out=idx, where=idx >= 0)
+            heap.add_result(dist, idx)
+            if release is not None:
+                release(d0, d1)
+        heap.finalize()
+        best_v = heap.D
+        best_v[heap.I < 0] = -np.inf
+        return heap.I, best_v
 
-        def run(qblock, lo, hi):
-            scores = qblock @ _f32_rows(docs, lo, hi).T
-            scores *= inv32[lo:hi]
-            return select_topk(scores, keep, keys[lo:hi])
-    return run, max(1, nc)
+    return pass_
 
 
-def _first_pass(run, q32b: np.ndarray, keys: np.ndarray, n: int, nc: int, keep: int, cancel,
-                release=None):
-    """The float32 top ``keep`` of a query block over all document blocks, merged:
-    (global indices, scores, tie keys)."""
-    best = None
-    for d0 in range(0, n, nc):
-        _check_cancel(cancel)
-        d1 = min(n, d0 + nc)
-        cols, vals = run(q32b, d0, d1)
-        if release is not None:
-            release(d0, d1)
-        gidx = np.where(cols >= 0, cols + d0, -1)
-        gkeys = np.where(cols >= 0, keys[np.maximum(gidx, 0)], -1)
-        part = (gidx, vals.astype(np.float32, copy=False), gkeys)
-        best = part if best is None else merge_topk(*best, *part, keep)
-    return best
+def _numpy_pass(docs: np.ndarray, keys: np.ndarray, inv32: np.ndarray, keep: int, *,
+                chunk_size: int | None, row_cap: int, qc: int, cancel, release):
+    """``pass_(q32)`` as :func:`_faiss_pass`, by a float32 matrix product per block of
+    documents and :func:`~ragdash.retrieval.topk.select_topk`, merged block by block."""
+    n = len(docs)
+    nc = max(1, chunk_size or min(max(1024, _BLOCK_ELEMENTS // qc), row_cap))
+
+    def pass_(q32: np.ndarray):
+        best = None
+        for d0 in range(0, n, nc):
+            _check_cancel(cancel)
+            d1 = min(n, d0 + nc)
+            scores = q32 @ _f32_rows(docs, d0, d1).T
+            scores *= inv32[d0:d1]
+            cols, vals = select_topk(scores, keep, keys[d0:d1])
+            if release is not None:
+                release(d0, d1)
+            gidx = np.where(cols >= 0, cols + d0, -1)
+            gkeys = np.where(cols >= 0, keys[np.maximum(gidx, 0)], -1)
+            part = (gidx, vals.astype(np.float32, copy=False), gkeys)
+            best = part if best is None else merge_topk(*best, *part, keep)
+        return best[0], best[1]
+
+    return pass_
 
 
 def _check_cancel(cancel) -> None:
     if cancel is not None and cancel.is_set():
         raise error(Cancelled, "retrieval.cancelled")
-
-
-def _faiss_chunk(qblock, docs, lo, hi, inv32, k, buffer):
-    import faiss
-    if inv32 is None:
-        chunk = docs[lo:hi]
-    else:
-        chunk = buffer[: hi - lo]
-        np.multiply(_f32_rows(docs, lo, hi), inv32[lo:hi, None], out=chunk)
-    want = min(k, hi - lo)
-    dist, idx = faiss.knn(qblock, chunk, want, metric=faiss.METRIC_INNER_PRODUCT)
-    if want == k:
-        return idx, np.where(idx >= 0, dist, -np.inf)
-    cols = np.full((len(qblock), k), -1, dtype=np.int64)
-    vals = np.full((len(qblock), k), -np.inf, dtype=np.float32)
-    cols[:, :want] = idx
-    vals[:, :want] = np.where(idx >= 0, dist, -np.inf)
-    return cols, vals
 
 
 def _refine(q64, docs, inv64, best_i, best_v, best_k, k, partial, release=None):
@@ -397,16 +462,18 @@ def _normalized_f64(m: np.ndarray) -> np.ndarray:
 
 
 def _inverse_norms(m: np.ndarray, release=None) -> np.ndarray:
-    """1/|d| per row (float64); 0 for a zero row, so its scores are exactly 0."""
+    """1/|d| per row (float64, :func:`~ragdash.embeddings.norms.inverse_norms`); 0 for a zero
+    row, so its scores are exactly 0; a row that is not finite is refused."""
     inv = np.empty(len(m), dtype=np.float64)
     step = _NORM_ROWS
     for lo in range(0, len(m), step):
-        part = np.asarray(m[lo:lo + step], dtype=np.float64)
+        inv[lo:lo + step] = inverse_norms(m[lo:lo + step])
         if release is not None:
             release(lo, lo + step)
-        _check_finite(part, "document vectors", lo)
-        norms = np.sqrt(np.einsum("ij,ij->i", part, part))
-        inv[lo:lo + step] = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+    bad = np.isnan(inv)
+    if bad.any():
+        raise error(RetrievalError, "cosine.not_finite", what="document vectors",
+                    row=int(np.flatnonzero(bad)[0]))
     return inv
 
 
@@ -426,6 +493,9 @@ def _page_releaser(given, docs: np.ndarray):
     row, size, page = docs.strides[0], len(mm), mmap.PAGESIZE
     if row <= 0 or start < 0:
         return None
+    if hasattr(mmap, "MADV_SEQUENTIAL"):  # blocks are read in order: let the kernel read ahead
+        with contextlib.suppress(OSError, ValueError):
+            mm.madvise(mmap.MADV_SEQUENTIAL)
 
     def release(lo: int, hi: int) -> None:
         a = start + max(0, lo) * row

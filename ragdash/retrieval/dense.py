@@ -78,6 +78,8 @@ class DenseRetriever:
         dims = getattr(embedder, "dimensions", None)
         self.name = f"{kind}:{label}" + (f"@{dims}" if dims else "")
         self._cached = 0
+        #: 1/|d| of the documents of the vector file last opened (None: computed by the search)
+        self._doc_norms: np.ndarray | None = None
         #: what the last ranking's index takes (see the Retriever protocol)
         self.resources: dict = {}
 
@@ -208,8 +210,10 @@ class DenseRetriever:
                       "tokens": self.embedder.usage["prompt_tokens"]})
         k = max(0, min(int(kmax), len(dataset.documents)))
         searching = time.perf_counter()
+        norms = self._doc_norms if self._doc_norms is not None \
+            and len(self._doc_norms) == len(doc_vecs) else None
         indices, scores = top_k_cosine(query_vecs, doc_vecs, k, doc_ids=dataset.doc_ids,
-                                       cancel=cancel)
+                                       cancel=cancel, doc_inverse_norms=norms)
         n, d = doc_vecs.shape
         self.resources = {"index_bytes": int(n) * int(d) * 4, "vectors": int(n),
                           "dimensions": int(d), "precision": "float32",
@@ -254,7 +258,9 @@ class DenseRetriever:
                 progress=progress, cancel=cancel, while_waiting=_import_ranking))
         n = len(dataset.documents)
         docs = vf.open(n)
+        self._doc_norms = None
         if docs is not None:
+            self._doc_norms = _file_norms(vf, docs)
             self._cached += n
             if progress is not None:
                 usage = self.embedder.usage
@@ -268,6 +274,7 @@ class DenseRetriever:
         docs = vf.open(n)
         if docs is None:
             raise error(EmbeddingError, "dense.unreadable", path=vf.path)
+        self._doc_norms = _file_norms(vf, docs)
         return docs, qvecs
 
     def _check_sizes(self, docs: np.ndarray, qvecs: np.ndarray) -> None:
@@ -521,6 +528,19 @@ DEFAULT_API_BATCH = OPENAI["batch_size"].default
 DEFAULT_LOCAL_BATCH = LOCAL["batch_size"].default
 
 _KNOWN_OPTIONS = frozenset({"max_batch_tokens", "session", "device", "seed"})
+
+
+def _file_norms(vf: VectorFile, docs: np.ndarray) -> np.ndarray:
+    """The inverse norms stored with a vector file; for a file written before they were
+    stored, computed once here (one read of the file, as every search used to make) and saved
+    beside it, so the next search reads them."""
+    inv = vf.inverse_norms(len(docs))
+    if inv is None:
+        from .cosine import _inverse_norms, _page_releaser
+
+        inv = _inverse_norms(docs, _page_releaser(docs, np.asarray(docs)))
+        vf.save_inverse_norms(inv)
+    return inv
 
 
 def _import_ranking():

@@ -272,3 +272,42 @@ def test_the_command_line_asks_for_float16(fake_server, tmp_path, capsys, monkey
     assert info["dtype"] == "float16" and info["rows"] == 40
     assert main(["evaluate", str(folder), "--vector-dtype", "float16"]) == 2
     assert "--vector-dtype applies only to --retriever openai" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_norms_stored_with_the_file_are_the_searchs_own(tmp_path, backend):
+    # written in chunks with ties, scaled copies and zero rows: the stored 1/|d| are the very
+    # numbers the search computes, so the top k (ties by doc id) is the same either way
+    docs = _random_with_ties(3000, 16, seed=5)
+    vf = VectorFile(tmp_path, Namespace("u", "m", 16), "fp")
+    w = vf.writer(len(docs), 16)
+    for lo in range(0, len(docs), 700):
+        w.append(docs[lo:lo + 700])
+    w.commit()
+    mapped = vf.open(len(docs))
+    stored = vf.inverse_norms(len(docs))
+    from ragdash.retrieval.cosine import _inverse_norms
+
+    assert stored is not None and stored.tobytes() == _inverse_norms(docs).tobytes()
+    rng = np.random.default_rng(6)
+    queries = np.vstack([rng.standard_normal((20, 16)), docs[:5]])
+    ids = [f"d{(i * 37) % 3000:04d}" for i in range(3000)]
+    with_norms = top_k_cosine(queries, mapped, 50, backend=backend, doc_ids=ids,
+                              doc_inverse_norms=stored)
+    without = top_k_cosine(queries, docs, 50, backend=backend, doc_ids=ids)
+    assert np.array_equal(with_norms[0], without[0])
+    assert np.array_equal(with_norms[1], without[1])
+    assert vf.remove() and not vf.norms_path.exists()
+
+
+def test_a_vector_file_without_norms_still_loads_and_gets_them(fake_server, tmp_path):
+    # a file written before norms were stored: the first search computes them once and
+    # saves them beside it; the ranking is the same
+    ds = _dataset()
+    first = _dense(fake_server, tmp_path).rank(ds, ds.queries, 10)
+    vf = _dense(fake_server, tmp_path).vector_file(ds)
+    stored = vf.inverse_norms(40)
+    vf.norms_path.unlink()
+    second = _dense(fake_server, tmp_path).rank(ds, ds.queries, 10)
+    assert second.to_dict() == first.to_dict()
+    assert vf.inverse_norms(40).tobytes() == stored.tobytes()
