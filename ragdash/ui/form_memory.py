@@ -43,21 +43,33 @@ FIELDS: dict[str, type] = {
 SECRET = frozenset({keys.API_KEY, pipeline_form.RERANK_KEY, engine_form.TOKEN, keys.RUN_NAME})
 #: the sessionStorage item
 STORAGE_KEY = "ragdash.run_form"
-#: session key: this session has asked the tab for its settings (and taken them in)
-ASKED = "rd_form_memory_asked"
+#: session key: this session has taken in the settings the tab held
+ASKED = "rd_form_memory_taken"
 
+#: session key: a random id of this server session, written beside the values: the tab
+#: tells a reload (another id) from a rerun
+SESSION = "rd_form_memory_session"
+
+# The tab holds {"session": id, "values": {...}}. A draw by the session that wrote it (or one
+# that has taken the values in) writes the current values; the first draw by a new session
+# (after a reload or a link) hands the stored values to Python instead, once.
 _JS = """
 export default function (component) {
   const { data, setTriggerValue } = component;
-  if (!data) return;
-  const KEY = data.item;
-  if (data.restore) {
-    let saved = null;
-    try { saved = window.sessionStorage.getItem(KEY); } catch (e) { saved = null; }
-    setTriggerValue("restored", saved === null ? "" : saved);
-  } else if (typeof data.save === "string") {
-    try { window.sessionStorage.setItem(KEY, data.save); } catch (e) { /* storage off */ }
+  if (!data || !data.item) return;
+  let stored = null;
+  try { stored = JSON.parse(window.sessionStorage.getItem(data.item) || "null"); }
+  catch (e) { stored = null; }
+  const theirs = stored && stored.session !== data.session && stored.values
+    && Object.keys(stored.values).length > 0;
+  if (theirs && !data.taken) {
+    setTriggerValue("restored", JSON.stringify(stored.values));
+    return;
   }
+  try {
+    window.sessionStorage.setItem(data.item, JSON.stringify(
+      { session: data.session, values: JSON.parse(data.save) }));
+  } catch (e) { /* storage turned off: nothing is kept */ }
 }
 """
 
@@ -99,25 +111,20 @@ def taken(raw: str) -> dict[str, Any]:
 
 
 def keep() -> None:
-    """Mount the tab's store: the first time in a session, take the settings it holds
-    (then redraw); afterwards, give it the current ones. Call it after the form."""
+    """Mount the tab's store after the form: it keeps the current settings, or — the first
+    time a new session draws the page while the tab holds another session's — hands those
+    back, and the page is drawn again with them."""
+    import secrets
+
     ss = st.session_state
-    if not ss.get(ASKED):
-        # asked again on every run until answered: an answer can be lost to a rerun that a
-        # click started at the same moment, and a changed question runs the script again
-        ss[ASKED + ":n"] = ss.get(ASKED + ":n", 0) + 1
-        result = _memory(key="rd_form_memory", data={"restore": ss[ASKED + ":n"],
-                                                     "item": STORAGE_KEY},
-                         height=0, on_restored_change=lambda: None)
-        raw = result.get("restored") if result is not None else None
-        if raw is None:
-            return  # the script has not answered yet: it reruns the page when it does
+    session = ss.setdefault(SESSION, secrets.token_hex(8))
+    result = _memory(key="rd_form_memory", height=0, on_restored_change=lambda: None,
+                     data={"item": STORAGE_KEY, "session": session, "taken": bool(ss.get(ASKED)),
+                           "save": json.dumps(snapshot(), sort_keys=True)})
+    raw = result.get("restored") if result is not None else None
+    if raw is not None and not ss.get(ASKED):
         ss[ASKED] = True
         values = taken(raw)
         if values:
             ss.update(values)
-            st.rerun()
-        return
-    saved = json.dumps(snapshot(), sort_keys=True)
-    _memory(key="rd_form_memory", data={"save": saved, "item": STORAGE_KEY}, height=0,
-            on_restored_change=lambda: None)
+        st.rerun()  # drawn with them, and the tab told they are taken
