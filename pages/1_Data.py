@@ -10,6 +10,8 @@ t = ctx.t
 st.title(t("data.title"))
 st.markdown(t("data.intro"))
 
+st.page_link("pages/8_Generate.py", label=t("gen.no_queries"), icon=":material/edit_note:")
+
 tab_sample, tab_upload = st.tabs([t("data.tab_sample"), t("data.tab_upload")])
 with tab_sample:
     samples = {name: (title, text) for name, title, text in data.samples(ctx.lang)}

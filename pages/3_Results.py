@@ -6,7 +6,7 @@ from ragdash.metrics import DEFAULT_KS, metric_label
 from ragdash.present.charts import PLOTLY_CONFIG, curve_figure
 from ragdash.present.tables import summary_grid
 from ragdash.ui import job_panel, keys, page_setup, results, state
-from ragdash.ui.widgets import bind, bind_choice
+from ragdash.ui.widgets import bind, bind_choice, synthetic_banner
 
 ctx = page_setup("results", settle=2.0)
 t = ctx.t
@@ -51,6 +51,7 @@ cols[0].metric(t("res.dataset"), run.dataset.name)
 cols[1].metric(t("res.queries"), f"{len(table):,}")
 cols[2].metric(t("res.retriever"), run.model or run.retriever)
 cols[3].metric(t("res.seconds"), f"{run.seconds:.1f} s" if run.seconds is not None else "—")
+synthetic_banner(ctx.lang, run.dataset)
 n_empty = int(table.no_relevant.sum())
 
 controls = st.columns([3, 1, 2])

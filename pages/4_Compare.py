@@ -7,7 +7,7 @@ from ragdash.errors import RagdashError
 from ragdash.metrics import FAMILIES, FAMILY_NAMES, metric_label
 from ragdash.present.charts import PLOTLY_CONFIG, curve_figure
 from ragdash.ui import compare, gate, keys, page_setup, results, state
-from ragdash.ui.widgets import bind, bind_choice, md, say
+from ragdash.ui.widgets import bind, bind_choice, md, say, synthetic_banner
 
 ctx = page_setup("compare")
 t = ctx.t
@@ -18,6 +18,7 @@ if ds is None:
     st.stop()
 
 st.caption(t("cmp.intro", name=md(ds.name)))
+synthetic_banner(ctx.lang, ds)
 compare.upload_trec_runs(ctx, ds)
 summaries = ctx.store.list(dataset_fingerprint=state.dataset_fingerprint())
 if len(summaries) < 2:

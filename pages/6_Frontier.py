@@ -6,7 +6,7 @@ import streamlit as st
 
 from ragdash.ui import frontier, keys, page_setup, results, state
 from ragdash.ui.compare import unique_names
-from ragdash.ui.widgets import bind, md
+from ragdash.ui.widgets import bind, md, synthetic_banner
 
 ctx = page_setup("frontier")
 t = ctx.t
@@ -17,6 +17,7 @@ if ds is None:
     st.stop()
 
 st.caption(t("fr.intro", name=md(ds.name)))
+synthetic_banner(ctx.lang, ds)
 # the fingerprint kept when the dataset was loaded: hashing 100k documents again is 0.4 s
 summaries = ctx.store.list(dataset_fingerprint=state.dataset_fingerprint() or ds.fingerprint())
 runs = [ctx.store.load(s.id) for s in summaries]

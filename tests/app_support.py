@@ -19,7 +19,7 @@ from ragdash.ui import keys
 APP = ROOT / "app.py"
 PAGES = {"data": "pages/1_Data.py", "run": "pages/2_Run.py", "results": "pages/3_Results.py",
          "compare": "pages/4_Compare.py", "cost": "pages/5_Cost.py",
-         "judge": "pages/7_Judge.py"}
+         "judge": "pages/7_Judge.py", "generate": "pages/8_Generate.py"}
 
 
 def new_app(**query) -> AppTest:

@@ -72,11 +72,13 @@ ASSUMED_QUERY_TOKENS = 30
 #: the grade a source passage gets, and the least the judge must give it to keep the query
 SOURCE_GRADE = 3
 ANSWERABLE_GRADE = 2
+#: the end of a generated dataset's name (the app lists the stored sets by it)
+NAME_SUFFIX = " (generated)"
 #: requests sent to the client at once (bounds the prompts in memory)
 CHUNK = 2_000
 
 __all__ = ["ANSWERABLE_GRADE", "ASSUMED_QUERY_TOKENS", "DEFAULT_DEPTH", "DEFAULT_MAX_TOKENS",
-           "SOURCE_GRADE", "GenerateJob", "Generated", "generated_source"]
+           "NAME_SUFFIX", "SOURCE_GRADE", "GenerateJob", "Generated", "generated_source"]
 
 
 def generated_source(model: str, version: str = PROMPT_VERSION) -> str:
@@ -350,7 +352,7 @@ class GenerateJob:
         qrels = {q: {d: float(SOURCE_GRADE)} for q, d in zip(ids, src_docs)}
         dataset = Dataset(list(self.corpus.documents),
                           [Query(q, queries[i]) for q, i in zip(ids, keep)], qrels,
-                          name=f"{self.corpus.name} (generated)", source=self.corpus.name,
+                          name=f"{self.corpus.name}{NAME_SUFFIX}", source=self.corpus.name,
                           synthetic={"queries": len(keep), "generators": {self.model: len(keep)},
                                      "seeds": [self.seed]})
         labels = [(q, d, float(SOURCE_GRADE), source) for q, d in zip(ids, src_docs)]

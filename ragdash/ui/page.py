@@ -17,9 +17,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from ..dataset import Dataset
+from ..dataset import Dataset, synthetic_note
 from ..errors import RagdashError
-from ..i18n import LANGUAGE_NAMES, LANGUAGES
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, message
 from ..i18n import t as _t
 from ..jobs import JobManager
 from ..runs.access import UserRuns
@@ -36,6 +36,7 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("cost", "pages/5_Cost.py", "nav.cost", ":material/payments:"),
     ("frontier", "pages/6_Frontier.py", "nav.frontier", ":material/balance:"),
     ("judge", "pages/7_Judge.py", "nav.judge", ":material/gavel:"),
+    ("generate", "pages/8_Generate.py", "nav.generate", ":material/edit_note:"),
 )
 PAGE_PATHS = {page: path for page, path, _, _ in PAGES}
 #: the browser tab's icon (a file in the package, served by the app itself)
@@ -198,6 +199,9 @@ def _sidebar(ctx: PageContext) -> None:
             sizes = ds.sizes()
             st.caption(t("side.dataset", name=md(ds.name), docs=f"{sizes['documents']:,}",
                          queries=f"{sizes['queries_with_qrels']:,}"))
+            synthetic = synthetic_note(ds)
+            if synthetic is not None:
+                st.caption(md(message(synthetic, ctx.lang)))
         if ctx.run_id:
             try:
                 summary = ctx.store.summary(ctx.run_id)
