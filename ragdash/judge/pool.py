@@ -85,6 +85,11 @@ def _codes(values: np.ndarray, vocab: pd.Index) -> np.ndarray:
     return vocab.get_indexer(values).astype(np.int64)
 
 
+def _distinct(ids: Sequence[str]) -> pd.Index:
+    """An index of ``ids`` once each (a dataset may name an id twice; validation says so)."""
+    return pd.Index(pd.unique(np.asarray(ids, dtype=object)), dtype=object)
+
+
 def build_pool(rankings: Sequence[Ranking], depth: int, qrels: Mapping[str, Mapping],
                *, known_queries: Sequence[str] | None = None,
                known_docs: Sequence[str] | None = None,
@@ -114,14 +119,14 @@ def build_pool(rankings: Sequence[Ranking], depth: int, qrels: Mapping[str, Mapp
     examples: dict[str, str] = {}
     keep = np.ones(len(ds), dtype=bool)
     if known_queries is not None:
-        ok_vocab = pd.Index(known_queries).get_indexer(q_vocab) >= 0
+        ok_vocab = _distinct(known_queries).get_indexer(q_vocab) >= 0
         ok = ok_vocab[qc] if len(qc) else np.ones(0, dtype=bool)
         if not ok.all():
             examples["query"] = str(q_vocab[qc[~ok][0]])
             unknown_q = len(np.unique(qc[~ok]))
         keep &= ok
     if known_docs is not None:
-        ok = pd.Index(known_docs).get_indexer(ds) >= 0
+        ok = _distinct(known_docs).get_indexer(ds) >= 0
         if not ok.all():
             examples["document"] = str(ds[~ok][0])
             unknown_d = len(pd.unique(ds[~ok]))

@@ -48,3 +48,9 @@ def test_pool_matches_set_union_on_random_runs():
         assert (d in qrels.get(q, {})) == (not np.isnan(h))
         if not np.isnan(h):
             assert h == qrels[q][d]
+
+
+def test_a_dataset_naming_an_id_twice_still_pools():
+    a = Ranking.from_dict({"q1": {"d1": 3, "d2": 2, "dx": 1}}, name="A")
+    pool = build_pool([a], 3, {}, known_queries=["q1", "q1"], known_docs=["d1", "d2", "d1"])
+    assert sorted(pool.doc_ids.tolist()) == ["d1", "d2"] and pool.unknown_docs == 1
