@@ -41,15 +41,14 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from fake_server import FakeServer
 
 AnswerFn = Callable[[dict], "str | dict"]
 
@@ -58,18 +57,6 @@ def echo(body: dict) -> str:
     """The default answer: the last message's content."""
     messages = body.get("messages") or [{}]
     return str(messages[-1].get("content", ""))
-
-
-@dataclass
-class Fault:
-    kind: str
-    status: int = 500
-    body: object = None
-    headers: dict = field(default_factory=dict)
-    seconds: float = 0.0
-    size: int = 0
-    match: str | None = None
-    times: int = 1
 
 
 @dataclass
@@ -82,7 +69,7 @@ class Recorded:
     fault: str | None = None
 
 
-class FakeChat:
+class FakeChat(FakeServer):
     def __init__(self, *, answer: AnswerFn = echo, api_key: str | None = None,
                  auth_header: str = "authorization", models: set[str] | None = None,
                  latency: float = 0.0, only_path: str | None = None) -> None:
@@ -92,69 +79,12 @@ class FakeChat:
         self.models = models
         self.latency = latency
         self.only_path = only_path
-        self.requests: list[Recorded] = []
-        self._faults: deque[Fault] = deque()
-        self._lock = threading.Lock()
-        self._httpd: ThreadingHTTPServer | None = None
-
-    def start(self, port: int = 0) -> FakeChat:
-        server = self
-
-        class Handler(_Handler):
-            fake = server
-
-        self._httpd = _Server(("127.0.0.1", port), Handler)
-        threading.Thread(target=self._httpd.serve_forever, daemon=True,
-                         kwargs={"poll_interval": 0.05}).start()
-        return self
-
-    def stop(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-
-    def __enter__(self) -> FakeChat:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    @property
-    def root(self) -> str:
-        assert self._httpd is not None
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        super().__init__()
 
     @property
     def url(self) -> str:
         """The base URL a user would type: ``http://127.0.0.1:PORT/v1``."""
         return self.root + "/v1"
-
-    def fault(self, kind: str, **kw) -> FakeChat:
-        with self._lock:
-            self._faults.append(Fault(kind, **kw))
-        return self
-
-    def _take_fault(self, said: str) -> Fault | None:
-        with self._lock:
-            for f in self._faults:
-                if f.match is None or f.match in said:
-                    f.times -= 1
-                    if f.times <= 0:
-                        self._faults.remove(f)
-                    return f
-        return None
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address) -> None:
-        """Quiet about a client that hung up (a timeout, a reply cut at its cap)."""
-        import sys
-
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -230,7 +160,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self._refuse(rec):
             return None
         body = rec.body
-        fault = self.fake._take_fault(json.dumps(body["messages"], ensure_ascii=False))
+        fault = self.fake._take_fault([json.dumps(body["messages"], ensure_ascii=False)])
         kind = fault.kind if fault else None
         rec.fault = kind
         if kind == "status":
@@ -280,6 +210,9 @@ class _Handler(BaseHTTPRequestHandler):
         if kind == "huge":
             reply["padding"] = "x" * fault.size
         return self._send(200, reply)
+
+
+FakeChat.handler = _Handler
 
 
 @pytest.fixture(name="fake_chat")

@@ -44,32 +44,19 @@ import hashlib
 import json
 import socket
 import sys
-import threading
 import time
-from collections import deque
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
+from fake_server import FakeServer
 
 
 def fake_tokens(text: str) -> int:
     """The fake server's token count: one per character, at least one."""
     return max(1, len(text))
-
-
-@dataclass
-class Fault:
-    kind: str
-    status: int = 500
-    body: object = None
-    headers: dict = field(default_factory=dict)
-    seconds: float = 0.0
-    dim: int = 0
-    match: str | None = None
-    times: int = 1
 
 
 @dataclass
@@ -89,7 +76,7 @@ class Recorded:
         return list(self.body.get("input", [])) if isinstance(self.body, dict) else []
 
 
-class FakeOpenAI:
+class FakeOpenAI(FakeServer):
     def __init__(self, *, dim: int = 8, latency: float = 0.0, api_key: str | None = None,
                  auth_header: str = "authorization", models: set[str] | None = None,
                  max_input_tokens: int | None = None, report_usage: bool = True,
@@ -105,72 +92,13 @@ class FakeOpenAI:
         self.flat_errors = flat_errors
         self.ignore_dimensions = ignore_dimensions
         self.only_path = only_path
-        self.requests: list[Recorded] = []
         self.served: list[str] = []
-        self._faults: deque[Fault] = deque()
-        self._lock = threading.Lock()
-        self._httpd: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-
-    # -- lifecycle -----------------------------------------------------------------------
-    def start(self, port: int = 0) -> FakeOpenAI:
-        server = self
-
-        class Handler(_Handler):
-            fake = server
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True,
-                                        kwargs={"poll_interval": 0.05})
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-
-    def __enter__(self) -> FakeOpenAI:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    @property
-    def port(self) -> int:
-        assert self._httpd is not None
-        return self._httpd.server_address[1]
-
-    @property
-    def root(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        super().__init__()
 
     @property
     def url(self) -> str:
         """The base URL a user would type: ``http://127.0.0.1:PORT/v1``."""
         return self.root + "/v1"
-
-    # -- scripting -----------------------------------------------------------------------
-    def fault(self, kind: str, **kw) -> FakeOpenAI:
-        with self._lock:
-            self._faults.append(Fault(kind, **kw))
-        return self
-
-    def _take_fault(self, inputs: list[str]) -> Fault | None:
-        with self._lock:
-            for f in self._faults:
-                if f.match is None or any(f.match in t for t in inputs):
-                    f.times -= 1
-                    if f.times <= 0:
-                        self._faults.remove(f)
-                    return f
-        return None
-
-    @property
-    def pending_faults(self) -> int:
-        return len(self._faults)
 
     # -- the model -----------------------------------------------------------------------
     @staticmethod
@@ -343,6 +271,9 @@ class _Handler(BaseHTTPRequestHandler):
         if fault is not None and fault.kind in ("reverse", "dim"):
             rec.fault = None  # a valid reply
         return self._send(200, reply)
+
+
+FakeOpenAI.handler = _Handler
 
 
 @pytest.fixture(name="fake_server")

@@ -35,26 +35,16 @@ import contextlib
 import hashlib
 import json
 import random
-import threading
 import time
-from collections import deque
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler
 
 import pytest
+from fake_server import FakeServer
 
 
 def fake_tokens(text: str) -> int:
     return max(1, len(text))
-
-
-@dataclass
-class Fault:
-    kind: str
-    status: int = 500
-    body: object = None
-    headers: dict = field(default_factory=dict)
-    times: int = 1
 
 
 @dataclass
@@ -76,7 +66,7 @@ class Recorded:
         return self.body.get("query", "") if isinstance(self.body, dict) else ""
 
 
-class FakeRerank:
+class FakeRerank(FakeServer):
     def __init__(self, protocol: str = "cohere", *, max_documents: int | None = None,
                  api_key: str | None = None, models: set[str] | None = None,
                  report_usage: bool = True, latency: float = 0.0) -> None:
@@ -86,39 +76,7 @@ class FakeRerank:
         self.models = models
         self.report_usage = report_usage
         self.latency = latency
-        self.requests: list[Recorded] = []
-        self._faults: deque[Fault] = deque()
-        self._lock = threading.Lock()
-        self._httpd: ThreadingHTTPServer | None = None
-
-    def start(self) -> FakeRerank:
-        server = self
-
-        class Handler(_Handler):
-            fake = server
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        threading.Thread(target=self._httpd.serve_forever, daemon=True,
-                         kwargs={"poll_interval": 0.05}).start()
-        return self
-
-    def stop(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-
-    def __enter__(self) -> FakeRerank:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    @property
-    def root(self) -> str:
-        assert self._httpd is not None
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        super().__init__()
 
     @property
     def url(self) -> str:
@@ -126,21 +84,6 @@ class FakeRerank:
         return {"cohere": self.root + "/v2", "jina": self.root + "/v1",
                 "voyage": self.root + "/v1", "vllm": self.root + "/v1",
                 "tei": self.root}[self.protocol]
-
-    def fault(self, kind: str, **kw) -> FakeRerank:
-        with self._lock:
-            self._faults.append(Fault(kind, **kw))
-        return self
-
-    def _take_fault(self) -> Fault | None:
-        with self._lock:
-            if not self._faults:
-                return None
-            f = self._faults[0]
-            f.times -= 1
-            if f.times <= 0:
-                self._faults.popleft()
-            return f
 
     @staticmethod
     def score(query: str, document: str) -> float:
@@ -275,6 +218,9 @@ class _Handler(BaseHTTPRequestHandler):
             if fake.report_usage:
                 reply["usage"] = {"total_tokens": tokens}
         return self._send(200, reply)
+
+
+FakeRerank.handler = _Handler
 
 
 @pytest.fixture(name="fake_rerank")

@@ -13,21 +13,16 @@ import time
 import numpy as np
 import pytest
 from fake_openai import FakeOpenAI
+from fake_server import fast_backoff  # noqa: F401
 from raw_http import RawServer, endless, gzip_bomb, gzip_reply, trickle
 
 from ragdash import http
-from ragdash.embeddings import EmbeddingClient, retry
+from ragdash.embeddings import EmbeddingClient
 from ragdash.errors import AuthenticationError, EmbeddingError, ServerUnreachableError
 
 KEY = "sk-test-DISTINCTIVE-7d1f93c2aa"
 CLASS_NAMES = ("Error", "Exception", "RemoteDisconnected", "ProtocolError", "urllib3",
                "requests.", "Traceback")
-
-
-@pytest.fixture(autouse=True)
-def fast_backoff(monkeypatch):
-    monkeypatch.setattr(retry, "INITIAL_DELAY", 0.01)
-    monkeypatch.setattr(retry, "MAX_DELAY", 0.02)
 
 
 def client(url, **kw):

@@ -6,9 +6,10 @@ with the same cache keys."""
 import numpy as np
 import pytest
 from fake_openai import FakeOpenAI
+from fake_server import fast_backoff  # noqa: F401
 from paths import ROOT
 
-from ragdash import Dataset, Document, Query, retry
+from ragdash import Dataset, Document, Query
 from ragdash.cli import main
 from ragdash.embeddings import EmbeddingClient
 from ragdash.errors import NotFoundError
@@ -18,12 +19,6 @@ from ragdash.retrieval.sweep import dense_retriever_for
 from ragdash.setup import setup_from_run
 
 SAMPLE = str(ROOT / "ragdash" / "data" / "samples" / "jsquad-mini")
-
-
-@pytest.fixture(autouse=True)
-def fast_backoff(monkeypatch):
-    monkeypatch.setattr(retry, "INITIAL_DELAY", 0.01)
-    monkeypatch.setattr(retry, "MAX_DELAY", 0.02)
 
 
 def paths(server):

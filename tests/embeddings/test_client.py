@@ -8,10 +8,11 @@ from itertools import pairwise
 import numpy as np
 import pytest
 from fake_openai import FakeOpenAI, fake_server_fixture  # noqa: F401
+from fake_server import fast_backoff  # noqa: F401
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragdash.embeddings import EmbeddingClient, retry
+from ragdash.embeddings import EmbeddingClient
 from ragdash.embeddings.batching import estimate_tokens, estimate_tokens_many, plan_batches
 from ragdash.embeddings.client import l2_normalize, token_limit
 from ragdash.errors import (
@@ -29,13 +30,6 @@ from ragdash.services.failures import is_too_long
 
 KEY = "sk-test-DISTINCTIVE-7d1f93c2aa"
 TEXTS = [f"text number {i}" for i in range(10)]
-
-
-@pytest.fixture(autouse=True)
-def fast_backoff(monkeypatch):
-    """Backoff without a retry-after header: 10 ms, not 0.5 s (the policy is in test_retry)."""
-    monkeypatch.setattr(retry, "INITIAL_DELAY", 0.01)
-    monkeypatch.setattr(retry, "MAX_DELAY", 0.02)
 
 
 def client(server, **kw):

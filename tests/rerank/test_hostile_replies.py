@@ -12,21 +12,16 @@ import time
 import numpy as np
 import pytest
 from fake_rerank import FakeRerank
+from fake_server import fast_backoff  # noqa: F401
 from raw_http import RawServer, _head, endless, gzip_bomb, trickle
 
-from ragdash import http, retry
+from ragdash import http
 from ragdash.errors import RagdashError, RerankError
 from ragdash.retrieval.rerank import RerankClient
 
 KEY = "rk-test-DISTINCTIVE-5e0a9c"
 GROUPS = [("a query", ["doc one", "doc two"])]
 CLASS_NAMES = ("Error", "Exception", "urllib3", "requests.", "Traceback", "InvalidHeader")
-
-
-@pytest.fixture(autouse=True)
-def fast_backoff(monkeypatch):
-    monkeypatch.setattr(retry, "INITIAL_DELAY", 0.01)
-    monkeypatch.setattr(retry, "MAX_DELAY", 0.02)
 
 
 def client(url, **kw):

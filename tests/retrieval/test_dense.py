@@ -9,9 +9,9 @@ import time
 import numpy as np
 import pytest
 from fake_openai import FakeOpenAI, fake_server_fixture  # noqa: F401
+from fake_server import fast_backoff  # noqa: F401
 
 from ragdash import Dataset, Document, Query
-from ragdash.embeddings import retry
 from ragdash.embeddings.cache import EmbeddingCache, text_hash
 from ragdash.errors import (
     AuthenticationError,
@@ -24,12 +24,6 @@ from ragdash.retrieval import dense as retriever_module
 from ragdash.retrieval.dense import make_dense_retriever
 
 KEY = "sk-live-DISTINCTIVE-key-0xC0FFEE-42"
-
-
-@pytest.fixture(autouse=True)
-def fast_backoff(monkeypatch):
-    monkeypatch.setattr(retry, "INITIAL_DELAY", 0.01)
-    monkeypatch.setattr(retry, "MAX_DELAY", 0.02)
 
 
 def dataset(n_docs=30, n_queries=12, seed=0):

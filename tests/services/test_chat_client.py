@@ -5,8 +5,8 @@ import time
 
 import pytest
 from fake_chat import FakeChat, fake_chat_fixture  # noqa: F401
+from fake_server import fast_backoff  # noqa: F401
 
-from ragdash import retry
 from ragdash.errors import (
     AuthenticationError,
     Cancelled,
@@ -23,12 +23,6 @@ from ragdash.services.chat import ChatClient, ChatRequest
 KEY = "sk-test-CHAT-DISTINCTIVE-0042"
 ASK = [{"role": "system", "content": "Grade relevance 0-3."},
        {"role": "user", "content": "質問: 東京の人口は? 文書: …"}]
-
-
-@pytest.fixture(autouse=True)
-def fast_backoff(monkeypatch):
-    monkeypatch.setattr(retry, "INITIAL_DELAY", 0.01)
-    monkeypatch.setattr(retry, "MAX_DELAY", 0.02)
 
 
 def client(server, **kw):

@@ -6,9 +6,9 @@ import pytest
 from fake_chat import FakeChat
 from fake_openai import FakeOpenAI
 from fake_rerank import FakeRerank
+from fake_server import fast_backoff  # noqa: F401
 from paths import ROOT
 
-from ragdash import retry
 from ragdash.cli import main
 from ragdash.embeddings import EmbeddingClient
 from ragdash.errors import (
@@ -32,12 +32,6 @@ WRONG = "sk-wrong-key-9876543210"
 SAMPLE = str(ROOT / "ragdash" / "data" / "samples" / "jsquad-mini")
 QUOTA = {"error": {"message": "You exceeded your current quota", "type": "insufficient_quota",
                    "code": "insufficient_quota"}}
-
-
-@pytest.fixture(autouse=True)
-def fast_backoff(monkeypatch):
-    monkeypatch.setattr(retry, "INITIAL_DELAY", 0.01)
-    monkeypatch.setattr(retry, "MAX_DELAY", 0.02)
 
 
 @pytest.mark.parametrize("failure, kind", [
