@@ -30,6 +30,8 @@ from scipy.stats import kendalltau
 from sklearn.metrics import cohen_kappa_score
 
 from ragdash.cli import main
+from ragdash.judgments import fill, read_judgments
+from ragdash.metrics import evaluate
 from ragdash.runs import get_store
 
 SECRET = "sk-judge-test-0123456789SECRET"
@@ -120,6 +122,16 @@ def test_judge_fills_the_gaps_and_reports_agreement_with_the_humans(world, keyed
     assert got["source"] == "llm:judge-m@ragdash-umbrela-1"
     side = out.with_name(out.name + ".sources.tsv").read_text(encoding="utf-8")
     assert side.count("llm:judge-m@ragdash-umbrela-1") == len(gaps)
+    # filled with them, every run's top depth is judged (judged@depth 1), and no human label
+    # is replaced
+    filled = fill(world.dataset.qrels, read_judgments(out))
+    assert filled.used == len(gaps) and filled.refused == 0
+    for name, ranking in world.runs.items():
+        before = evaluate(ranking, world.dataset.qrels, kmax=world.depth)
+        after = evaluate(ranking, filled.qrels, kmax=world.depth)
+        assert after.mean(f"judged@{world.depth}") == 1.0 > before.mean(
+            f"judged@{world.depth}"), name
+    assert all(filled.qrels[q][d] == g for (q, d), g in human.items())
     assert got["stored"] == got["source"]
     stored = get_store().load_judgments(world.dataset.fingerprint(), got["stored"])
     assert {(lb.query_id, lb.doc_id): lb.grade for lb in stored} == gaps
