@@ -212,7 +212,8 @@ def agreement_view(ctx: PageContext, fingerprint: str) -> None:
             rows.append({t("judge.col_stat"): t(key), t("judge.col_value"): stat.value,
                          t("judge.col_ci"): f"[{stat.low:.3f}, {stat.high:.3f}]",
                          t("judge.col_pairs"): stat.items})
-    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    # a static table: four rows people read (and copy) as text
+    st.table(pd.DataFrame(rows).set_index(t("judge.col_stat")))
     st.caption(t("judge.agree_help", n=report.items))
     if report.confusion is not None:
         first, second = report.raters

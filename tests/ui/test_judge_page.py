@@ -83,8 +83,8 @@ def test_two_raters_agreement_and_the_download(sample, runs):
     expected = rater_agreement({
         name: {(lb.query_id, lb.doc_id): lb.grade for lb in store.load_judgments(fp, name)}
         for name in ("person:hana", "person:ken")})
-    table = frame_with(at, "statistic", "value", "95% interval")
-    kappa = table[table.iloc[:, 0] == "Cohen's κ (grades)"].iloc[0, 1]
+    (table,) = [tb.value for tb in at.table]
+    kappa = table.loc["Cohen's κ (grades)", "value"]
     assert kappa == pytest.approx(expected.cohen.value)
     assert expected.items == 4
     disagreements = frame_with(at, "query", "document", "person:hana", "person:ken")
