@@ -38,6 +38,7 @@ else:
         st.page_link("pages/1_Data.py", label=t("nav.data"), icon=":material/database:")
         st.stop()
 
+    setup_file.fill_from_link(ctx)  # a ?run= link: the form starts at that run's setup
     setup_file.load_box(ctx)
     settings = run_form.retriever_settings(ctx)
     cols = st.columns(3)

@@ -28,6 +28,27 @@ from .widgets import md, say
 LOADED = "rd_setup_loaded"
 #: session key: what the last load said (kind, text), shown until the next load
 SAID = "rd_setup_said"
+#: session key: the ``?run=`` link whose run's setup filled the form
+FROM_LINK = "rd_setup_from_link"
+
+
+def fill_from_link(ctx: PageContext) -> None:
+    """A session opened by a ``?run=`` link, before its Run form was ever drawn, starts the
+    form at that run's setup (a tab that kept its own last settings puts those back after:
+    :mod:`ragdash.ui.form_memory`). A run no setup describes leaves the form as it is."""
+    from ..setup import setup_from_run
+
+    ss = st.session_state
+    wanted = ss.get(keys.RUN_PARAM)
+    if not wanted or ss.get(FROM_LINK) == wanted or keys.RETRIEVER in ss:
+        return
+    ss[FROM_LINK] = wanted
+    try:
+        values, _ = form_values(setup_from_run(state.load_run(wanted)), ctx)
+    except RagdashError:
+        return
+    values.pop(keys.RUN_NAME, None)  # a name is for one run
+    ss.update(values)
 
 # -- load --------------------------------------------------------------------------------------
 

@@ -170,3 +170,16 @@ def test_a_setup_the_form_cannot_build_is_refused_in_one_sentence():
     (error,) = at.error
     assert "2 first stages" in plain(error.value) and "python -m ragdash run" in plain(
         error.value)
+
+
+def test_a_run_link_starts_the_run_form_at_that_runs_setup():
+    from app_support import save_bm25_run
+
+    from ragdash.samples import load_sample
+
+    run_id = save_bm25_run(load_sample("article-ja"), name="tuned", kmax=20, k1=0.5, b=0.3)
+    at = open_page(new_app(run=run_id), "run")
+    assert at.number_input(key="w:rd_bm25_k1").value == 0.5
+    assert at.number_input(key="w:rd_bm25_b").value == 0.3
+    assert at.number_input(key="w:rd_kmax").value == 20
+    assert at.text_input(key="w:rd_run_name").value == ""  # a name is for one run
