@@ -13,7 +13,9 @@ Contract (scripts rely on it):
   "cost": {"estimate": {...}, "actual": {...}}, "unreadable": u, "unreadable_by_reason":
   {...}, "calibration": {"pairs": N, "confusion": [[human, judge, count], ...], "kappa": k,
   "kappa_ci": [lo, hi], "weighted_kappa": w, "weighted_kappa_ci": [lo, hi], "tau": t, ...},
-  "labels": l, "source": "llm:<model>@<version>", "out": FILE, "estimate": {...}}``.
+  "effect": {"k": 10, "queries": n, "runs": [{"run", "ndcg@10_human", "judged@10_human",
+  "ndcg@10_filled", "judged@10_filled"}, ...], "tau": t}, "labels": l, "source":
+  "llm:<model>@<version>", "out": FILE, "stored": name, "estimate": {...}}``.
 - ``--out FILE`` writes the judge's labels of the gaps as TREC qrels (grades 0–3), with the
   source of each label in ``FILE.sources.tsv``, for ``--fill``; ``--store`` keeps them as a
   judgment set of the dataset in the run store.
@@ -203,16 +205,13 @@ def _judgment_name(job) -> str:
     return label_source(job.model, job.version)
 
 
-def _judgment_set(job, result):
-    from ..judgments import JudgmentSet
 
-    return JudgmentSet.from_qrels(result.qrels(), source=_judgment_name(job))
 
 
 def _write(args, job, result, dataset, store) -> str | None:
     if not (args.out or store is not None):
         return None
-    jset = _judgment_set(job, result)
+    jset = result.judgment_set()
     if args.out:
         from ..judgments import write_judgments
 
@@ -232,7 +231,7 @@ def _report(result, estimate: dict, out_path: str | None) -> dict:
             "cost": result.cost, "unreadable": result.unreadable,
             "unreadable_by_reason": dict(result.reasons),
             "unreadable_examples": result.unread_examples,
-            "calibration": result.calibration,
+            "calibration": result.calibration, "effect": result.effect(),
             "labels": int(sum(len(v) for v in result.qrels().values())),
             "source": estimate["source"], "model": job.model, "endpoint": job.endpoint,
             "prompt_version": job.version, "seconds": round(result.seconds, 3),
@@ -315,6 +314,7 @@ def _result_text(rep: dict) -> str:
         reasons = ", ".join(f"{_reason(k)} {v}"
                             for k, v in sorted(rep["unreadable_by_reason"].items()))
         lines.append(t("cli.judge.unread", lang, n=rep["unreadable"], reasons=reasons))
+    lines += ["", *_effect_text(rep["effect"])]
     cal = rep["calibration"]
     if cal:
         level = cal["relevance_level"]
@@ -336,6 +336,18 @@ def _result_text(rep: dict) -> str:
     if rep.get("stored"):
         lines.append(t("cli.judge.stored", lang, name=rep["stored"]))
     return "\n".join(lines)
+
+
+def _effect_text(effect: dict) -> list[str]:
+    lang, k = _output.LANG, effect["k"]
+    head = [t("cli.judge.col.run", lang), f"nDCG@{k} " + t("cli.judge.col.human_only", lang),
+            f"judged@{k}", f"nDCG@{k} " + t("cli.judge.col.filled", lang), f"judged@{k}"]
+    rows = [[r["run"], r[f"ndcg@{k}_human"], r[f"judged@{k}_human"], r[f"ndcg@{k}_filled"],
+             r[f"judged@{k}_filled"]] for r in effect["runs"]]
+    lines = [t("cli.judge.effect", lang, queries=effect["queries"]), format_table(head, rows)]
+    if effect["tau"] is not None:
+        lines.append(t("cli.judge.effect_tau", lang, tau=format_number(effect["tau"], 2), k=k))
+    return lines
 
 
 def _confusion_table(confusion: list) -> str:

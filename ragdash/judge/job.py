@@ -55,6 +55,8 @@ DEFAULT_MAX_TOKENS = P.JUDGE["max_tokens"].default
 #: the next run asks again; every answer the model gave (a grade, a refusal, a cut or empty
 #: reply, a grade out of range, text without a grade) is cached
 NOT_CACHED = frozenset({"html", "bad_reply", "server", "refused"})
+#: the cutoff of :meth:`JudgeResult.effect`
+EFFECT_K = 10
 #: requests handed to the client at once (bounds the prompts held in memory)
 CHUNK = 2_000
 
@@ -99,6 +101,42 @@ class JudgeResult:
         for q, d, g in zip(*(a.tolist() for a in self.gap_labels())):
             out.setdefault(q, {})[d] = g
         return out
+
+    def judgment_set(self):
+        """The gap labels as a :class:`ragdash.judgments.JudgmentSet` named and sourced
+        ``llm:<model>@<prompt version>``."""
+        from ..judgments import JudgmentSet
+
+        return JudgmentSet.from_qrels(self.qrels(),
+                                      source=label_source(self.job.model, self.job.version))
+
+    def effect(self, k: int = EFFECT_K) -> dict:
+        """What the labels change: each run's nDCG@k and judged@k under the human qrels and
+        under the human qrels filled with these labels (:func:`ragdash.judgments.fill`: a
+        human label is never replaced), over the queries the human qrels judge; and Kendall's
+        τ between the runs' two orders by nDCG@k."""
+        from ..judgments import fill
+        from ..metrics import evaluate
+        from ..stats.agreement import kendall_tau
+
+        job = self.job
+        human = job.dataset.qrels
+        filled = fill(human, self.judgment_set()).qrels
+        pooled = set(job.pool.query_ids.tolist())
+        queries = [q.id for q in job.dataset.queries if q.id in human and q.id in pooled]
+        runs = []
+        for name, ranking in zip(job.names, job.rankings):
+            row = {"run": name}
+            for label, qrels in (("human", human), ("filled", filled)):
+                table = evaluate(ranking, qrels, kmax=k, queries=queries,
+                                 relevance_level=job.relevance_level)
+                row[f"ndcg@{k}_{label}"] = float(table.mean(f"ndcg@{k}"))
+                row[f"judged@{k}_{label}"] = float(table.mean(f"judged@{k}"))
+            runs.append(row)
+        tau = kendall_tau([r[f"ndcg@{k}_human"] for r in runs],
+                          [r[f"ndcg@{k}_filled"] for r in runs])
+        return {"k": k, "queries": len(queries), "runs": runs,
+                "tau": float(tau) if np.isfinite(tau) else None}
 
 
 class JudgeJob:

@@ -132,6 +132,19 @@ def test_judge_fills_the_gaps_and_reports_agreement_with_the_humans(world, keyed
         assert after.mean(f"judged@{world.depth}") == 1.0 > before.mean(
             f"judged@{world.depth}"), name
     assert all(filled.qrels[q][d] == g for (q, d), g in human.items())
+    # and the command said so: nDCG@10 and judged@10 per run, human only and filled
+    effect = got["effect"]
+    queries = [q.id for q in world.dataset.queries if q.id in world.dataset.qrels]
+    assert effect["queries"] == len(queries)
+    for row in effect["runs"]:
+        run = {q: d for q, d in world.runs[row["run"]].to_dict().items() if q in queries}
+        for label, qrels in (("human", world.dataset.qrels), ("filled", filled.qrels)):
+            judged = {q: {d: int(g) for d, g in docs.items()} for q, docs in qrels.items()
+                      if q in queries}
+            by_q = pytrec_eval.RelevanceEvaluator(judged, {"ndcg_cut_10"}).evaluate(run)
+            want = np.mean([by_q.get(q, {}).get("ndcg_cut_10", 0.0) for q in queries])
+            assert row[f"ndcg@10_{label}"] == pytest.approx(want), (row["run"], label)
+        assert row["judged@10_filled"] > row["judged@10_human"]
     assert got["stored"] == got["source"]
     stored = get_store().load_judgments(world.dataset.fingerprint(), got["stored"])
     assert {(lb.query_id, lb.doc_id): lb.grade for lb in stored} == gaps
