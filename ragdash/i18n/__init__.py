@@ -31,10 +31,11 @@ import string
 from collections.abc import Mapping
 
 from . import loader
+from .bidi import isolate
 
 __all__ = ["AREAS", "CATALOG", "DEFAULT_LANG", "LANGUAGES", "Joined", "Text", "check_catalog",
            "convention",
-           "dataset_error", "error", "forms", "has", "message", "normalize_lang",
+           "dataset_error", "error", "forms", "has", "isolate", "message", "normalize_lang",
            "placeholders", "t", "text"]
 
 _LANGUAGE_DATA, _AREA_DATA = loader.read()

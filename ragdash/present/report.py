@@ -45,7 +45,7 @@ from markupsafe import Markup
 from .. import __version__
 from ..cost import actual_cost, format_money
 from ..errors import RagdashError
-from ..i18n import message, normalize_lang, t
+from ..i18n import isolate, message, normalize_lang, t
 from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
 from ..run import distinct_rankings, merged_notes
 from ..secrets import scrub_secrets
@@ -287,7 +287,9 @@ def _entries(runs: Sequence[Run]) -> list[_Entry]:
         name = run.name or run.retriever or "run"
         n = seen.get(name, 0)
         seen[name] = n + 1
-        out.append(_Entry(name=f"{name} ({n + 1})" if n else name, run=run, table=run.table()))
+        # isolated: a name with a right-to-left override must not reverse the report's words
+        out.append(_Entry(name=isolate(f"{name} ({n + 1})" if n else name), run=run,
+                          table=run.table()))
     return out
 
 

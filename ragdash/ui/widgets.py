@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 
 from ..http import ALLOW_PLAIN_HTTP_ENV, plain_http_host
-from ..i18n import message
+from ..i18n import isolate, message
 
 WIDGET_PREFIX = "w:"
 
@@ -27,9 +27,12 @@ def md(text: object) -> str:
 
     Two things are kept as code spans, which show their text as is and cannot link or
     format anything: a span already in backticks (messages write commands that way) and a
-    URL (as a Markdown link it would show every backslash escape inside it)."""
+    URL (as a Markdown link it would show every backslash escape inside it).
+
+    Text that could reorder the words around it (a right-to-left override in a run's name)
+    is a directional isolate (:func:`ragdash.i18n.isolate`)."""
     out = []
-    for i, part in enumerate(_CODE_OR_URL.split(str(text))):
+    for i, part in enumerate(_CODE_OR_URL.split(isolate(text))):
         if i % 2 == 0:
             out.append("".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in part))
         elif part.startswith("`"):
