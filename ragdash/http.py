@@ -1,4 +1,4 @@
-"""The HTTP transport of every client of a remote service (embeddings, rerank).
+"""The HTTP transport of every client of a remote service (embeddings, rerank, chat).
 
 A low-layer module: it imports nothing of ragdash but :mod:`ragdash.errors` and
 :mod:`ragdash.retry`. What it guarantees for each request, whatever the server does:
@@ -22,7 +22,7 @@ A low-layer module: it imports nothing of ragdash but :mod:`ragdash.errors` and
 - **Header values checked before sending**: :func:`check_header_value` refuses a value with a
   line break or a character outside Latin-1 at once (no retries, no library traceback).
 
-API for a client (see ``ragdash/embeddings/client.py`` for a full user)::
+API for a client (``ragdash/services/service.py`` is the one user; clients go through it)::
 
     from ragdash import http
 

@@ -1,4 +1,5 @@
-"""When to retry a request to a remote service (embeddings, rerank), and how long to wait.
+"""When to retry a request to a remote service (embeddings, rerank, chat), and how
+long to wait.
 
 Two small pure functions over named constants, so the policy is tested without sleeping:
 
