@@ -77,7 +77,9 @@ def run_info(args: argparse.Namespace) -> int:
         emit(t("cli.judge.cache_info", _output.LANG, path=judged["path"],
                size=_size(judged["bytes"]), n=judged["rows"]))
         if judged["models"]:
-            emit(format_table(["model", "base URL", "prompt", "answers", "graded"],
+            emit(format_table([t(k, _output.LANG) for k in (
+                "cli.judge.col.model", "cli.judge.col.base_url", "cli.judge.col.prompt",
+                "cli.judge.col.answers", "cli.judge.col.graded")],
                               [[m["model"], m["base_url"], m["prompt_version"],
                                 f"{m['rows']:,}", f"{m['graded']:,}"]
                                for m in judged["models"]]))
