@@ -241,7 +241,8 @@ _STAGE_KEYS = {"documents": "job.stage.documents", "queries": "job.stage.queries
            "ranking": "job.stage.ranking", "scoring": "job.stage.scoring",
            "saving": "job.stage.saving", "tokenizing": "job.stage.tokenizing",
            "indexing": "job.stage.indexing", "retrieving": "job.stage.retrieving",
-           "searching": "job.stage.searching", "rerank": "job.stage.rerank"}
+           "searching": "job.stage.searching", "rerank": "job.stage.rerank",
+           "write": "job.stage.write", "judge": "job.stage.judge"}
 #: each state but running -> its label
 _STATE_KEYS = {"queued": "job.queued", "done": "job.done", "failed": "job.failed",
                "cancelled": "job.cancelled"}

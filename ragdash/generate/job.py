@@ -226,7 +226,10 @@ class GenerateJob:
         replies, spent = self._write(client, progress, cancel)
         queries, reasons, failures, examples = self._check(replies)
         keep = list(queries)
-        answer_grades, answer_usage = self._answerable(keep, queries, judge_client, cancel)
+        judging = None if progress is None else (
+            lambda p: progress({**p, "stage": "judge"}))
+        answer_grades, answer_usage = self._answerable(keep, queries, judge_client, cancel,
+                                                       judging)
         for i in list(keep):
             grade = answer_grades.get(i)
             if grade is None or grade < ANSWERABLE_GRADE:
@@ -234,7 +237,7 @@ class GenerateJob:
                 reasons[reason] += 1
                 examples.setdefault(reason, queries[i])
                 keep.remove(i)
-        result = self._pool(keep, queries, judge_client, dense, cancel)
+        result = self._pool(keep, queries, judge_client, dense, cancel, judging)
         dataset, labels, records, pool_info, pool_usage = result
         usage = {"writing": spent, "judge": _add(answer_usage, pool_usage)}
         actual_write = chat_cost(spent["prompt_tokens"], spent["completion_tokens"],
@@ -321,7 +324,8 @@ class GenerateJob:
     def _query_id(self, i: int) -> str:
         return f"gen{self.seed}-{i + 1:0{len(str(len(self.prompts)))}d}"
 
-    def _answerable(self, keep: list[int], queries: dict[int, str], judge_client, cancel):
+    def _answerable(self, keep: list[int], queries: dict[int, str], judge_client, cancel,
+                    progress=None):
         """The judge's grade of each query against the passage it was written from."""
         if not keep:
             return {}, _zero_usage()
@@ -335,14 +339,15 @@ class GenerateJob:
         job = JudgeJob(ds, [ranking], depth=1, endpoint=self.judge_endpoint,
                        model=self.judge_model, calibrate=0, cache=self.judge_cache,
                        seed=self.seed)
-        result = job.run(judge_client, cancel=cancel)
+        result = job.run(judge_client, cancel=cancel, progress=progress)
         by_query = dict(zip(ids, keep))
         grades: dict[int, int | None] = {i: None for i in keep}
         for q, _d, g in zip(*(a.tolist() for a in result.gap_labels())):
             grades[by_query[q]] = int(g)
         return grades, result.usage
 
-    def _pool(self, keep: list[int], queries: dict[int, str], judge_client, dense, cancel):
+    def _pool(self, keep: list[int], queries: dict[int, str], judge_client, dense, cancel,
+              progress=None):
         from ..pipeline import run_evaluation
         from ..retrieval import make_retriever
 
@@ -374,7 +379,7 @@ class GenerateJob:
         job = JudgeJob(dataset, rankings, depth=self.depth, endpoint=self.judge_endpoint,
                        model=self.judge_model, names=info["retrievers"], calibrate=0,
                        cache=self.judge_cache, seed=self.seed)
-        result = job.run(judge_client, cancel=cancel)
+        result = job.run(judge_client, cancel=cancel, progress=progress)
         llm = label_source(self.judge_model, job.version)
         judged_q, judged_d, grades = (a.tolist() for a in result.gap_labels())
         other_rel: set[str] = set()

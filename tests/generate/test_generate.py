@@ -28,9 +28,9 @@ PLAN = {0: "copy", 1: "copy", 2: "copy", 3: "copy",
         7: "dup:fair", 8: "dup:fair", 9: "dup:moon", 10: "dup:moon",
         11: "refuse", 12: "refuse",
         13: "sorry", 14: "sorry", 15: "two",
-        16: "unanswerable", 17: "unanswerable"}
+        16: "unanswerable", 17: "unanswerable", 18: "nograde"}
 EXPECTED = {"copied": 4, "wrong_language": 3, "duplicate": 2, "failed": 2,
-            "not_question": 3, "not_answerable": 2}
+            "not_question": 3, "not_answerable": 2, "unjudged": 1}
 
 
 def _corpus() -> tuple[Corpus, Writer]:
@@ -87,6 +87,25 @@ def test_every_check_is_counted_and_a_rerun_sends_nothing(home, tmp_path):
         assert [q.text for q in rerun.dataset.queries] == \
             [q.text for q in result.dataset.queries]
         assert rerun.dataset.qrels == result.dataset.qrels
+
+
+def test_the_cost_before_is_the_price_catalogs(home):
+    """gpt-4o-mini at OpenAI: input and output tokens at the catalog's prices, in USD and
+    at the configured yen rate; nothing sent (the endpoint is never reached)."""
+    from ragdash.cost.chat import find_chat_price
+    from ragdash.cost.currency import load_settings
+    from ragdash.generate.job import ASSUMED_QUERY_TOKENS
+
+    corpus, _ = _corpus()
+    job = GenerateJob(corpus, endpoint="https://api.openai.com/v1", model="gpt-4o-mini",
+                      n=10, seed=1, cache=GenerateCache(home), judge_cache=JudgeCache(home))
+    writing = job.estimate()["writing"]
+    price = find_chat_price("gpt-4o-mini", "OpenAI")
+    usd = (writing["input_tokens"] * price.usd_per_1m_input
+           + 10 * ASSUMED_QUERY_TOKENS * price.usd_per_1m_output) / 1e6
+    assert writing["requests"] == 10 and writing["usd"] == pytest.approx(usd)
+    assert writing["jpy"] == pytest.approx(usd * load_settings().jpy_per_usd)
+    assert writing["input_tokens"] > 10 * 150  # the prompt's own words are counted
 
 
 def test_pooled_judging_finds_the_other_relevant_document(home):

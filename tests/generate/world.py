@@ -5,7 +5,8 @@ the server does for it: "good" (a question in the passage's language, from its f
 "copy" (the passage's first sentence with a question mark), "english" (an English question
 for any passage), "japanese", "dup:<key>" (near-duplicate questions for the passages with that key),
 "refuse" (OpenAI's refusal field), "sorry" (a refusal in words), "two" (two questions on two
-lines), "unanswerable" (a good question the judge grades 1 against its source).
+lines), "unanswerable" (a good question the judge grades 1 against its source), "nograde"
+(a good question whose source pair the judge answers without a grade).
 
 As a judge (a prompt with "##final score"), it grades the source pair 3 (1 for
 "unanswerable"), and any other pair 2 when the document's text has the query's marker word
@@ -81,6 +82,8 @@ class Writer:
             source = self.written.get(query)
             self.judged.append((query, prompt))
         if source is not None and source in prompt:
+            if self.behaviour.get(source) == "nograde":
+                return "This passage is interesting."
             grade = 1 if self.behaviour.get(source) == "unanswerable" else 3
         else:
             words = self.related.get(query, set())
