@@ -25,7 +25,7 @@ from .ranking import Ranking
 from .run import Run
 from .stats.gate import DEFAULT_MARGIN, GateDecision, decide
 
-__all__ = ["STORE_PREFIX", "Side", "check", "judged_at", "report_runs", "resolve_side"]
+__all__ = ["STORE_PREFIX", "Side", "check", "report_runs", "resolve_side"]
 
 STORE_PREFIX = "store:"
 SETUP_SUFFIXES = (".toml",)
@@ -74,19 +74,6 @@ def resolve_side(spec: str, *, name: str | None = None, store=None,
     return Side(name or ranking.name or path.stem, ranking, None, spec)
 
 
-def judged_at(ranking: Ranking, qrels: Mapping, query_ids: Sequence[str],
-              k: int = COVERAGE_K) -> float:
-    """Mean over ``query_ids`` of the share of the top ``k`` that has any judgment (judged@k,
-    ir_measures' Judged@k: divided by ``k`` even when fewer were retrieved)."""
-    if not query_ids:
-        return float("nan")
-    total = 0
-    for q in query_ids:
-        judged = qrels.get(q) or {}
-        total += sum(1 for d in ranking.get(q)[0][:k] if d in judged)
-    return total / (k * len(query_ids))
-
-
 def check(qrels, baseline: str | Side, candidate: str | Side, *,
           metrics: Sequence[str] = ("ndcg@10",), margin: float = DEFAULT_MARGIN,
           rule: str = "not-worse", alpha: float = 0.05, confidence: float = 0.95,
@@ -127,11 +114,13 @@ def check(qrels, baseline: str | Side, candidate: str | Side, *,
         notes.append(text("gate.left_out", n=left_out, total=len(judged)))
     kmax = max([k for k in ks if k is not None] or [max(base.ranking.kmax,
                                                          cand.ranking.kmax, 1)])
+    kmax = max(kmax, COVERAGE_K)
     tables = {side.name: evaluate(side.ranking, qrels_map, kmax=kmax, queries=common,
                                   relevance_level=relevance_level) for side in (base, cand)}
     values = {side.name: {m: tables[side.name].value(m) for m in metrics}
               for side in (base, cand)}
-    coverage = {side.name: judged_at(side.ranking, qrels_map, common) for side in (base, cand)}
+    coverage = {side.name: tables[side.name].mean(f"judged@{COVERAGE_K}")
+                for side in (base, cand)}
     return decide(values[base.name], values[cand.name], query_ids=common,
                   baseline_name=base.name, candidate_name=cand.name, rule=rule,
                   margin=margin, alpha=alpha, confidence=confidence, seed=seed,
@@ -153,24 +142,19 @@ def _qrels(qrels) -> dict[str, dict[str, float]]:
 
 
 def _filled(qrels: dict, files: Sequence[str]) -> tuple[dict, list]:
-    """The human qrels with the pairs they leave unjudged filled from ``files`` (a human
-    label is never overridden); a note says how many pairs each file filled."""
-    from .loaders import load_qrels
+    """The human qrels with the pairs they leave unjudged filled from ``files`` (TREC qrels,
+    with a sources sidecar where there is one): a human label is never overridden, and a
+    label for a query the qrels do not have is left out (it would change which queries are
+    compared) and counted."""
+    from .judgments import fill, read_judgments
 
-    out = {q: dict(docs) for q, docs in qrels.items()}
-    notes = []
-    for path in files:
-        added = 0
-        for q, docs in load_qrels(path).items():
-            q = str(q)
-            if q not in out:
-                continue  # a query the human qrels do not have is not evaluated
-            for d, g in docs.items():
-                if str(d) not in out[q]:
-                    out[q][str(d)] = float(g)
-                    added += 1
-        notes.append(text("gate.filled", n=added, file=str(path)))
-    return out, notes
+    filled = fill(qrels, *(read_judgments(path) for path in files), queries=set(qrels))
+    notes = [text("gate.filled", n=use.used, file=str(path))
+             for path, use in zip(files, filled.sets)]
+    left_out = sum(use.unknown_queries for use in filled.sets)
+    if left_out:
+        notes.append(text("gate.fill_unknown", n=left_out))
+    return filled.qrels, notes
 
 
 def report_runs(qrels, sides: Sequence[Side]) -> list[Run]:

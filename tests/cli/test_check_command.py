@@ -158,3 +158,41 @@ def test_python_call_and_pytest_helper(runs):
     with pytest.raises(RetrievalRegression, match="FAIL: reversed is worse than base") as info:
         assert_not_worse(QRELS, str(runs["base"]), str(runs["reversed"]))
     assert isinstance(info.value, AssertionError) and not info.value.decision.passed
+
+
+def test_unjudged_documents_are_said_and_fill_labels_them(tmp_path, capsys):
+    """Labels made by looking at the old system: the candidate finds relevant documents
+    nobody judged, looks worse, and the gate says why; --fill with their labels decides
+    otherwise (a human label is never overridden; a label for an unknown query is left out)."""
+    queries = [f"q{i}" for i in range(60)]
+    noise = [f"n{j}" for j in range(9)]
+    human = {q: {"r1": 1, **dict.fromkeys(noise, 0)} for q in queries}
+    base = {q: {"r1": 10.0, **{n: 9.0 - j for j, n in enumerate(noise)}} for q in queries}
+    cand = {q: {"r2": 10.0, "r3": 9.5, "r1": 9.0, **{n: 8.0 - j for j, n in enumerate(noise[:7])}}
+            for q in queries}
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in human.items()
+                             for d, g in docs.items()))
+    paths = {}
+    for name, run in (("old", base), ("new", cand)):
+        paths[name] = tmp_path / f"{name}.trec"
+        Ranking.from_dict(run, name=name).write_trec(paths[name])
+    code, out, err = check(capsys, qrels, paths["old"], paths["new"], "--format", "json")
+    assert code == 1, err
+    obj = json.loads(out)
+    assert obj["coverage"]["old"]["judged@10"] == 1.0
+    assert obj["coverage"]["new"]["judged@10"] == pytest.approx(0.8)
+    assert any("unjudged" in w and "ragdash judge" in w for w in obj["warnings"])
+
+    filled = tmp_path / "judge.qrels"
+    filled.write_text("".join(f"{q} 0 r2 2\n{q} 0 r3 1\n{q} 0 r1 0\n" for q in queries)
+                      + "zz 0 r2 3\n")
+    code, out, err = check(capsys, qrels, paths["old"], paths["new"], "--format", "json",
+                           "--fill", filled)
+    assert code == 0, out
+    obj = json.loads(out)
+    assert obj["metrics"][0]["difference"] > 0
+    assert obj["coverage"]["new"]["judged@10"] == 1.0
+    said = " ".join(obj["warnings"])
+    assert f"filled {2 * len(queries)} pairs" in said  # r1 stays the human's 1
+    assert "1 filled label names a query the qrels do not have" in said
