@@ -13,6 +13,7 @@ from typing import Any
 
 import streamlit as st
 
+from .. import params as P
 from ..dataset import Dataset
 from ..i18n import message
 from ..i18n import t as t_
@@ -188,4 +189,5 @@ def quick_start(ctx: PageContext, sample: str = "jsquad-mini") -> Job:
     """Load a bundled sample and start BM25 on it: the one-click start."""
     ds = load_sample(sample)
     state.set_dataset(ds, source=f"sample:{sample}")
-    return start_evaluation(ctx, ds, "bm25", {}, kmax=100, limit_queries=None)
+    return start_evaluation(ctx, ds, "bm25", {}, kmax=P.EVALUATION["kmax"].default,
+                            limit_queries=None)

@@ -513,7 +513,8 @@ def _sweep(ctx, runs, method: str, options: dict, metric: str, seed: int):
         ra, rb = (_named(r) for r in runs)
         qids = list(dict.fromkeys([*runs[0].query_ids, *runs[1].query_ids]))
         sweep = weight_sweep(ra, rb, runs[0].dataset.qrels, metric=metric, method=method,
-                             rrf_k=options.get("rrf_k", 60), query_ids=qids, seed=seed,
+                             rrf_k=options.get("rrf_k", P.FUSION["rrf_k"].default),
+                             query_ids=qids, seed=seed,
                              relevance_level=runs[0].relevance_level, gain=runs[0].gain)
         memo[key] = (sweep, curve_bands(sweep.values[~sweep.tune], n_resamples=1000,
                                         seed=seed))

@@ -31,7 +31,7 @@ class Preset:
 
 
 PRESETS: dict[str, Preset] = {
-    "openai": Preset("https://api.openai.com/v1", "text-embedding-3-small", "OpenAI"),
+    "openai": Preset(P.OPENAI["base_url"].default, "text-embedding-3-small", "OpenAI"),
     "azure": Preset("https://YOUR-RESOURCE.openai.azure.com/openai/v1",
                     "text-embedding-3-small", "Azure OpenAI", azure=True),
     "ollama": Preset("http://localhost:11434/v1", "nomic-embed-text", "local", needs_key=False),
