@@ -35,6 +35,7 @@ from .metrics import evaluate
 
 if TYPE_CHECKING:
     from .dataset import Dataset
+    from .judgments import Filled
     from .metrics import MetricTable
     from .ranking import Ranking
 
@@ -94,6 +95,8 @@ class Run:
     id: str | None = None
     reused: bool = field(default=False, repr=False, compare=False)
     _table: MetricTable | None = field(default=None, repr=False, compare=False)
+    #: tables on other labels (filled judgment sets, condensed lists), the last few
+    _views: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.query_ids = [str(q) for q in self.query_ids]
@@ -123,13 +126,33 @@ class Run:
     def dataset_name(self) -> str:
         return self.dataset.name
 
-    def table(self) -> MetricTable:
-        """The metric table at K = 1..kmax over ``query_ids``, computed once (memoized)."""
-        if self._table is None:
-            self._table = evaluate(self.ranking, self.dataset.qrels, kmax=self.kmax,
-                                   queries=self.query_ids,
-                                   relevance_level=self.relevance_level, gain=self.gain)
-        return self._table
+    def table(self, filled: Filled | None = None, *, judged_only: bool = False) -> MetricTable:
+        """The metric table at K = 1..kmax over ``query_ids``, computed once (memoized).
+
+        By default on the dataset's (human) qrels. ``filled``: the qrels of
+        :func:`ragdash.judgments.fill` (human labels plus filled gaps; the table's ``labels``
+        name the sets); ``judged_only``: condensed lists (unjudged documents removed first).
+        """
+        if filled is None and not judged_only:
+            if self._table is None:
+                self._table = evaluate(self.ranking, self.dataset.qrels, kmax=self.kmax,
+                                       queries=self.query_ids,
+                                       relevance_level=self.relevance_level, gain=self.gain)
+            return self._table
+        key = (id(filled), bool(judged_only))
+        hit = self._views.get(key)
+        if hit is not None and hit[0] is filled:
+            return hit[1]
+        table = evaluate(self.ranking, self.dataset.qrels if filled is None else filled.qrels,
+                         kmax=self.kmax, queries=self.query_ids,
+                         relevance_level=self.relevance_level, gain=self.gain,
+                         judged_only=judged_only)
+        if filled is not None:
+            table.labels = tuple(filled.labels)
+        if len(self._views) >= 4:
+            self._views.pop(next(iter(self._views)))
+        self._views[key] = (filled, table)
+        return table
 
     def summary(self, ks=None) -> dict[str, float]:
         """Mean of every metric at each K (default: the table's usual Ks)."""
@@ -154,6 +177,7 @@ class Run:
         fields = {"ranking": ranking, "retriever": retriever, "config": config,
                   "parents": [self.id] if self.id else [], "id": None, "reused": False,
                   "_table": None,
+                  "_views": {},
                   "created_at": now_iso(), "name": "", "usage": {}, "cost": None,
                   "timings": {}, "resources": {}, "seconds": None}
         fields.update(changes)

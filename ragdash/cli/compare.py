@@ -33,6 +33,7 @@ from ..stats import (
 )
 from ..stats.compare import TESTS, compare_runs
 from ..stats.verdict import format_count, format_p, format_range, format_signed, format_value
+from ._judgments import add_fill_option, add_judged_only_option, labels_line, read_fill
 from ._output import add_format_option, emit, format_table, to_json
 
 #: how many query ids to list per source in the table's mismatch report
@@ -71,6 +72,8 @@ def register(subparsers) -> None:
     p.add_argument("--missing-as-zero", action="store_true",
                    help="score every qrels query; a query absent from a run scores 0 "
                         "(trec_eval -c) instead of being left out")
+    add_judged_only_option(p)
+    add_fill_option(p)
     p.add_argument("--lang", choices=LANGUAGES, default="en",
                    help="language of the table's labels and the verdict sentences "
                         "(default en)")
@@ -82,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         args.qrels, args.runs, metric=args.metric, seed=args.seed,
         relevance_level=args.relevance_level, n_resamples=args.resamples,
         n_permutations=args.permutations, alpha=args.alpha, test=args.test,
-        missing_as_zero=args.missing_as_zero)
+        missing_as_zero=args.missing_as_zero, fill=args.fill, judged_only=args.judged_only)
     if args.format == "json":
         emit(to_json(comparison.to_json_obj()))
     else:
@@ -94,10 +97,15 @@ def compare_files(qrels_path: str, run_paths: list[str], *, metric: str, seed: i
                   relevance_level: float | None = None,
                   n_resamples: int = DEFAULT_RESAMPLES,
                   n_permutations: int = DEFAULT_PERMUTATIONS, alpha: float = 0.05,
-                  test: str = "randomization", missing_as_zero: bool = False) -> Comparison:
-    """Load the qrels and runs, evaluate ``metric`` per query and compare every pair."""
+                  test: str = "randomization", missing_as_zero: bool = False,
+                  fill: list[str] = (), judged_only: bool = False) -> Comparison:
+    """Load the qrels and runs, evaluate ``metric`` per query and compare every pair.
+
+    ``fill``: judgment files whose labels fill the pairs the qrels leave unjudged;
+    ``judged_only``: condensed lists. Each run's Judged@K (K of ``metric``) goes with it."""
+    from ..judgments.coverage import coverage_k_of
     from ..loaders import load_qrels
-    from ..metrics import evaluate, parse_metric
+    from ..metrics import COVERAGE, evaluate, parse_metric
 
     if len(run_paths) < 2:
         raise error(StatsError, "cli.compare_two")
@@ -131,14 +139,22 @@ def compare_files(qrels_path: str, run_paths: list[str], *, metric: str, seed: i
         raise error(StatsError, "cli.cmp_no_common", samples=_no_common_samples(qrels_ids,
                                                                              rankings))
     kmax = k if k is not None else max(max(r.kmax for r in rankings.values()), 1)
-    per_query = {}
+    filled = read_fill(list(fill), qrels,
+                       queries=set(qrels_ids).union(*(r.query_ids for r in rankings.values())))
+    scored = qrels if filled is None else filled.qrels
+    cov_k = coverage_k_of(metric, kmax)
+    per_query, coverage = {}, {}
     for name, ranking in rankings.items():
-        table = evaluate(ranking, qrels, kmax=kmax, queries=common,
-                         relevance_level=relevance_level)
+        table = evaluate(ranking, scored, kmax=kmax, queries=common,
+                         relevance_level=relevance_level, judged_only=judged_only)
         per_query[name] = table.value(metric)
+        coverage[name] = float(table.value(f"{COVERAGE}@{cov_k}").mean())
     return compare_runs(per_query, metric_name=metric, query_ids=common, seed=seed,
                         n_resamples=n_resamples, n_permutations=n_permutations, alpha=alpha,
-                        test=test, alignment=alignment, notes=notes)
+                        test=test, alignment=alignment, notes=notes, coverage=coverage,
+                        coverage_k=cov_k,
+                        labels=("qrels",) if filled is None else filled.labels,
+                        judged_only=judged_only)
 
 
 def run_names(paths: list[str]) -> list[str]:
@@ -184,9 +200,16 @@ def format_report(cmp: Comparison, *, lang: str = "en") -> str:
     test = say(_TEST_KEYS[cmp.test])
     out = [say("cli.cmp.header", metric=cmp.metric_label, queries=format_count(cmp.n_queries),
                conf=conf, resamples=f"{cmp.n_resamples:,}", test=test, n=n_pairs), ""]
+    judged = f"Judged@{cmp.coverage_k}" if cmp.coverage_k is not None else None
     out.append(format_table(
-        [say("cli.cmp.run"), say("cli.cmp.mean"), say("cli.cmp.ci", conf=conf)],
-        [[r.name, format_value(r.mean), format_range(r.ci_low, r.ci_high)] for r in cmp.runs]))
+        [say("cli.cmp.run"), say("cli.cmp.mean"), say("cli.cmp.ci", conf=conf),
+         *([judged] if judged else [])],
+        [[r.name, format_value(r.mean), format_range(r.ci_low, r.ci_high),
+          *([format_value(cmp.coverage.get(r.name, float("nan")))] if judged else [])]
+         for r in cmp.runs]))
+    said = labels_line(cmp)
+    if said:
+        out += ["", message(said, lang)]
     out.append("")
     out.append(format_table(
         [say("cli.cmp.pair"), say("cli.cmp.mean_a"), say("cli.cmp.mean_b"), "B − A",

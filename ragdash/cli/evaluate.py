@@ -34,6 +34,14 @@ from ..i18n import error, text
 from . import _output
 from ._checks import refuse_errors, refuse_untrec_ids, report_warnings
 from ._engines import add_engine_options
+from ._judgments import (
+    add_fill_option,
+    add_judged_only_option,
+    coverage_note,
+    labels_json,
+    labels_line,
+    read_fill,
+)
 from ._output import (
     DEFAULT_K_TEXT,
     add_format_option,
@@ -108,6 +116,8 @@ def register(subparsers) -> None:
     p.add_argument("--name", default=None, metavar="TEXT",
                    help="the stored run's name (with --store; default: retriever and dataset)")
     add_judging_options(p)
+    add_judged_only_option(p)
+    add_fill_option(p)
     add_format_option(p)
     add_params(p.add_argument_group("BM25 options (--retriever bm25)"), P.BM25)
     add_embedding_options(p)
@@ -147,6 +157,9 @@ def run(args) -> int:
     dataset = load_dataset(args.dataset, split=args.split)
     warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
     refuse_errors(dataset, warnings)  # every metric would be 0: nothing is retrieved
+    # before paying: a --fill file that cannot be read stops here
+    filled = read_fill(args.fill, dataset.qrels, queries=dataset.query_ids,
+                       docs=dataset.doc_ids)
     if args.save_run:
         refuse_untrec_ids(dataset)  # before paying: score could not read such a file back
     if getattr(args, "chunk_size", None) is not None:
@@ -159,7 +172,8 @@ def run(args) -> int:
         store.save(result, secrets=stages.secrets)
     _say_moves(result)
     return report(result, setup, fmt=args.format, run_file=args.save_run, warnings=warnings,
-                  unmapped=unmapped_examples(stages))
+                  unmapped=unmapped_examples(stages),
+                  table=result.table(filled, judged_only=args.judged_only), filled=filled)
 
 
 def unmapped_examples(stages) -> list[str]:
@@ -193,19 +207,23 @@ def run_and_report_progress(setup, dataset: Dataset, stages, *, kind: str,
 
 
 def report(result: Run, setup, *, fmt: str, run_file: str | None, warnings: list,
-           unmapped: list[str] | None = None) -> int:
+           unmapped: list[str] | None = None, table=None, filled=None) -> int:
     """The run's report on stdout (a table or JSON), notes on stderr. ``unmapped``: examples
-    of a deployed collection's ids that are not in the dataset (:func:`unmapped_examples`)."""
+    of a deployed collection's ids that are not in the dataset (:func:`unmapped_examples`).
+    ``table``: the metric table to report when not the run's own (``--fill``,
+    ``--judged-only``); ``filled``: the :class:`ragdash.judgments.Filled` behind it."""
     ks, kmax = list(setup.k), setup.kmax
-    facts = _Facts.of(result)
+    table = result.table() if table is None else table
+    facts = _Facts.of(result, table)
     if fmt == "json":
-        out = _json_report(setup, result, facts, run_file)
+        out = _json_report(setup, result, facts, run_file, table)
         if "unmapped_ids" in out:
             out["unmapped_examples"] = list(unmapped or [])
-        emit(to_json({**out, "warnings": warnings}))
+        emit(to_json({**out, **labels_json(filled, table.judged_only), "warnings": warnings}))
         note_if_reused(result)
         return 0
-    emit(_text_report(result, facts, ks, kmax))
+    emit(_text_report(result, facts, ks, kmax, table))
+    coverage_note(table, result.name or result.retriever, ks)
     note_if_reused(result)
     if int(result.usage.get("unmapped_ids", 0) or 0):
         note(text("cli.note_unmapped", n=int(result.usage["unmapped_ids"]),
@@ -237,18 +255,18 @@ class _Facts:
     usage: dict[str, int]
 
     @classmethod
-    def of(cls, run: Run) -> _Facts:
-        return cls(no_relevant=int(run.table().no_relevant.sum()),
+    def of(cls, run: Run, table) -> _Facts:
+        return cls(no_relevant=int(table.no_relevant.sum()),
                    empty=sum(1 for q in run.query_ids if len(run.ranking.get(q)[0]) == 0),
                    usage={k: int(run.usage.get(k, 0)) for k in
                           ("requests", "prompt_tokens", "embedded_texts", "cached_texts")})
 
 
-def _json_report(setup, result: Run, facts: _Facts, run_file: str | None) -> dict:
+def _json_report(setup, result: Run, facts: _Facts, run_file: str | None, table) -> dict:
     from ..metrics import metric_names
 
     ks, kmax = list(setup.k), setup.kmax
-    summary = result.table().summary(ks)
+    summary = table.summary(ks)
     return {
         "queries": len(result.query_ids),
         "metrics": {name: summary[name] for name in metric_names(ks)},
@@ -275,7 +293,7 @@ def _json_report(setup, result: Run, facts: _Facts, run_file: str | None) -> dic
     }
 
 
-def _text_report(result: Run, facts: _Facts, ks: list[int], kmax: int) -> str:
+def _text_report(result: Run, facts: _Facts, ks: list[int], kmax: int, table) -> str:
     info = result.dataset_info()
     usage = facts.usage
     settings = ", ".join(f"{k}={v}" for k, v in result.config.items()
@@ -287,7 +305,8 @@ def _text_report(result: Run, facts: _Facts, ks: list[int], kmax: int) -> str:
         f"retriever: {result.retriever}" + (f" ({settings})" if settings else ""),
         *_synthetic_lines(result),
         "",
-        format_metrics(result.table().summary(ks)),
+        format_metrics(table.summary(ks)),
+        *(["", str(labels_line(table))] if labels_line(table) else []),
         "",
         f"{result.seconds or 0.0:.2f} s retrieving, top {kmax} per query",
     ]

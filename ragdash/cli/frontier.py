@@ -15,7 +15,8 @@ import argparse
 from pathlib import Path
 
 from ..errors import RunStoreError
-from ..i18n import LANGUAGES, error
+from ..i18n import LANGUAGES, error, message
+from ._judgments import add_fill_option, labels_line, read_fill
 from ._output import add_format_option, emit, format_table, to_json
 
 X_CHOICES = ("index-cost", "query-cost", "memory", "latency")
@@ -57,6 +58,7 @@ def register(subparsers) -> None:
                         "(JSON carries both)")
     p.add_argument("--seed", type=int, default=0,
                    help="random seed for the bootstrap and the permutation test (default 0)")
+    add_fill_option(p)
     add_format_option(p)
     p.set_defaults(func=run)
 
@@ -67,10 +69,16 @@ def run(args) -> int:
     if args.project_to is not None and args.project_to < 1:
         raise error(RunStoreError, "cli.project_to", value=args.project_to)
     runs = load_runs(args.runs)
+    data = runs[0].dataset if runs else None
+    filled = read_fill(args.fill, data.qrels, queries=data.query_ids,
+                       docs=data.doc_ids) if data is not None else None
     frontier = build_frontier(runs, metric=args.metric, x=args.x_axis,
-                              project_to=args.project_to, seed=args.seed)
+                              project_to=args.project_to, seed=args.seed,
+                              tables=[r.table(filled) for r in runs])
     if args.format == "json":
         report = frontier.to_json()
+        if filled is not None:
+            report["judgments"] = filled.summary()
         if args.project_to is not None:
             report["project_to"] = args.project_to
             for point, p in zip(report["points"], frontier.points):
@@ -125,9 +133,12 @@ def _text(frontier, lang: str, project_to: int | None) -> str:
     rows = [[p.name, x_text(p), f"{p.y:.4f}", f"{p.ci_low:.4f}–{p.ci_high:.4f}",
              "yes" if p.pareto else "", "best" if p.best else
              ("same" if p.indistinguishable_from_best else "worse"),
-             "" if p.p_vs_best is None else format_p(p.p_vs_best).removeprefix("p = ")]
+             "" if p.p_vs_best is None else format_p(p.p_vs_best).removeprefix("p = "),
+             f"{frontier.coverage.get(p.name, float('nan')):.4f}"]
             for p in frontier.points]
     table = format_table(["run", frontier.x_axis, frontier.metric, "95% CI", "pareto",
-                          "vs best", "p (Holm)"], rows)
+                          "vs best", "p (Holm)", f"judged@{frontier.coverage_k}"], rows)
+    said = labels_line(frontier)
+    shown = f"\n\n{message(said, lang)}" if said else ""
     merged = "".join(f"\n{note}" for note in frontier.merged_notes(lang))
-    return f"{table}\n\n{frontier.recommendation(lang)}{merged}"
+    return f"{table}{shown}\n\n{frontier.recommendation(lang)}{merged}"

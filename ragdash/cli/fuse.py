@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..errors import RetrievalError
 from ..i18n import dataset_error, error, text
+from ._judgments import add_fill_option, labels_json, labels_line, read_fill
 from ._output import (
     DEFAULT_K_TEXT,
     add_format_option,
@@ -107,6 +108,7 @@ def register(subparsers) -> None:
     sweep.add_argument("--tune-fraction", type=float, default=0.5, metavar="F",
                        help="share of the queries α is chosen on (default 0.5)")
     add_judging_options(p)
+    add_fill_option(p)
     add_format_option(p)
     p.set_defaults(func=run)
 
@@ -167,6 +169,7 @@ class _Fused:
     inputs: list[dict]
     warnings: list[str]
     sweep: object = None
+    filled: object = None  # the judgment sets filling the qrels (--fill), or None
 
 
 def _fuse(args, ks: list[int], weights) -> _Fused:
@@ -174,15 +177,17 @@ def _fuse(args, ks: list[int], weights) -> _Fused:
     from ..metrics import evaluate, metric_names
     from ..retrieval.fusion import fuse, fused_name, shallow_inputs, weight_sweep
 
-    qrels = _load_qrels(args.qrels, args.split)
+    human = _load_qrels(args.qrels, args.split)
     inputs = _read_inputs(args.runs)
     rankings = [r for r, _ in inputs]
+    seen = dict.fromkeys(q for r in rankings for q in r.query_ids)
+    filled = read_fill(args.fill, human, queries=set(human) | set(seen))
+    qrels = human if filled is None else filled.qrels
     _check_same_dataset(inputs, args.runs)
     fused = fuse(rankings, args.method, norm=args.norm, weights=weights, alpha=args.alpha,
                  rrf_k=args.rrf_k, name=fused_name([r.name for r in rankings], args.method,
                                                    norm=args.norm, alpha=args.alpha))
-    seen = dict.fromkeys(q for r in rankings for q in r.query_ids)
-    query_ids = [q for q in seen if qrels.get(q)]
+    query_ids = [q for q in seen if human.get(q)]
     if not query_ids:
         raise dataset_error("cli.fuse_no_judged", file=str(args.qrels), runs=list(seen)[:3],
                             qrels=list(qrels)[:3])
@@ -199,7 +204,7 @@ def _fuse(args, ks: list[int], weights) -> _Fused:
                              query_ids=query_ids, kmax=kmax, seed=args.seed,
                              tune_fraction=args.tune_fraction,
                              relevance_level=args.relevance_level, gain=args.gain)
-    return _Fused(fused=fused, query_ids=query_ids, names=metric_names(ks),
+    return _Fused(fused=fused, query_ids=query_ids, names=metric_names(ks), filled=filled,
                   metrics=score(fused),
                   inputs=[{"name": r.name, "file": str(path), "depth": r.kmax,
                            "queries": len(r.query_ids), "metrics": score(r)}
@@ -214,7 +219,8 @@ def _json_report(args, out: _Fused, ks, weights, run_id) -> dict:
            "method": args.method, "norm": args.norm, "weights": weights, "alpha": args.alpha,
            "rrf_k": args.rrf_k, "depth": out.fused.kmax, "k": ks, "warnings": out.warnings,
            "run_file": args.save_run, "run_id": run_id,
-           "relevance_level": args.relevance_level, "gain": args.gain}
+           "relevance_level": args.relevance_level, "gain": args.gain,
+           **labels_json(out.filled, False)}
     if out.sweep is not None:
         sweep = out.sweep.to_json_obj(ks)
         obj["sweep"] = [{**row, "metrics": {n: row["metrics"][n] for n in names}}
@@ -223,10 +229,19 @@ def _json_report(args, out: _Fused, ks, weights, run_id) -> dict:
     return obj
 
 
+@dataclass
+class _Shown:
+    """Which labels fuse's numbers show (it scores human or filled qrels, never condensed)."""
+
+    labels: tuple
+    judged_only: bool = False
+
+
 def _text_report(out: _Fused, run_id) -> str:
     names, fused, sweep = out.names, out.fused, out.sweep
+    said = out.filled is not None and labels_line(_Shown(out.filled.labels))
     lines = [f"{fused.name} on {len(out.query_ids):,} judged queries", "",
-             format_metrics(out.metrics), "",
+             format_metrics(out.metrics), *(["", str(said)] if said else []), "",
              format_table(["run", "depth", *names],
                           [[fused.name, fused.kmax, *(out.metrics[n] for n in names)]]
                           + [[row["name"], row["depth"], *(row["metrics"][n] for n in names)]

@@ -24,6 +24,7 @@ from pathlib import Path
 from ..errors import RetrievalError
 from ..i18n import dataset_error, error, text
 from ._checks import report_warnings
+from ._judgments import add_fill_option, labels_json, labels_line, read_fill
 from ._output import (
     DEFAULT_K_TEXT,
     add_format_option,
@@ -96,6 +97,7 @@ def register(subparsers) -> None:
                    help="only show what the rerank would cost (pairs not in the cache, "
                         "requests, search units or tokens, USD and JPY); no request is made")
     add_judging_options(p)
+    add_fill_option(p)
     add_format_option(p)
     add_params(p.add_argument_group("rerank API options (--reranker http)"),
                [q for q in P.RERANK_HTTP if q.name not in ("model", "depth")])
@@ -129,6 +131,8 @@ def run(args) -> int:
 
     dataset = load_dataset(args.dataset, split=args.split)
     warnings = report_warnings(dataset)  # stderr now; JSON "warnings"
+    filled = read_fill(args.fill, dataset.qrels, queries=dataset.query_ids,
+                       docs=dataset.doc_ids)  # before paying: a bad file stops here
     first = _first_stage(args, dataset, ks, store)
     query_ids = first.query_ids
     plan = reranker.plan(first.ranking, dataset, query_ids)
@@ -155,8 +159,8 @@ def run(args) -> int:
             raise error(RetrievalError, "cli.cannot_write_run", path=args.save_run,
                         reason=exc.strerror or exc) from exc
     names = metric_names(ks)
-    after = result.summary(ks)
-    before = first.summary(ks)
+    after = result.table(filled).summary(ks)
+    before = first.table(filled).summary(ks)
     if args.format == "json":
         emit(to_json({
             "queries": len(query_ids),
@@ -172,12 +176,14 @@ def run(args) -> int:
             "run_file": args.save_run,
             "run_id": run_id,
             "dataset": result.dataset_info(),
+            **labels_json(filled, False),
             "warnings": warnings,
         }))
         return 0
     lines = [f"{args.run} reranked by {scorer.label} (top {depth}) on {dataset.name}: "
              f"{len(query_ids):,} queries", "", "reranked:", format_metrics(after), "",
              "first stage:", format_metrics(before), "",
+             *([str(labels_line(result.table(filled))), ""] if filled is not None else []),
              f"requests: {usage['requests']:,}, pairs scored: {usage['pairs_scored']:,}, "
              f"from cache: {usage['cached_pairs']:,}"
              + "".join(f", {k.replace('_', ' ')}: {usage[k]:,}" for k in ("search_units",

@@ -18,6 +18,14 @@ import argparse
 
 from ..errors import MetricError
 from ..i18n import error, text
+from ._judgments import (
+    add_fill_option,
+    add_judged_only_option,
+    coverage_note,
+    labels_json,
+    labels_line,
+    read_fill,
+)
 from ._output import (
     DEFAULT_K_TEXT,
     add_format_option,
@@ -59,6 +67,8 @@ def register(subparsers) -> None:
                    help="the ranking to score: a TREC run file (qid Q0 docno rank score tag)")
     add_k_option(p, DEFAULT_K_TEXT)
     add_judging_options(p)
+    add_judged_only_option(p)
+    add_fill_option(p)
     p.add_argument("--per-query", action="store_true",
                    help="also report every metric for every query")
     add_format_option(p)
@@ -86,8 +96,13 @@ def run(args) -> int:
 
     qrels = _load_qrels(args.qrels)
     ranking = Ranking.read_trec(args.run)
-    table = evaluate(ranking, qrels, kmax=max(ks), relevance_level=args.relevance_level,
-                     gain=args.gain)
+    filled = read_fill(args.fill, qrels, queries=set(qrels) | set(ranking.query_ids))
+    table = evaluate(ranking, qrels if filled is None else filled.qrels, kmax=max(ks),
+                     queries=[q for q in ranking.query_ids if qrels.get(q)],
+                     relevance_level=args.relevance_level, gain=args.gain,
+                     judged_only=args.judged_only)
+    if filled is not None:
+        table.labels = filled.labels
     judged = [q for q, docs in qrels.items() if docs]  # trec_eval's qrels queries
     in_qrels = len(table)  # run ∩ qrels
     if in_qrels == 0:
@@ -112,6 +127,7 @@ def run(args) -> int:
             "k": ks,
             "relevance_level": args.relevance_level,
             "gain": args.gain,
+            **labels_json(filled, args.judged_only),
             "qrels": str(args.qrels),
             "run": str(args.run),
             "warnings": warnings,
@@ -125,11 +141,14 @@ def run(args) -> int:
              + (f", {no_relevant:,} of them without a relevant document (they score 0)"
                 if no_relevant else ""),
              "", format_metrics(summary)]
+    if labels_line(table):
+        lines += ["", str(labels_line(table))]
     if args.per_query:
         lines += ["", format_table(["query", *names],
                                    [[q, *vals.values()] for q, vals
                                     in table.per_query(names).items()])]
     emit("\n".join(lines))
+    coverage_note(table, str(args.run), ks)
     if missing:
         note(text("cli.note_not_in_run", n=missing, total=len(judged)))
     if len(ranking) > in_qrels:

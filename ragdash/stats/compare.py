@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..errors import StatsError
 from ..i18n import error, text
-from ..metrics import metric_label
+from ..judgments.coverage import caveat, coverage_k_of
+from ..metrics import COVERAGE, metric_label
 from .bootstrap import DEFAULT_RESAMPLES, bootstrap_means
 from .correction import holm
 from .significance import (
@@ -116,6 +117,14 @@ class Comparison:
     seed: int | None
     alignment: Alignment | None = None
     notes: list[str] = field(default_factory=list)
+    #: each run's mean Judged@K on the compared queries (K: :attr:`coverage_k`); empty when
+    #: the caller did not measure it
+    coverage: dict[str, float] = field(default_factory=dict)
+    coverage_k: int | None = None
+    #: the judgment sets behind the numbers (``("qrels",)``: human only) and whether they
+    #: were scored on condensed lists
+    labels: tuple[str, ...] = ("qrels",)
+    judged_only: bool = False
 
     @property
     def n_queries(self) -> int:
@@ -161,6 +170,10 @@ class Comparison:
             obj["mismatches"] = self.alignment.to_json_obj()
         if self.notes:
             obj["notes"] = list(self.notes)
+        if self.coverage_k is not None:
+            obj[f"judged@{self.coverage_k}"] = {n: _num(v) for n, v in self.coverage.items()}
+        obj["labels"] = list(self.labels)
+        obj["judged_only"] = self.judged_only
         return obj
 
 
@@ -195,7 +208,9 @@ def compare_runs(per_query: Mapping[str, np.ndarray], *, metric_name: str,
                  n_permutations: int = DEFAULT_PERMUTATIONS, alpha: float = 0.05,
                  confidence: float = 0.95, test: str = "randomization",
                  label: str | None = None, alignment: Alignment | None = None,
-                 notes: Sequence[str] = ()) -> Comparison:
+                 notes: Sequence[str] = (), coverage: Mapping[str, float] | None = None,
+                 coverage_k: int | None = None, labels: Sequence[str] = ("qrels",),
+                 judged_only: bool = False) -> Comparison:
     """Compare runs given as ``{run name: per-query values}``, all aligned on the same queries.
 
     Every pair of runs is compared (``a`` the earlier, ``b`` the later in ``per_query``'s
@@ -204,6 +219,11 @@ def compare_runs(per_query: Mapping[str, np.ndarray], *, metric_name: str,
     differences). Intervals use one set of ``n_resamples`` bootstrap resamples shared by all
     runs and differences; randomization tests share one set of sign patterns. Deterministic
     for a given ``seed``.
+
+    ``coverage``: each run's mean Judged@``coverage_k`` on these queries; when the runs are
+    thinly or unequally judged, every verdict carries the sentence that says so.
+    ``labels`` / ``judged_only``: which labels the values were computed with (said by the
+    comparison's JSON and the pages).
     """
     if test not in TESTS:
         raise error(StatsError, "stats.unknown_test", test=test, names=", ".join(TESTS))
@@ -230,21 +250,30 @@ def compare_runs(per_query: Mapping[str, np.ndarray], *, metric_name: str,
     p_holm = holm({"randomization": p_rand, "ttest": p_t, "wilcoxon": p_w}[test])
 
     label = label or metric_label(metric_name)
+    coverage = {str(n): float(v) for n, v in (coverage or {}).items()}
     pairs = []
     for c, (i, j) in enumerate(index_pairs):
         r = len(names) + c  # the difference's column in the bootstrap
-        pairs.append(_pair(
+        pair = _pair(
             names[i], names[j], diffs[:, c], float(run_means[i]), float(run_means[j]),
             (float(lows[r]), float(highs[r])),
             p={"ttest": float(p_t[c]), "wilcoxon": float(p_w[c]),
                "randomization": float(p_rand[c]), "holm": float(p_holm[c])},
-            label=label, n_comparisons=len(index_pairs), alpha=alpha, confidence=confidence))
+            label=label, n_comparisons=len(index_pairs), alpha=alpha, confidence=confidence)
+        said = None if coverage_k is None else caveat(
+            {n: coverage[n] for n in (names[i], names[j]) if n in coverage}, k=coverage_k,
+            metric=label, judged_only=judged_only)
+        if said is not None:
+            pair = replace(pair, verdict=replace(pair.verdict, caveat=said))
+        pairs.append(pair)
     return Comparison(
         metric=metric_name, metric_label=label, query_ids=query_ids,
         per_query=dict(zip(names, (x[:, r].copy() for r in range(len(names))))),
         runs=runs, pairs=pairs, alpha=alpha, confidence=confidence, test=test,
         n_resamples=int(n_resamples), n_permutations=int(n_permutations), seed=seed,
-        alignment=alignment, notes=list(notes))
+        alignment=alignment, notes=list(notes), coverage=coverage,
+        coverage_k=None if coverage_k is None else int(coverage_k), labels=tuple(labels),
+        judged_only=bool(judged_only))
 
 
 def _matrix(per_query: Mapping[str, np.ndarray], query_ids: Sequence[str] | None
@@ -323,14 +352,19 @@ def compare_tables(tables: Mapping, metric: str, *, drop_no_relevant: bool = Fal
 
     Tables are aligned on the queries they all have; the rest are reported in
     ``Comparison.alignment`` and left out. With ``drop_no_relevant`` the queries without any
-    relevant document (which score 0 in every run) are left out too. Other keyword
-    arguments go to :func:`compare_runs`.
+    relevant document (which score 0 in every run) are left out too. Each run's Judged@K (K
+    of ``metric``) on the same queries goes with it, and the tables' labels (which judgment
+    sets, condensed or not). Other keyword arguments go to :func:`compare_runs`.
     """
     alignment, aligned = align_tables(tables)
     common = alignment.common
     notes = list(options.pop("notes", ()))
     per_query = {name: np.asarray(t.value(metric), dtype=np.float64)
                  for name, t in aligned.items()}
+    first = next(iter(aligned.values()), None)
+    k = None if first is None else coverage_k_of(metric, first.kmax)
+    judged = {name: np.asarray(t.value(f"{COVERAGE}@{k}"), dtype=np.float64)
+              for name, t in aligned.items() if COVERAGE in t.values} if k else {}
     if drop_no_relevant:
         no_relevant = np.zeros(len(common), dtype=bool)
         for t in aligned.values():
@@ -339,9 +373,15 @@ def compare_tables(tables: Mapping, metric: str, *, drop_no_relevant: bool = Fal
             keep = ~no_relevant
             common = [q for q, k in zip(common, keep) if k]
             per_query = {name: v[keep] for name, v in per_query.items()}
+            judged = {name: v[keep] for name, v in judged.items()}
             notes.append(text("stats.note_no_relevant", n=int(no_relevant.sum())))
     if not alignment.complete:
         notes.append(text("stats.note_not_in_every", n=len(alignment.dropped),
                           common=len(alignment.common)))
+    if first is not None:
+        options.setdefault("labels", first.labels)
+        options.setdefault("judged_only", first.judged_only)
     return compare_runs(per_query, metric_name=metric, query_ids=common, alignment=alignment,
-                        notes=notes, **options)
+                        notes=notes, coverage={n: float(v.mean()) if len(v) else float("nan")
+                                               for n, v in judged.items()},
+                        coverage_k=k if judged else None, **options)

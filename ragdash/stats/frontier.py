@@ -50,8 +50,9 @@ from ..cost import (
     price_tokens,
 )
 from ..errors import CostError, StatsError
-from ..i18n import convention, error, normalize_lang, t, text
-from ..metrics import metric_label, parse_metric
+from ..i18n import convention, error, message, normalize_lang, t, text
+from ..judgments.coverage import caveat, coverage_k_of
+from ..metrics import COVERAGE, metric_label, parse_metric
 from ..run import distinct_rankings, merged_notes
 from ..secrets import scrub_secrets
 from .bootstrap import bootstrap_ci
@@ -320,6 +321,12 @@ class Frontier:
     #: runs that ranked every query exactly as a point's run did, shown as that point
     #: (``{point's name: (merged names, ...)}``)
     merged: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: each run's mean Judged@K (K of the metric) on the compared queries, by point name
+    coverage: dict[str, float] = field(default_factory=dict)
+    coverage_k: int | None = None
+    #: the judgment sets behind the numbers (``("qrels",)``: human only); condensed lists?
+    labels: tuple[str, ...] = ("qrels",)
+    judged_only: bool = False
 
     @property
     def best(self) -> FrontierPoint:
@@ -340,17 +347,36 @@ class Frontier:
         return len(self.points) > 1 and all(p.indistinguishable_from_best for p in self.points)
 
     def recommendation(self, lang: str = "en") -> str:
-        return _sentence(self, normalize_lang(lang))
+        """The recommendation, followed by what the labels' coverage means for it (when the
+        runs' top K is thinly or unequally judged)."""
+        lang = normalize_lang(lang)
+        said = _sentence(self, lang)
+        warn = self.caveat()
+        return said if warn is None else said + convention(lang, "sentence_gap") + message(
+            warn, lang)
+
+    def caveat(self):
+        """The coverage sentence (a :class:`ragdash.i18n.Text`), or ``None``."""
+        if self.coverage_k is None:
+            return None
+        return caveat(self.coverage, k=self.coverage_k, metric=self.metric_label,
+                      judged_only=self.judged_only)
 
     def merged_notes(self, lang: str = "en") -> list[str]:
         """A sentence per point that stands for runs of the same ranking."""
         return merged_notes(self.merged, lang)
 
     def to_json(self) -> dict:
-        return {"metric": self.metric, "x": self.x_axis, "unit": X_AXES[self.x_axis],
-                "queries": self.n_queries, "points": [p.to_json() for p in self.points],
-                "sentence": self.recommendation("en"), "sentence_ja": self.recommendation("ja"),
-                "merged": {k: list(v) for k, v in self.merged.items()}}
+        out = {"metric": self.metric, "x": self.x_axis, "unit": X_AXES[self.x_axis],
+               "queries": self.n_queries, "points": [p.to_json() for p in self.points],
+               "sentence": self.recommendation("en"), "sentence_ja": self.recommendation("ja"),
+               "merged": {k: list(v) for k, v in self.merged.items()},
+               "labels": list(self.labels), "judged_only": self.judged_only}
+        if self.coverage_k is not None:
+            key = f"judged@{self.coverage_k}"
+            for point in out["points"]:
+                point[key] = self.coverage.get(point["run"])
+        return out
 
 
 def format_x(axis: str, value: float | None) -> str:
@@ -384,10 +410,12 @@ def build_frontier(runs: Sequence[Run], *, metric: str = "ndcg@10", x: str = "in
                    names: Sequence[str] | None = None, catalog: Catalog | None = None,
                    settings: CostSettings | None = None, project_to: int | None = None,
                    alpha: float = 0.05, drop_no_relevant: bool = False,
-                   **compare_options) -> Frontier:
+                   tables: Sequence | None = None, **compare_options) -> Frontier:
     """The frontier of ``runs`` (all on one dataset) on ``metric`` against ``x``.
 
-    ``names`` label the runs (default: their names, made unique); ``compare_options`` go to
+    ``names`` label the runs (default: their names, made unique); ``tables``: their metric
+    tables when not the runs' own (filled judgment sets, condensed lists: see
+    :meth:`ragdash.run.Run.table`); ``compare_options`` go to
     :func:`ragdash.stats.compare_runs` (``seed``, ``n_resamples``, ``test``, ...).
     """
     _check_axis(x)
@@ -400,6 +428,7 @@ def build_frontier(runs: Sequence[Run], *, metric: str = "ndcg@10", x: str = "in
     names = list(names) if names is not None else _unique_names(runs)
     ops = [operating(r, catalog=catalog, settings=settings, project_to=project_to)
            for r in runs]
+    tables = [r.table() for r in runs] if tables is None else list(tables)
     # one ranking, one point (and one comparison): of runs that rank alike, the one with the
     # lowest known x stands for the others (the same quality for less)
     keep, merged = distinct_rankings(runs)
@@ -411,19 +440,23 @@ def build_frontier(runs: Sequence[Run], *, metric: str = "ndcg@10", x: str = "in
         shown.append(chosen)
         if len(group) > 1:
             shown_for[names[chosen]] = tuple(names[i] for i in group if i != chosen)
-    runs, names, ops = ([seq[i] for i in shown] for seq in (runs, names, ops))
+    runs, names, ops, tables = ([seq[i] for i in shown]
+                                for seq in (runs, names, ops, tables))
     comparison = None
     if len(runs) > 1:
-        comparison = compare_tables({n: r.table() for n, r in zip(names, runs)}, metric,
+        comparison = compare_tables(dict(zip(names, tables)), metric,
                                     drop_no_relevant=drop_no_relevant, alpha=alpha,
                                     **compare_options)
         means = {m.name: m for m in comparison.runs}
         n_queries = len(comparison.query_ids)
+        coverage, cov_k = comparison.coverage, comparison.coverage_k
     else:
-        values = runs[0].table().value(metric)
+        values = tables[0].value(metric)
         ci = bootstrap_ci(values, seed=compare_options.get("seed", 0))
         means = {names[0]: RunMean(names[0], float(values.mean()), ci.low, ci.high)}
         n_queries = len(values)
+        cov_k = coverage_k_of(metric, tables[0].kmax)
+        coverage = {names[0]: tables[0].mean(f"{COVERAGE}@{cov_k}")}
     best_name = max(names, key=lambda n: (means[n].mean, -names.index(n)))
     xs = [op.x(x) for op in ops]
     ys = [means[n].mean for n in names]
@@ -438,7 +471,9 @@ def build_frontier(runs: Sequence[Run], *, metric: str = "ndcg@10", x: str = "in
             indistinguishable_from_best=same, p_vs_best=p, operating=ops[i],
             config=scrub_secrets(dict(run.config))))
     return Frontier(metric=metric, metric_label=metric_label(metric), x_axis=x, points=points,
-                    n_queries=n_queries, alpha=alpha, comparison=comparison, merged=shown_for)
+                    n_queries=n_queries, alpha=alpha, comparison=comparison, merged=shown_for,
+                    coverage=dict(coverage), coverage_k=cov_k, labels=tables[0].labels,
+                    judged_only=tables[0].judged_only)
 
 
 def _unique_names(runs: Sequence[Run]) -> list[str]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from scipy.stats import norm
 
-from ..i18n import Text, message, text
+from ..i18n import Text, convention, message, text
 
 #: the power assumed when saying how many queries would be needed
 DEFAULT_POWER = 0.8
@@ -34,21 +34,30 @@ _MINUS = "\u2212"
 @dataclass(frozen=True)
 class Verdict:
     """A verdict on pair (a, b): ``kind`` plus the sentence (with its message id), said in
-    any language by :meth:`text`."""
+    any language by :meth:`text`. ``caveat``: the sentence on the labels' coverage
+    (:func:`ragdash.judgments.coverage.caveat`) when the runs' top K is thinly or unequally
+    judged; :meth:`text` says it after the verdict, so the verdict is never read without it."""
 
     kind: str  # "better" | "worse" | "no_difference" | "identical" (b relative to a)
     said: Text
+    caveat: Text | None = None
 
     def text(self, lang: str = "en") -> str:
-        return message(self.said, lang)
+        return self._said(lang)
+
+    def _said(self, lang: str) -> str:
+        if self.caveat is None:
+            return message(self.said, lang)
+        return (message(self.said, lang) + convention(lang, "sentence_gap")
+                + message(self.caveat, lang))
 
     @property
     def en(self) -> str:
-        return message(self.said, "en")
+        return self._said("en")
 
     @property
     def ja(self) -> str:
-        return message(self.said, "ja")
+        return self._said("ja")
 
 
 # -- power -----------------------------------------------------------------------------
