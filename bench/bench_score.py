@@ -108,15 +108,17 @@ def make_big_data(folder: Path, queries: int, depth: int, seed: int = 0) -> tupl
     def text(s: str, n: int) -> np.ndarray:
         return np.frombuffer(s.encode(), dtype=np.uint8)[None, :].repeat(n, axis=0)
 
+    # query q's document at rank r is (base[q] + stride[q] * r) mod corpus: stride odd and
+    # not a multiple of 5, so prime to 10**6, and a query's documents are distinct
+    stride = rng.integers(1, corpus // 10, size=queries) * 2 + 1
+    stride[stride % 5 == 0] += 2
+    base = rng.integers(0, corpus, size=queries)
     with run_path.open("wb") as f:
         for q0 in range(0, queries, 1000):
             qs = np.arange(q0, min(queries, q0 + 1000))
             qs = qs[qs % 100 != 1]  # 1% of qrels queries are not in the run
             n = len(qs) * depth
-            stride = rng.integers(1, corpus // depth, size=len(qs)) * 2 + 1  # odd, so distinct
-            stride[stride % 5 == 0] += 2
-            base = rng.integers(0, corpus, size=len(qs))
-            docs = (base[:, None] + stride[:, None] * np.arange(depth)) % corpus
+            docs = (base[qs, None] + stride[qs, None] * np.arange(depth)) % corpus
             scores = np.round(np.sort(rng.random((len(qs), depth)), axis=1)[:, ::-1] * 30, 3)
             milli = (scores * 1000).round().astype(np.int64).ravel()
             f.write(lines(text("q", n), digits(np.repeat(qs, depth), 6), text(" Q0 d", n),
@@ -127,9 +129,15 @@ def make_big_data(folder: Path, queries: int, depth: int, seed: int = 0) -> tupl
     with qrels_path.open("wb") as f:
         qs = np.arange(queries)
         qs = qs[qs % 100 != 2]  # 1% of run queries have no qrels
-        per = 6
+        # three retrieved documents (distinct ranks) and three never retrieved
+        ranks = np.stack([rng.integers(0, depth // 3, size=len(qs)),
+                          rng.integers(depth // 3, 2 * depth // 3, size=len(qs)),
+                          rng.integers(2 * depth // 3, depth, size=len(qs)),
+                          np.full(len(qs), depth), np.full(len(qs), depth + 1),
+                          np.full(len(qs), depth + 2)], axis=1)
+        judged = (base[qs, None] + stride[qs, None] * ranks) % corpus
+        per = ranks.shape[1]
         grades = rng.integers(0, 4, size=(len(qs), per))
-        judged = rng.integers(0, corpus, size=(len(qs), per))
         n = len(qs) * per
         f.write(lines(text("q", n), digits(np.repeat(qs, per), 6), text(" 0 d", n),
                       digits(judged.ravel(), 6), text(" ", n), digits(grades.ravel(), 1),

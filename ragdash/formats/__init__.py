@@ -8,6 +8,7 @@
 - :mod:`.qrels`: plain TREC / BEIR qrels (``ragdash score``'s fast path; anything it is unsure
   about goes to :func:`ragdash.loaders.load_qrels`, which names the file and line);
 - :mod:`.files`: only regular files are opened (a FIFO or a device is refused in words).
+- :mod:`.limits`: the ``RAGDASH_MAX_*`` limits on what is read (lines, run files, zips, JSON).
 
 This package imports numpy and :mod:`ragdash.errors` only.
 """

@@ -5,6 +5,7 @@ block boundaries, ties or query interleaving; bad lines named with their absolut
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 
 import numpy as np
@@ -272,3 +273,21 @@ def test_fast_scores_are_strtod_exactly():
     data = "".join(f"q Q0 d{i} 1 {t} x\n" for i, t in enumerate(texts)).encode()
     _, _, scores = trec_run.parse_columns(data)
     assert scores.tolist() == [float(t) for t in texts]
+
+
+@pytest.mark.parametrize("fraction", [0, 1, 3, 6, 9])
+def test_fast_scores_of_one_format_are_strtod_exactly(fraction):
+    # a score column printed with one format (the usual case) takes a shorter path; its
+    # values must still be float()'s, signs, 15 digits and the point at either end included
+    rng = np.random.default_rng(fraction)
+    ints = rng.integers(0, 10 ** (15 - fraction), size=5000)
+    texts = [(f"{'-' if i % 3 == 0 else ''}{v // 10 ** fraction}." +
+              f"{v % 10 ** fraction:0{fraction}d}") if fraction else str(v)
+             for i, v in enumerate(ints.tolist())]
+    texts[:3] = (["0." + "0" * fraction, ".5" + "0" * (fraction - 1), "-0." + "0" * fraction]
+                 if fraction else ["0", "-0", "7"])
+    data = "".join(f"q Q0 d{i} 1 {t} x\n" for i, t in enumerate(texts)).encode()
+    _, _, scores = trec_run.parse_columns(data)
+    want = [float(t) for t in texts]
+    assert scores.tolist() == want
+    assert [math.copysign(1, s) for s in scores.tolist()] == [math.copysign(1, w) for w in want]
