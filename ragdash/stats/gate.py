@@ -38,6 +38,7 @@ from scipy.stats import norm
 
 from ..errors import StatsError
 from ..i18n import Text, convention, error, message, text
+from ..judgments.coverage import GAP as COVERAGE_GAP  # runs judged this far apart: said
 from ..metrics import metric_label
 from .bootstrap import DEFAULT_RESAMPLES, bootstrap_means
 from .correction import holm
@@ -47,8 +48,6 @@ from .verdict import format_count, format_p, format_range, format_signed, format
 RULES = ("not-worse", "non-inferior")
 DEFAULT_MARGIN = 0.01
 DEFAULT_POWER = 0.8
-#: a candidate whose judged@10 is this much below the baseline's gets the coverage warning
-COVERAGE_GAP = 0.1
 #: |d| at or below this is no difference (rounding noise)
 _TIE = 1e-12
 
