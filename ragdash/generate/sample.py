@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 __all__ = ["MIN_CHARS", "Sample", "allocate", "sample_documents"]
 
@@ -76,10 +77,14 @@ def sample_documents(sources: list[str], lengths: np.ndarray, n: int, *, seed: i
     rng = np.random.default_rng(seed)
     lengths = np.asarray(lengths, dtype=np.int64)
     eligible = lengths >= MIN_CHARS
-    names = np.asarray(sources, dtype=object).astype(str)
-    leaves: dict[str, np.ndarray] = {}
-    for leaf in sorted(set(names[eligible].tolist())):
-        leaves[leaf] = np.flatnonzero(eligible & (names == leaf))
+    # each source's documents: one hash factorize and one sort of small integers (not one
+    # scan of the corpus per source); sources in name order, so the seed decides alone
+    kept = np.flatnonzero(eligible)
+    codes, uniq = pd.factorize(np.asarray(sources, dtype=object)[kept])
+    grouped = kept[np.argsort(codes, kind="stable")]
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(codes, minlength=len(uniq)))])
+    by_name = {str(leaf): grouped[bounds[i]:bounds[i + 1]] for i, leaf in enumerate(uniq)}
+    leaves: dict[str, np.ndarray] = {leaf: by_name[leaf] for leaf in sorted(by_name)}
     caps = {leaf: len(m) if per_source is None else min(len(m), int(per_source))
             for leaf, m in leaves.items()}
     taken = _share(list(leaves), caps, int(n), rng, depth=0)
