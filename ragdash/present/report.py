@@ -44,6 +44,7 @@ from markupsafe import Markup
 
 from .. import __version__
 from ..cost import actual_cost, format_money
+from ..dataset import synthetic_note
 from ..errors import RagdashError
 from ..i18n import isolate, message, normalize_lang, t
 from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
@@ -348,6 +349,9 @@ def _dataset_section(rep: _Report) -> Section | None:
              for size, label in (("documents", "report.documents"), ("queries", "report.queries"),
                                  ("queries_with_qrels", "report.queries_with_qrels"),
                                  ("judgements", "report.judgements"))]
+    synthetic = synthetic_note(ds)
+    if synthetic is not None:  # a generated set says so wherever its metrics are shown
+        rows.append((rep.t("report.synthetic"), Cell(message(synthetic, rep.lang), strong=True)))
     rows.append((rep.t("report.fingerprint"), _id_cell(ds.fingerprint())))
     return Section("dataset", rep.t("report.dataset"), [KeyValues(rows)])
 
