@@ -58,6 +58,7 @@ examples:
       --base-url https://api.openai.com/v1 --model gpt-4o-mini --estimate
   OPENAI_API_KEY=... python -m ragdash judge data/jsquad-valid bm25.run dense.run --depth 10 \\
       --base-url https://api.openai.com/v1 --model gpt-4o-mini --out llm.qrels
+  python -m ragdash score data/jsquad-valid/qrels/test.tsv dense.run --fill llm.qrels
   python -m ragdash judge data/jsquad-valid bm25.run --base-url http://localhost:11434/v1 \\
       --model qwen2.5:7b --calibrate 200 --format json     (Ollama: no key needed)
 

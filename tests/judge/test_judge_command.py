@@ -145,6 +145,14 @@ def test_judge_fills_the_gaps_and_reports_agreement_with_the_humans(world, keyed
             want = np.mean([by_q.get(q, {}).get("ndcg_cut_10", 0.0) for q in queries])
             assert row[f"ndcg@10_{label}"] == pytest.approx(want), (row["run"], label)
         assert row["judged@10_filled"] > row["judged@10_human"]
+    # the file works as --fill of score, as written
+    qrels_file = world.paths["dataset"] / "qrels" / "test.tsv"
+    scored = []
+    for extra in ([], ["--fill", str(out)]):
+        assert main(["score", str(qrels_file), str(world.paths["fair"]), "--k", "5",
+                     "--format", "json", *extra]) == 0
+        scored.append(json.loads(capsys.readouterr().out)["metrics"]["judged@5"])
+    assert scored[1] > scored[0]
     assert got["stored"] == got["source"]
     stored = get_store().load_judgments(world.dataset.fingerprint(), got["stored"])
     assert {(lb.query_id, lb.doc_id): lb.grade for lb in stored} == gaps
