@@ -556,6 +556,39 @@ def frontier_figure(frontier: Frontier, *, lang: str = "en",
                if axis == "memory" and projected else t(AXIS_KEYS[axis], lang))
     # log: one labelled tick per decade (plotly's default labels every digit, unreadable)
     fig.update_xaxes(title={"text": _esc(x_title)}, type="log" if log_x else "linear",
-                     **({"dtick": 1} if log_x else {"rangemode": "tozero"}), **_X_FORMAT[axis])
-    fig.update_yaxes(title={"text": _esc(frontier.metric_label)}, rangemode="tozero")
+                     **({"dtick": 1} if log_x else {}), **_X_FORMAT[axis],
+                     **_frontier_x_range(plot_x, log_x))
+    fig.update_yaxes(title={"text": _esc(frontier.metric_label)},
+                     range=_frontier_y_range(drawn or frontier.points))
     return fig
+
+
+#: room around the frontier's points, as a share of the span they cover: a marker, its
+#: interval and its label ("Best", 最良) drawn at an end stay inside the plot
+_FRONTIER_PAD = 0.12
+
+
+def _frontier_x_range(xs: list[float], log_x: bool) -> dict:
+    """The x range with room on both sides of the outermost points. Every point at one x
+    (every run free: all at $0) puts them in the middle, with one tick there."""
+    if not xs:
+        return {}
+    if log_x:
+        lo, hi = math.log10(min(xs)), math.log10(max(xs))
+        pad = _FRONTIER_PAD * (hi - lo) or 0.5
+        return {"range": [lo - pad, hi + pad]}
+    lo, hi = min(xs), max(xs)
+    if hi == lo:
+        half = abs(hi) / 2 or 1.0
+        return {"range": [lo - half, hi + half], "tickvals": [lo]}
+    pad = _FRONTIER_PAD * (hi - lo)
+    return {"range": [lo - pad, hi + pad]}
+
+
+def _frontier_y_range(points) -> list[float]:
+    """From 0 (or below the lowest interval) to above the highest interval, with room for the
+    label drawn above the best point."""
+    top = max([p.ci_high for p in points] + [p.y for p in points] + [0.0])
+    bottom = min([p.ci_low for p in points] + [0.0])
+    pad = _FRONTIER_PAD * ((top - bottom) or 1.0)
+    return [bottom - pad if bottom < pad else 0.0, top + 1.5 * pad]
