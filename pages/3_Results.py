@@ -41,8 +41,10 @@ if state.dataset_fingerprint() != run.dataset_fingerprint:
     # the run on screen names the dataset the other pages work on (as a ?run= link does)
     state.set_dataset(run.dataset, source=f"run:{run.id}")
     st.rerun()  # so the sidebar shows it too
-# The address bar always holds a link to the run on screen.
+# The address bar always holds a link to the run on screen, in the page's language.
 st.query_params["run"] = run.id
+results.keep_lang_in_address(ctx)
+results.drill_follows_run(run.id)
 st.session_state[keys.RUN_PARAM] = run.id
 
 sizes = run.dataset.sizes()
@@ -54,7 +56,7 @@ cols[3].metric(t("res.seconds"), f"{run.seconds:.1f} s" if run.seconds is not No
 synthetic_banner(ctx.lang, run.dataset)
 n_empty = int(table.no_relevant.sum())
 
-controls = st.columns([3, 1, 2])
+controls = st.columns([3, 1, 3])
 with controls[0]:
     families = results.pick_families(ctx)
 with controls[1]:

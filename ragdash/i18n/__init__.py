@@ -109,11 +109,21 @@ def t(key: str, /, lang: str | None = DEFAULT_LANG, **fmt: object) -> str:
         lang = DEFAULT_LANG
     text = entry[lang]
     if not isinstance(text, str):  # plural forms: an exact count ("=1") first, then the rule
-        n = fmt.get("n")
+        n = _count(fmt.get("n"))
         text = (text.get(f"={n}") if isinstance(n, int) else None) or text.get(
             PLURAL[lang](n)) or text["other"]
     # a text with literal braces ({{ }}) is a format string even without values
     return text.format(**fmt) if fmt or "{{" in text or "}}" in text else text
+
+
+def _count(n: object) -> object:
+    """A count given as a number or as the text a page shows ("1,234"): the whole number,
+    so that both pick the same plural form; anything else as it is."""
+    if isinstance(n, str):
+        digits = n.replace(",", "").strip()
+        if digits.isdigit():
+            return int(digits)
+    return n
 
 
 def placeholders(text: str | Mapping[str, str]) -> set[str]:

@@ -206,8 +206,10 @@ def resolve(sources: list[Source], *, container: str, name: str, split: str,
         looked = {"corpus": "corpus.jsonl / corpus.csv / docs.csv",
                   "queries": "queries.jsonl / queries.csv",
                   "qrels": "qrels/test.tsv / qrels.tsv / qrels.csv"}
+        found = ", ".join(f"{chosen[k].path} ({k})" for k in chosen)
         raise dataset_error("load.missing_part", file=container, kind=missing[0],
-                            looked=looked[missing[0]], names=_names(data))
+                            looked=looked[missing[0]], names=_names(data), found=found,
+                            n=len(chosen))
     beir = all(chosen[k].ext == ".jsonl" for k in ("corpus", "queries")) \
         and _parent(chosen["qrels"]).endswith("qrels")
     layout = text("load.layout_beir") if beir else text("load.layout_tables")

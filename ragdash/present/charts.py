@@ -213,7 +213,7 @@ def histogram_figure(values: Sequence[float] | Mapping[str, Sequence[float]], *,
             hovertemplate=f"{_esc(label)}: %{{x}}<br>{_esc(t('chart.hist_y', lang))}: "
                           f"%{{y}}<extra>%{{fullData.name}}</extra>"))
     _layout(fig, lang, title if title is not None else t("chart.hist_title", lang,
-                                                          metric=label, n=n),
+                                                          metric=label, n=f"{n:,}"),
             barmode="overlay", showlegend=len(series) > 1, bargap=0.05)
     fig.update_xaxes(title={"text": _esc(t("chart.hist_x", lang, metric=label))},
                      range=[-bin_size, 1.0 + bin_size])

@@ -384,7 +384,8 @@ def _curves_section(rep: _Report, curve_families: Sequence[str], bands: bool) ->
     first = rep.entries[0].table
     n_empty = int(first.no_relevant.sum())
     if n_empty:
-        blocks.append(Para(rep.t("report.no_relevant", n=n_empty, total=len(first)), "note"))
+        blocks.append(Para(rep.t("report.no_relevant", n=f"{n_empty:,}",
+                                      total=f"{len(first):,}"), "note"))
     tables = rep.tables
     for fam in dict.fromkeys(family(f).name for f in curve_families):
         if not all(fam in tb.values for tb in tables.values()):

@@ -142,6 +142,9 @@ def load_files(ctx: PageContext, files: list[tuple[str, bytes]], split: str,
     """Read and validate uploaded files in a background job, so a big upload does not hold
     the page; small ones are done before the page is drawn (see :func:`load_outcome`)."""
     split = split.strip() or "test"
+    # a file added again under the same name (the uploader lists it twice) is read once:
+    # the copy added last
+    files = list({name: (name, data) for name, data in files}.values())
 
     def task(*, progress, cancel) -> tuple:
         ds = load_uploads(files, split=split, mapping=mapping or None)

@@ -22,6 +22,8 @@ RUN_PARAM = "rd_run_param"        # the ?run=<id> value already opened in this s
 LINK_MISSING = "rd_link_missing"  # (id, sentence) of a ?run=<id> that could not be opened
 SEEN_JOBS = "rd_seen_jobs"        # job ids whose finished run was already made current
 DRILL_QUERY = "rd_drill_query"    # query id open in the drill-down
+DRILL_RUN = "rd_drill_run"        # the run the Results page's drill-down was opened on
+LANG_PARAM = "rd_lang_param"      # the ?lang= value already applied in this session
 # Judge page
 JUDGE_RATER = "rd_judge_rater"    # the rater's name in this browser session
 JUDGE_QUEUE = "rd_judge_queue"    # which pairs to judge: "pool" | "disagree" | "sample"

@@ -19,7 +19,7 @@ import streamlit as st
 
 from ..dataset import Dataset, synthetic_note
 from ..errors import RagdashError
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, message
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, message, normalize_lang
 from ..i18n import t as _t
 from ..jobs import JobManager
 from ..runs.access import UserRuns
@@ -67,6 +67,7 @@ def page_setup(page: str, *, settle: float = 0.0) -> PageContext:
     and in the sidebar — instead of a progress bar replaced a moment later. An older job is
     not waited for: the page then shows its progress at once.
     """
+    _lang_from_link()
     lang = state.lang()
 
     def t(key: str, **fmt: object) -> str:
@@ -108,6 +109,18 @@ def _stop_if_store_unreadable(lang: str) -> None:
     except RagdashError as exc:
         st.error(say(exc, lang), icon=":material/error:")
         st.stop()
+
+
+def _lang_from_link() -> None:
+    """``?lang=ja`` (a link shared from a Japanese page): the session speaks that language,
+    applied once per value so that the language switch still works afterwards."""
+    wanted = st.query_params.get("lang")
+    ss = st.session_state
+    if not wanted or ss.get(keys.LANG_PARAM) == wanted:
+        return
+    ss[keys.LANG_PARAM] = wanted
+    if normalize_lang(wanted) == str(wanted).strip().lower().split("-")[0]:
+        ss[keys.LANG] = normalize_lang(wanted)
 
 
 def _open_run_link(t: Callable[..., str]) -> None:

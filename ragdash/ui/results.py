@@ -77,15 +77,27 @@ def per_query_table(ctx: PageContext, run: Run, families: list[str], k: int,
     order = ["query_id", *dict.fromkeys(metrics), *[c for c in shown.columns
                                                     if c not in ("query_id", *metrics)]]
     shown = shown[order].reset_index(drop=True)
+    # a click on any cell opens that row's query (the checkbox at the left selects it too)
     event = st.dataframe(display_frame(shown, ctx.lang), hide_index=True, key=key,
-                         on_select="rerun", selection_mode="single-row",
+                         on_select="rerun", selection_mode=["single-row", "single-cell"],
                          column_config={c: st.column_config.NumberColumn(format="%.3f")
                                         for c in display_frame(shown[metrics],
                                                                ctx.lang).columns})
-    rows = (event or {}).get("selection", {}).get("rows") or []
+    selection = (event or {}).get("selection", {})
+    rows = [*(selection.get("rows") or []),
+            *(cell[0] for cell in selection.get("cells") or [] if cell)]
     ids = list(shown["query_id"])
-    apply_selection(key, [ids[r] for r in rows if r < len(ids)])
+    apply_selection(key, [ids[r] for r in rows if isinstance(r, int) and r < len(ids)])
     return frame
+
+
+def drill_follows_run(run_id: str) -> None:
+    """Another run picked on Results: its drill-down opens on that run's own worst query,
+    not on the query the previous run's drill-down showed."""
+    ss = st.session_state
+    if ss.get(keys.DRILL_RUN) not in (None, run_id):
+        ss.pop(keys.DRILL_QUERY, None)
+    ss[keys.DRILL_RUN] = run_id
 
 
 def apply_selection(key: str, query_ids: list[str]) -> None:
@@ -333,10 +345,23 @@ def lang_param(ctx: PageContext) -> dict[str, str]:
     return {} if ctx.lang == DEFAULT_LANG else {"lang": ctx.lang}
 
 
+def keep_lang_in_address(ctx: PageContext) -> None:
+    """The address bar's ``?lang=`` follows the page's language (none for the default), so
+    a link copied from it opens in the language it was read in."""
+    wanted = lang_param(ctx).get("lang")
+    if wanted:
+        st.query_params["lang"] = wanted
+    else:
+        st.query_params.pop("lang", None)
+    st.session_state[keys.LANG_PARAM] = wanted
+
+
 def share_link(ctx: PageContext, run: Run) -> str:
-    """``?run=<id>`` on this page's URL: opens the run in a fresh session."""
+    """``?run=<id>`` on this page's URL (with ``&lang=`` on a page in another language than
+    the default): opens the run in a fresh session, in the language it was shared in."""
     base = st.context.url or ""
-    link = f"{base}?run={run.id}" if base else f"?run={run.id}"
+    query = "&".join(f"{k}={v}" for k, v in {"run": run.id, **lang_param(ctx)}.items())
+    link = f"{base}?{query}" if base else f"?{query}"
     st.markdown(f"**{ctx.t('res.share')}**: [{link}]({link})")
     st.caption(ctx.t("res.share_help"))
     return link

@@ -81,11 +81,15 @@ def test_sample_to_curve_drilldown_japanese_report_and_link(browser, app_url, ho
                                  ["recall@10", "ndcg@10", "mrr@10"])["query_id"])
     assert _drill_query(page) == order[0]  # the worst query opens first
 
-    # choosing a row of the per-query table opens that query's drill-down
+    # the toggle's label is whole (issue 25: "Leave out 0 queries without relevant d…")
+    assert _toggle_label_fits(page)
+
+    # a click on a row of the per-query table (on its id, not only the checkbox at the left)
+    # opens that query's drill-down
     table = page.locator('[data-testid="stDataFrame"]').nth(1)
     table.scroll_into_view_if_needed()
     box = table.bounding_box()
-    page.mouse.click(box["x"] + 16, box["y"] + 35 + 34 * 2 + 17)  # third row's checkbox
+    page.mouse.click(box["x"] + 110, box["y"] + 35 + 34 * 2 + 17)  # third row's query id
     wait_idle(page)
     page.wait_for_function(
         "q => [...document.querySelectorAll('code')].some(c => c.textContent === q)",
@@ -101,6 +105,7 @@ def test_sample_to_curve_drilldown_japanese_report_and_link(browser, app_url, ho
     page.locator(CURVE).first.wait_for(timeout=15_000)
     assert t("chart.k_axis", "ja") in page.locator(".js-plotly-plot").first.inner_text()
     assert _drill_query(page) == order[2]  # the language switch kept the drill-down
+    assert _toggle_label_fits(page)
 
     # the standalone report: one file, plotly inline, nothing fetched from the network
     page.get_by_role("button", name=t("res.dl_report", "ja")).scroll_into_view_if_needed()
@@ -123,17 +128,26 @@ def test_sample_to_curve_drilldown_japanese_report_and_link(browser, app_url, ho
     offline.close()
 
     # the link to this run opens it in a fresh browser session
+    # ... in the language it was shared in (issue 25: a link always opened in English)
     link = page.locator(f'a[href*="?run={summary.id}"]').first.get_attribute("href")
-    assert link.endswith(f"?run={summary.id}")
+    assert link.endswith(f"?run={summary.id}&lang=ja")
     fresh = browser.new_context(viewport=VIEWPORT)
     other = fresh.new_page()
     other.goto(link)
-    other.locator(CURVE).first.wait_for(timeout=30_000)
+    other.locator(CURVE).first.wait_for(timeout=60_000)
     wait_idle(other)
+    other.get_by_role("heading", name=t("res.title", "ja")).wait_for(timeout=15_000)
     assert summary.name in other.inner_text("body")
     assert "jsquad-mini" in other.locator('[data-testid="stSidebar"]').inner_text()
     fresh.close()
     context.close()
+
+
+def _toggle_label_fits(page) -> bool:
+    """Whether the Results page's "leave out queries" toggle shows its label uncut."""
+    label = page.locator('[data-testid="stCheckbox"]:has(input[role="switch"]) '
+                         '[data-testid="stMarkdownContainer"]').first
+    return label.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.textContent.length")
 
 
 def _upload_tables(page, tmp_path: Path) -> None:

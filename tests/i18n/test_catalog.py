@@ -541,3 +541,28 @@ def test_the_apps_words_name_no_command_line_flag():
     assert not flagged, flagged
     for key in apps:  # an app copy belongs to a message the command line has
         assert key[:-len(".app")] in CATALOG, key
+
+
+def test_japanese_names_pages_columns_and_kmax_in_japanese():
+    """issue 25: "Compare と同じ対応のある検定", "truncatable 列", a bare "Kmax" in Japanese."""
+    pages = [CATALOG[k]["en"] for k in CATALOG if k.startswith("nav.")]
+    pages = [p for p in pages if len(p) > 3]  # "Run" is also a word of `ragdash run`
+    left = []
+    for key, entry in CATALOG.items():
+        for text in i18n.forms(entry["ja"]).values():
+            plain = re.sub(r"`[^`]*`|\S*/\S*", "", text)  # code and paths stay as they are
+            left += [(key, p) for p in pages
+                     if re.search(rf"(?<![A-Za-z]){re.escape(p)}(?![A-Za-z])", plain)]
+            if re.search(r"truncatable 列|^Kmax$", text):
+                left.append((key, text))
+    assert left == []
+    assert "「比較」ページと同じ対応のある検定" in t("fr.intro", "ja", name="x")
+
+
+def test_counts_given_as_page_text_pick_the_same_plural_form():
+    """The pages pass counts as "1,234" (with separators): "1 runs have" was said."""
+    assert t("fr.no_x", "en", n="1", names="a").startswith("1 run has no value")
+    assert t("fr.no_x", "en", n=2, names="a, b").startswith("2 runs have no value")
+    assert t("res.drop_empty", "en", n="0") == t("res.drop_empty", "en", n=0) == (
+        "No query lacks a relevant doc")
+    assert t("res.drop_empty", "en", n="1,234") == "Skip 1,234 queries with no relevant doc"

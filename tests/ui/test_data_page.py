@@ -230,3 +230,18 @@ def test_a_bad_row_is_explained_in_japanese_with_its_file_and_line():
     (error,) = [e.value.replace("\\", "") for e in at.error]
     assert "corpus.csv、2 行目: この行は 4 列ですが見出しは 2 列です" in error, error
     assert "二重引用符" in error and "this row has" not in error
+
+
+def test_two_of_three_tables_name_what_was_found_and_a_file_added_twice_is_read_once():
+    """issue 25: documents.csv and questions.csv were accepted, yet the error asked to name
+    the files corpus.*, queries.*, qrels.*; a file added again was 'several corpus files:
+    documents.csv, documents.csv'."""
+    at = upload_files(open_page(new_app(), "data"),
+                      [("documents.csv", CORPUS), ("questions.csv", QUERIES)])
+    (error,) = [plain(e.value) for e in at.error]
+    assert "found so far: documents.csv (corpus), questions.csv (queries)" in error
+    assert "Add the qrels file" in error and "corpus.*" not in error
+    at = upload_files(at, [("documents.csv", CORPUS), ("questions.csv", QUERIES),
+                           ("documents.csv", CORPUS), ("qrels.csv", QRELS)])
+    assert not at.error, [e.value for e in at.error]
+    assert len(at.session_state[keys.DATASET].documents) == 3

@@ -215,3 +215,44 @@ def test_japanese_counts_have_thousands_separators():
     at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
     open_page(at, "results")
     assert "4,442 件中 4,442 件" in texts(at)
+    # the histogram's title too (issue 25: "4420 クエリ")
+    assert "4,442 クエリ" in chart(at, "res_hist")["layout"]["title"]["text"]
+
+
+def test_the_drill_down_follows_the_run_picked(sample, run_id):
+    """issue 25: after switching runs, "One query in detail" stayed on the previous run's
+    worst query."""
+    other = save_bm25_run(sample, name="flat", k1=0.3, b=0.1)
+    store = get_store()
+
+    def worst(rid):
+        frame = frame_with(at, "Query id", "Recall@10")
+        assert store.load(rid).name in texts(at)
+        return frame["Query id"].iloc[0]
+
+    at = open_page(new_app(run=run_id), "results")
+    first = worst(run_id)
+    assert at.selectbox(key="w:rd_drill_query").value == first
+    at.selectbox(key="w:rd_run_id").set_value(other).run()
+    second = worst(other)
+    assert second != first  # the two runs' worst queries differ (else the test shows nothing)
+    assert at.selectbox(key="w:rd_drill_query").value == second
+    # a query picked on this run stays while the run does
+    pick = frame_with(at, "Query id", "Recall@10")["Query id"].iloc[5]
+    at.selectbox(key="w:rd_drill_query").set_value(pick).run()
+    at.selectbox(key="w:rd_k_view").set_value(5).run()
+    assert at.selectbox(key="w:rd_drill_query").value == pick
+
+
+def test_a_run_link_carries_its_language(sample, run_id):
+    """issue 25: a ?run= link always opened in English."""
+    at = new_app(run=run_id).run()
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    open_page(at, "results")
+    assert at.query_params["lang"] == "ja"
+    link = next(m.value for m in at.markdown if "run=" in m.value)
+    assert f"?run={run_id}&lang=ja" in link
+    fresh = open_page(new_app(run=run_id, lang="ja"), "results")
+    assert fresh.title[0].value == "結果" and fresh.session_state["rd_lang"] == "ja"
+    fresh.sidebar.radio(key="w:rd_lang").set_value("en").run()  # the switch still works
+    assert fresh.title[0].value == "Results" and "lang" not in fresh.query_params
