@@ -34,6 +34,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=LANGUAGES, default=None, dest="cli_lang",
                         help="the language of error messages (default en; also RAGDASH_LANG); "
                              "given before the command: python -m ragdash --lang ja evaluate …")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also show the log lines of the libraries ragdash drives (Milvus "
+                             "Lite, pymilvus) on stderr; also RAGDASH_VERBOSE=1")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in [only] if only in COMMANDS else COMMANDS:
@@ -75,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     from . import _output
 
     _output.LANG = _lang(args)  # what note() prints: warnings and notes
+    if getattr(args, "verbose", False):
+        os.environ["RAGDASH_VERBOSE"] = "1"  # read where an engine's library is imported
     try:
         return int(args.func(args) or 0)
     except RagdashError as exc:

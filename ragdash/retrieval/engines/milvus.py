@@ -5,13 +5,21 @@
 - ``http(s)://host:19530``: a Milvus standalone or cluster; ``token`` is ``user:password`` or
   an API key (memory only).
 
+The libraries' own logging (pymilvus prints every failed call with its traceback, Milvus Lite
+its server's errors) is kept off stderr: ragdash says what went wrong in one sentence. With
+``--verbose`` (``RAGDASH_VERBOSE=1``) their lines show as the libraries print them. Either
+way the last records are kept, so that a file locked by another process is said as such.
+
 Collections made by ragdash have an INT64 primary key ``pk``, a VARCHAR id field (the
 dataset's document id) and a FLOAT_VECTOR field, inner-product metric on normalized vectors.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import logging
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,7 +38,60 @@ def _import():
         import pymilvus
     except ImportError:
         raise error(EngineError, "engine.needs_milvus") from None
+    _route_logs()
     return pymilvus
+
+
+#: the loggers pymilvus and Milvus Lite write to (pymilvus gives the first three their own
+#: stderr handlers when it is imported)
+_LOGGERS = ("pymilvus", "pymilvus.milvus_client", "pymilvus.bulk_writer", "milvus_lite")
+VERBOSE_ENV = "RAGDASH_VERBOSE"
+
+
+class _Recent(logging.Handler):
+    """The libraries' last log records, to find the cause behind a vague exception."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: collections.deque[logging.LogRecord] = collections.deque(maxlen=50)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def causes(self, since: int) -> list[BaseException]:
+        """The exceptions logged since ``since`` (a count of records seen)."""
+        out = []
+        for record in list(self.records)[since:]:
+            exc = record.exc_info[1] if record.exc_info else None
+            while exc is not None:
+                out.append(exc)
+                exc = exc.__cause__ or exc.__context__
+        return out
+
+
+_RECENT = _Recent()
+
+
+def verbose() -> bool:
+    """The engines' own logging goes to stderr (``--verbose``, ``RAGDASH_VERBOSE=1``)."""
+    return os.environ.get(VERBOSE_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _route_logs() -> None:
+    """Every record of the libraries to :data:`_RECENT`; to stderr only when verbose."""
+    loud = verbose()
+    for name in _LOGGERS:
+        logger = logging.getLogger(name)
+        if not loud:
+            logger.handlers = [h for h in logger.handlers if h is _RECENT]
+            logger.propagate = False
+        elif name == "milvus_lite" and not any(isinstance(h, logging.StreamHandler)
+                                               for h in logger.handlers):
+            logger.addHandler(logging.StreamHandler())  # pymilvus brings its own
+        if _RECENT not in logger.handlers:
+            logger.addHandler(_RECENT)
+        if not loud and logger.level == logging.NOTSET:
+            logger.setLevel(logging.INFO)
 
 
 class MilvusEngine(VectorEngine):
@@ -47,11 +108,22 @@ class MilvusEngine(VectorEngine):
         kwargs = {"uri": self.uri, "timeout": self.timeout}
         if self._token:
             kwargs["token"] = self._token
+        seen = len(_RECENT.records)
         try:
             self._client = pymilvus.MilvusClient(**kwargs)
         except Exception as exc:  # pymilvus raises its own tree and plain OSErrors
-            raise self._fail("engine.do.connect", exc,
-                             "engine.check.milvus_connect") from None
+            raise self._open_failed(exc, _RECENT.causes(seen)) from None
+
+    def _open_failed(self, exc: BaseException, causes: list[BaseException]) -> EngineError:
+        """The sentence for a client that did not open: Milvus Lite logs the cause (a lock
+        held by another process, a file where its folder should be) and pymilvus raises
+        only "Open local milvus failed"."""
+        names = {type(c).__name__ for c in causes}
+        if "DataDirLockedError" in names:
+            return error(EngineError, "engine.milvus_locked", where=self.where())
+        if names & {"FileExistsError", "NotADirectoryError"} and Path(self.uri).is_file():
+            return error(EngineError, "engine.milvus_not_a_store", where=self.where())
+        return self._fail("engine.do.connect", exc, "engine.check.milvus_connect")
 
     # -- reading ---------------------------------------------------------------------------
     def describe(self, collection: str, vector_field: str | None = None) -> CollectionInfo:

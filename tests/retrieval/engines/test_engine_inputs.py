@@ -1,17 +1,25 @@
-"""A deployed collection met as users meet it: ids that name no document of the dataset are
+"""Vector engines met as users meet them: ids that name no document of the dataset are
 counted and five of them named, in the JSON and in the table output (real Qdrant local mode;
-vectors from the fake OpenAI server on 127.0.0.1)."""
+vectors from the fake OpenAI server on 127.0.0.1); a Milvus Lite file held by another process,
+a damaged store and a file that is no store are one sentence each, with the library's own
+logging off stderr unless --verbose (real milvus-lite, real processes)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
 from ragdash.cli import main
 from ragdash.retrieval.engines import open_engine
 from tests.fake_openai import FakeOpenAI
+from tests.paths import ROOT
 from tests.retrieval.engines.test_engines import _dataset, _dense, _index_dataset
+
+SAMPLE = ROOT / "ragdash" / "data" / "samples" / "jsquad-mini"
 
 
 @pytest.fixture
@@ -58,3 +66,65 @@ def test_unmapped_collection_ids_are_counted_and_five_are_named(server, tmp_path
         count = int(said.split("note: ")[1].split(" hits")[0].replace(",", ""))
         assert count >= 8 * 3 and "doc_id" in said
         assert len([w for w in said.split() if w.startswith("'stranger-")]) == 5
+
+
+# -- Milvus Lite files that cannot be opened (real milvus-lite, real processes) -----------------
+HOLD = """
+import sys
+from pymilvus import MilvusClient
+client = MilvusClient(sys.argv[1])
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+MAKE = """
+import sys
+from pymilvus import MilvusClient
+client = MilvusClient(sys.argv[1])
+client.create_collection("docs", dimension=4)
+client.insert("docs", [{"id": i, "vector": [0.1 * i, 0.2, 0.3, 0.4]} for i in range(5)])
+client.close()
+"""
+
+
+def _evaluate_milvus(uri, *extra):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("RAGDASH_VERBOSE", None)
+    return subprocess.run(
+        [sys.executable, "-m", "ragdash", *extra, "evaluate", str(SAMPLE), "--retriever",
+         "milvus", "--uri", str(uri), "--collection", "docs", "--id-field", "doc_id",
+         "--embedder", "openai", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=180)
+
+
+def test_a_milvus_lite_file_held_by_another_process_is_said_in_one_line(tmp_path):
+    uri = tmp_path / "held.db"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(uri)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        quiet = _evaluate_milvus(uri)
+        loud = _evaluate_milvus(uri, "--verbose")
+    finally:
+        holder.communicate("", timeout=60)
+    assert quiet.returncode == 2 and quiet.stderr.count("\n") == 1, quiet.stderr
+    assert "open in another process" in quiet.stderr and "Traceback" not in quiet.stderr
+    # asked for, the library's own lines are there too
+    assert loud.returncode == 2 and "DataDirLockedError" in loud.stderr
+    assert "open in another process" in loud.stderr
+
+
+def test_damaged_milvus_lite_stores_are_one_line_without_the_librarys_traceback(tmp_path):
+    good = tmp_path / "good.db"
+    subprocess.run([sys.executable, "-c", MAKE, str(good)], check=True, timeout=120,
+                   capture_output=True)  # another process: Milvus Lite keeps a file it opened
+    (good / "collections" / "docs" / "schema.json").write_text("{not json")
+    damaged = _evaluate_milvus(good)
+    assert damaged.returncode == 2 and damaged.stderr.count("\n") == 1, damaged.stderr
+    assert "schema.json" in damaged.stderr and "Traceback" not in damaged.stderr
+    garbage = tmp_path / "old.db"
+    garbage.write_bytes(bytes(range(256)) * 8)  # a file where Milvus Lite keeps a folder
+    other = _evaluate_milvus(garbage)
+    assert other.returncode == 2 and other.stderr.count("\n") == 1, other.stderr
+    assert "not a Milvus Lite store" in other.stderr
