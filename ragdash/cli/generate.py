@@ -63,6 +63,7 @@ JSON output: {"estimate", "written", "kept", "dropped", "failures", "pool", "usa
 
 def register(subparsers) -> None:
     from ..generate.settings import (
+        DEFAULT_CHUNK_TOKENS,
         DEFAULT_DEPTH,
         DEFAULT_N,
         DEFAULT_PASSAGE_TOKENS,
@@ -97,6 +98,9 @@ def register(subparsers) -> None:
                    help="natural questions, keyword queries, or a mix (default question)")
     p.add_argument("--examples", default=None, metavar="FILE",
                    help="real queries to imitate in manner (one a line, or a queries table)")
+    p.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_TOKENS, metavar="T",
+                   help="text files (.txt, .md) are cut into passages of T tokens, each a "
+                        f"document (default {DEFAULT_CHUNK_TOKENS})")
     p.add_argument("--passage-tokens", type=int, default=DEFAULT_PASSAGE_TOKENS, metavar="T",
                    help="a longer document shows the writer one chunk of T tokens, drawn "
                         f"with the seed (default {DEFAULT_PASSAGE_TOKENS})")
@@ -134,6 +138,12 @@ def _key(args, url: str) -> str | None:
     return key or None
 
 
+def _chunk_size(size: int) -> int:
+    from ..retrieval.chunking import check_chunking
+
+    return check_chunking(size)[0]  # one sentence for a size too small
+
+
 def _say(said) -> str:
     return message(said, _output.LANG)
 
@@ -143,7 +153,7 @@ def run(args) -> int:
     from ..generate.prompt import read_examples
     from ..services.chat import ChatClient
 
-    corpus = read_corpus(args.corpus)
+    corpus = read_corpus(args.corpus, passage_tokens=_chunk_size(args.chunk_size))
     examples = read_examples(args.examples) if args.examples else []
     key = _key(args, args.base_url)
     client = ChatClient(args.base_url, args.model, api_key=key,

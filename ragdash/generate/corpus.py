@@ -6,9 +6,9 @@ What ``read_corpus(path)`` reads:
   document a row, columns matched as for any ragdash corpus (id, text, title). A ``source``
   column (also ``file``, ``filename``, ``path``, ``folder``) names each row's source;
   without one the file is the source.
-- **a text file** (``.txt``, ``.md``): cut into passages of ``passage_tokens`` tokens with
-  the chunker of :mod:`ragdash.retrieval.chunking`; passage ``n`` of ``guide/a.md`` has the id
-  ``guide/a.md#n`` and the file's name as its title.
+- **a text file** (``.txt``, ``.md``): cut into passages of ``passage_tokens`` tokens
+  (``--chunk-size``) with the chunker of :mod:`ragdash.retrieval.chunking`; passage ``n`` of
+  ``guide/a.md`` has the id ``guide/a.md#n`` and the file's name as its title.
 - **a folder** (or a ``.zip``): every table and text file in it, each its own source (its
   path inside the folder, so sub-folders are sources too: sampling spreads across folders,
   then across the files in each). Files named as queries or qrels (``queries.jsonl``,
@@ -33,6 +33,7 @@ from ..loaders._source import decode_all, folder_sources, open_zip, zip_sources
 from ..loaders.detect import classify_name
 from ..loaders.notes import LoadLog
 from ..loaders.tables import Table, normalize_column, read_documents
+from .settings import DEFAULT_CHUNK_TOKENS
 
 __all__ = ["SOURCE_COLUMNS", "TABLE_EXTS", "TEXT_EXTS", "Corpus", "read_corpus",
            "read_corpus_sources"]
@@ -41,8 +42,6 @@ TABLE_EXTS = (".jsonl", ".ndjson", ".csv", ".tsv", ".tab", ".json")
 TEXT_EXTS = (".txt", ".md", ".markdown", ".rst")
 #: column names that say which source a row comes from (matched after normalize_column)
 SOURCE_COLUMNS = ("source", "file", "filename", "path", "folder")
-#: tokens of one passage cut from a text file
-DEFAULT_PASSAGE_TOKENS = 256
 
 
 @dataclass
@@ -69,7 +68,7 @@ class Corpus:
 
 
 def read_corpus(path: str | os.PathLike, *,
-                passage_tokens: int = DEFAULT_PASSAGE_TOKENS) -> Corpus:
+                passage_tokens: int = DEFAULT_CHUNK_TOKENS) -> Corpus:
     """The corpus at ``path`` (a table, a text file, a folder or a .zip; module docstring)."""
     p = Path(path)
     if not p.exists():
@@ -87,7 +86,7 @@ def read_corpus(path: str | os.PathLike, *,
 
 
 def read_corpus_sources(sources: list[Source], *, name: str = "corpus",
-                        passage_tokens: int = DEFAULT_PASSAGE_TOKENS,
+                        passage_tokens: int = DEFAULT_CHUNK_TOKENS,
                         container: str = "") -> Corpus:
     """The corpus in ``sources`` (files of a folder, a zip, or uploads)."""
     wanted = [s for s in sources if _is_corpus_file(s, alone=len(sources) == 1)]

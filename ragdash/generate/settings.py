@@ -10,6 +10,8 @@ STYLES = ("question", "keyword", "mixed")
 LANGUAGES = ("auto", "ja", "en")
 #: documents to write a query from
 DEFAULT_N = 100
+#: tokens of one passage cut from a text file (.txt, .md): each passage is a document
+DEFAULT_CHUNK_TOKENS = 256
 #: tokens of a passage shown to the writer; a longer document shows one chunk of it
 DEFAULT_PASSAGE_TOKENS = 512
 #: the judge's pool depth: the top 10 of each retriever
