@@ -283,7 +283,13 @@ def _validation_text(validation: dict) -> str:
             for r in validation["systems"]]
     headers = ["system", *(f"gen {m}" for m in METRICS), *(f"human {m}" for m in METRICS),
                *(f"diff {m}" for m in METRICS)]
-    return head + "\n" + format_table(headers, rows, digits=3)
+    out = head + "\n" + format_table(headers, rows, digits=3)
+    if not validation["same_corpus"]:
+        docs = validation["documents"]
+        out += "\n" + _say(text("generate.validate_corpus", shared=f"{docs['shared']:,}",
+                                 generated=f"{docs['generated']:,}",
+                                 human=f"{docs['human']:,}"))
+    return out
 
 
 __all__ = ["register", "run"]

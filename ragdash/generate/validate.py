@@ -7,7 +7,9 @@ and each system's score (generated − human). The systems are BM25 at several s
 any further retrievers given (a dense model). The published reference goes beside the figure:
 synthetic queries that are filtered and judged ranked TREC DL 2023's systems at
 τ ≈ 0.83–0.85 against human queries (:data:`PUBLISHED_TAU`); with a handful of systems τ moves
-in steps of 2 / (k (k − 1)) and says little more than the direction.
+in steps of 2 / (k (k − 1)) and says little more than the direction. ``same_corpus`` says
+whether both sets search the same documents (when not, the orders compare two collections as
+well as two query sets; the command line says so).
 """
 
 from __future__ import annotations
@@ -50,6 +52,10 @@ def validate(generated: Dataset, human: Dataset, *, extra: Sequence = (),
                                     for m in METRICS}})
     tau = {m: kendall_tau([r["generated"][m] for r in rows], [r["human"][m] for r in rows])
            for m in METRICS}
+    ours, theirs = set(generated.doc_ids), set(human.doc_ids)
     return {"systems": rows, "tau": tau, "published_tau": list(PUBLISHED_TAU),
             "queries": {"generated": len(generated.evaluated_queries()),
-                        "human": len(human.evaluated_queries())}}
+                        "human": len(human.evaluated_queries())},
+            "same_corpus": ours == theirs,
+            "documents": {"generated": len(ours), "human": len(theirs),
+                          "shared": len(ours & theirs)}}

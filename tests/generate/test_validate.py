@@ -39,6 +39,7 @@ def test_the_same_queries_on_both_sides_agree_perfectly(small):
             assert report["tau"][metric] == pytest.approx(1.0)
         assert all(r["difference"][metric] == 0 for r in report["systems"])
     assert report["published_tau"] == [0.83, 0.85]
+    assert report["same_corpus"] is True
 
 
 def test_tau_is_kendall_of_the_two_orders(small):
@@ -54,6 +55,9 @@ def test_tau_is_kendall_of_the_two_orders(small):
         assert (math.isnan(want) and math.isnan(got)) or got == pytest.approx(want)
         assert [r["difference"][metric] for r in report["systems"]] == \
             pytest.approx([a - b for a, b in zip(x, y)])
+    fewer = Dataset(small.documents[:100], half.queries, half.qrels, name="fewer")
+    assert validate(fewer, small)["documents"] == {"generated": 100, "human": 150,
+                                                    "shared": 100}
 
 
 def test_a_dense_retriever_joins_the_pool(tmp_path, small):
