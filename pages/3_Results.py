@@ -5,7 +5,7 @@ import streamlit as st
 from ragdash.metrics import DEFAULT_KS, metric_label
 from ragdash.present.charts import PLOTLY_CONFIG, curve_figure
 from ragdash.present.tables import summary_grid
-from ragdash.ui import job_panel, keys, page_setup, results, state
+from ragdash.ui import job_panel, keys, labels, page_setup, results, state
 from ragdash.ui.widgets import bind, bind_choice, synthetic_banner
 
 ctx = page_setup("results", settle=2.0)
@@ -36,7 +36,8 @@ names = {s.id: f"{s.name} · {s.created_at[:16].replace('T', ' ')}" for s in sum
 run_id = st.selectbox(t("res.run"), ids, format_func=names.get,
                       **bind_choice(keys.RUN_ID, ids, state.run_id()))
 run = state.load_run(run_id)
-table = run.table()
+labels.label_controls(ctx, run.dataset, run.dataset_fingerprint)
+table = labels.table_of(run)
 if state.dataset_fingerprint() != run.dataset_fingerprint:
     # the run on screen names the dataset the other pages work on (as a ?run= link does)
     state.set_dataset(run.dataset, source=f"run:{run.id}")
@@ -65,11 +66,14 @@ with controls[2]:
     drop = st.toggle(t("res.drop_empty", n=n_empty), disabled=n_empty == 0,
                      help=t("res.drop_empty_help"), **bind(keys.DROP_NO_RELEVANT, False))
 
-fig = curve_figure({run.name: table}, families, lang=ctx.lang, drop_no_relevant=drop)
+# Judged@K beside every metric: how much of the top K the labels cover
+shown = [*families, *([] if "judged" in families else ["judged"])]
+fig = curve_figure({run.name: table}, shown, lang=ctx.lang, drop_no_relevant=drop)
 st.plotly_chart(fig, key="res_curve", config=PLOTLY_CONFIG)
+labels.labels_caption(ctx, table)
 
 st.subheader(t("res.summary"))
-grid = summary_grid(table, DEFAULT_KS, families, drop_no_relevant=drop)
+grid = summary_grid(table, DEFAULT_KS, shown, drop_no_relevant=drop)
 grid.index = [results.FAMILIES[f].label for f in grid.index]
 st.dataframe(grid.rename(columns=lambda c: f"@{c}"), key="res_summary",
              column_config={f"@{c}": st.column_config.NumberColumn(format="%.4f")

@@ -6,7 +6,7 @@ import streamlit as st
 from ragdash.errors import RagdashError
 from ragdash.metrics import FAMILIES, FAMILY_NAMES, metric_label
 from ragdash.present.charts import PLOTLY_CONFIG, curve_figure
-from ragdash.ui import compare, gate, keys, page_setup, results, state
+from ragdash.ui import compare, gate, keys, labels, page_setup, results, state
 from ragdash.ui.widgets import bind, bind_choice, md, say, synthetic_banner
 
 ctx = page_setup("compare")
@@ -34,12 +34,13 @@ if len(runs) < 2:
     st.info(t("views.one_ranking"))
     st.stop()
 names = compare.unique_names(runs)
+labels.label_controls(ctx, ds, state.dataset_fingerprint())
 
 cols = st.columns([2, 1, 2])
 family = cols[0].selectbox(t("cmp.family"), list(FAMILY_NAMES),
                            format_func=lambda f: FAMILIES[f].label,
                            **bind_choice(keys.COMPARE_FAMILY, list(FAMILY_NAMES), "ndcg"))
-kmax = min(r.table().kmax for r in runs)
+kmax = min(labels.table_of(r).kmax for r in runs)
 with cols[1]:
     k = results.pick_k(ctx, kmax)
 drop = cols[2].toggle(t("cmp.drop_empty"), **bind(keys.DROP_NO_RELEVANT, False))
@@ -52,6 +53,7 @@ bands = compare.bands_for(runs, names, family, drop)
 fig = curve_figure(aligned, family, bands=bands, lang=ctx.lang, drop_no_relevant=drop)
 st.plotly_chart(fig, key="cmp_curves", config=PLOTLY_CONFIG)
 st.caption(t("cmp.bands_help"))
+labels.labels_caption(ctx, next(iter(aligned.values())))
 
 st.subheader(t("cmp.significance", metric=metric_label(metric)))
 try:
@@ -60,6 +62,7 @@ except RagdashError as exc:  # e.g. too few queries in common: one sentence, no 
     st.error(say(exc, ctx.lang))
     st.stop()
 st.dataframe(compare.significance_table(ctx, comparison), hide_index=True, key="cmp_table")
+compare.coverage_line(ctx, comparison)
 for sentence in comparison.verdicts(ctx.lang):
     st.markdown(f"- {md(sentence)}")
 st.caption(t("cmp.significance_help", n=comparison.n_queries))

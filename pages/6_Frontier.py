@@ -4,7 +4,7 @@ and sweeps of a dense run's dimensions and precision from cached vectors."""
 
 import streamlit as st
 
-from ragdash.ui import frontier, keys, page_setup, results, state
+from ragdash.ui import frontier, keys, labels, page_setup, results, state
 from ragdash.ui.compare import unique_names
 from ragdash.ui.widgets import bind, md, synthetic_banner
 
@@ -24,12 +24,13 @@ runs = [ctx.store.load(s.id) for s in summaries]
 if not runs:
     st.info(t("fr.no_runs"))
 else:
-    labels = {r.id: r.name or r.retriever for r in runs}
-    with st.expander(t("fr.runs_n", n=len(labels))):
-        picked = st.multiselect(t("fr.runs"), list(labels), default=list(labels),
-                                format_func=labels.get, key=f"fr_runs:{len(labels)}")
+    run_names = {r.id: r.name or r.retriever for r in runs}
+    with st.expander(t("fr.runs_n", n=len(run_names))):
+        picked = st.multiselect(t("fr.runs"), list(run_names), default=list(run_names),
+                                format_func=run_names.get, key=f"fr_runs:{len(run_names)}")
     chosen = [r for r in runs if r.id in picked]
     if chosen:
+        labels.label_controls(ctx, ds, chosen[0].dataset_fingerprint)
         metric, x, project_to = frontier.controls(ctx, chosen)
         drop = st.toggle(t("cmp.drop_empty"), **bind(keys.DROP_NO_RELEVANT, False))
         result = frontier.frontier_for(chosen, unique_names(chosen), metric, x, project_to,
@@ -37,6 +38,7 @@ else:
         frontier.sentence(ctx, result)
         frontier.chart(ctx, result)
         frontier.points_table(ctx, result)
+        labels.labels_caption(ctx, labels.table_of(chosen[0]))
         if len(chosen) >= 2:
             st.subheader(t("res.downloads"))
             results.report_button(ctx, chosen, key="fr_report", frontier=result,

@@ -33,7 +33,7 @@ import datetime as dt
 import html
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
@@ -47,6 +47,7 @@ from ..cost import actual_cost, format_money
 from ..dataset import synthetic_note
 from ..errors import RagdashError
 from ..i18n import isolate, message, normalize_lang, t
+from ..judgments.coverage import labels_said
 from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
 from ..run import distinct_rankings, merged_notes
 from ..secrets import scrub_secrets
@@ -237,7 +238,8 @@ def build_report(runs: Sequence[Run], *, dataset: Dataset | None = None, lang: s
                  cost: ReportCost | None = None, drop_no_relevant: bool = False,
                  secrets: Iterable[str] = (), generated_at: dt.datetime | str | None = None,
                  n_resamples: int = 2000, frontier_x: str | None = "auto",
-                 project_to: int | None = None, frontier: Frontier | None = None) -> str:
+                 project_to: int | None = None, frontier: Frontier | None = None,
+                 table_of: Callable[[Run], MetricTable] | None = None) -> str:
     """The HTML report for ``runs``.
 
     ``dataset``: the Dataset the runs were made on (default: the first run's).
@@ -250,10 +252,12 @@ def build_report(runs: Sequence[Run], *, dataset: Dataset | None = None, lang: s
     memory when every run knows its index size, else indexing cost; None: no such section).
     ``frontier``: the frontier as a page built it (its metric, axis, projection and names),
     so the report says what the page said; it replaces ``frontier_x`` and ``project_to``.
+    ``table_of``: each run's metric table when not its own — on the labels the page shows
+    (human + filled judgment sets, condensed lists); the report says which labels it shows.
     """
     if not runs:
         raise ValueError("a report needs at least one run")
-    every = _entries(runs)
+    every = _entries(runs, table_of)
     keep, same = distinct_rankings(runs)  # a ranking saved twice is one run, not two
     merged = {every[k].name: [every[i].name for i in others] for k, others in same.items()}
     entries = [every[i] for i in keep]
@@ -280,7 +284,7 @@ def build_report(runs: Sequence[Run], *, dataset: Dataset | None = None, lang: s
     return page
 
 
-def _entries(runs: Sequence[Run]) -> list[_Entry]:
+def _entries(runs: Sequence[Run], table_of=None) -> list[_Entry]:
     """Each run under a unique name (a repeated name gets " (2)", " (3)", ...)."""
     seen: dict[str, int] = {}
     out = []
@@ -290,7 +294,7 @@ def _entries(runs: Sequence[Run]) -> list[_Entry]:
         seen[name] = n + 1
         # isolated: a name with a right-to-left override must not reverse the report's words
         out.append(_Entry(name=isolate(f"{name} ({n + 1})" if n else name), run=run,
-                          table=run.table()))
+                          table=run.table() if table_of is None else table_of(run)))
     return out
 
 
@@ -353,6 +357,9 @@ def _dataset_section(rep: _Report) -> Section | None:
     if synthetic is not None:  # a generated set says so wherever its metrics are shown
         rows.append((rep.t("report.synthetic"), Cell(message(synthetic, rep.lang), strong=True)))
     rows.append((rep.t("report.fingerprint"), _id_cell(ds.fingerprint())))
+    shown = rep.entries[0].table
+    rows.append((rep.t("judgments.report.labels"),
+                 Cell(message(labels_said(shown.labels, shown.judged_only), rep.lang))))
     return Section("dataset", rep.t("report.dataset"), [KeyValues(rows)])
 
 
@@ -556,6 +563,7 @@ def _frontier_section(rep: _Report, axis: str | None, project_to: int | None,
     heading = rep.t("report.frontier")
     try:
         frontier = build_frontier(runs, metric=rep.metric, x=axis,
+                                  tables=[e.table for e in every],
                                   names=[e.name for e in every], project_to=project_to,
                                   drop_no_relevant=rep.drop_no_relevant,
                                   n_resamples=rep.n_resamples)

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from ..errors import RagdashError
+from ..i18n import convention
 from ..metrics import metric_label
 from ..present.charts import PLOTLY_CONFIG, scatter_figure
 from ..present.tables import disagreement, display_frame
@@ -14,7 +15,7 @@ from ..run import Run, distinct_rankings, merged_notes
 from ..runs import run_from_trec
 from ..stats import CurveBands, align_tables, compare_tables, table_bands
 from ..stats.verdict import format_p
-from . import keys, state
+from . import keys, labels, state
 from .page import PageContext
 from .results import apply_selection
 from .widgets import md, say
@@ -91,7 +92,7 @@ def _memo(key: tuple, compute):
 
 
 def aligned_tables(runs: list[Run], names: list[str]):
-    return align_tables({n: r.table() for n, r in zip(names, runs)})
+    return align_tables({n: labels.table_of(r) for n, r in zip(names, runs)})
 
 
 def bands_for(runs: list[Run], names: list[str], family: str, drop: bool) -> CurveBands:
@@ -99,15 +100,17 @@ def bands_for(runs: list[Run], names: list[str], family: str, drop: bool) -> Cur
         _, aligned = aligned_tables(runs, names)
         return table_bands(aligned, family, drop_no_relevant=drop, n_resamples=BAND_RESAMPLES)
 
-    return _memo(("bands", tuple(r.id for r in runs), family, drop), compute)
+    return _memo(("bands", tuple(r.id for r in runs), family, drop, labels.view_key()),
+                 compute)
 
 
 def comparison_for(runs: list[Run], names: list[str], metric: str, drop: bool):
     def compute():
-        tables = {n: r.table() for n, r in zip(names, runs)}
+        tables = {n: labels.table_of(r) for n, r in zip(names, runs)}
         return compare_tables(tables, metric, drop_no_relevant=drop)
 
-    return _memo(("cmp", tuple(r.id for r in runs), tuple(names), metric, drop), compute)
+    return _memo(("cmp", tuple(r.id for r in runs), tuple(names), metric, drop,
+                  labels.view_key()), compute)
 
 
 def significance_table(ctx: PageContext, comparison) -> pd.DataFrame:
@@ -125,6 +128,15 @@ def significance_table(ctx: PageContext, comparison) -> pd.DataFrame:
             t("cmp.col_verdict"): t(_VERDICT_KEYS[p.verdict.kind]),
         })
     return pd.DataFrame(rows)
+
+
+def coverage_line(ctx: PageContext, comparison) -> None:
+    """Each run's Judged@K beside the table: how much of its top K the labels cover."""
+    if comparison.coverage_k is None or not comparison.coverage:
+        return
+    runs = convention(ctx.lang, "list_separator").join(
+        f"{md(n)} {v:.2f}" for n, v in comparison.coverage.items())
+    st.caption(ctx.t("judgments.app.coverage_line", k=comparison.coverage_k, runs=runs))
 
 
 def p_text(p: float, alpha: float) -> str:

@@ -18,7 +18,7 @@ from ..run import Run
 from ..stats import X_AXES, Frontier, build_frontier
 from ..stats.frontier import format_x
 from ..stats.verdict import format_p
-from . import keys, state
+from . import keys, labels, state
 from .page import PAGE_PATHS, PageContext
 from .pipeline_form import RERANK_KEY
 from .widgets import bind, bind_choice, md, plain_http_banner
@@ -63,12 +63,14 @@ def frontier_for(runs: list[Run], names: list[str], metric: str, x: str,
                  project_to: int | None, drop: bool) -> Frontier:
     """The frontier, memoized per session (a language switch or a click redraws it)."""
     cache = st.session_state.setdefault("rd_frontier_cache", {})
-    key = (tuple(r.id for r in runs), tuple(names), metric, x, project_to, drop)
+    key = (tuple(r.id for r in runs), tuple(names), metric, x, project_to, drop,
+           labels.view_key())
     if key not in cache:
         if len(cache) > 8:
             cache.clear()
         cache[key] = build_frontier(runs, metric=metric, x=x, names=names,
-                                    project_to=project_to, drop_no_relevant=drop)
+                                    project_to=project_to, drop_no_relevant=drop,
+                                    tables=[labels.table_of(r) for r in runs])
     return cache[key]
 
 
@@ -109,6 +111,8 @@ def points_table(ctx: PageContext, frontier: Frontier) -> None:
              t("fr.vs.same") if p.indistinguishable_from_best else t("fr.vs.worse"),
              t("fr.col.p"): "" if p.p_vs_best is None else
              format_p(p.p_vs_best).removeprefix("p = "),
+             f"Judged@{frontier.coverage_k}": round(frontier.coverage.get(p.name, float("nan")),
+                                                    4),
              t("fr.col.index_cost"): format_money(p.operating.index_cost_usd, "USD"),
              t("fr.col.paid"): format_money(p.operating.paid_usd, "USD"),
              t("fr.col.latency_kind"): p.operating.latency_kind or "—"}

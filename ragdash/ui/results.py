@@ -15,7 +15,7 @@ from ..present.charts import PLOTLY_CONFIG, histogram_figure
 from ..present.tables import display_frame, drilldown, per_query_frame, safe_csv
 from ..run import Run
 from ..runs import export_json, export_trec
-from . import keys, setup_download
+from . import keys, labels, setup_download
 from .chunk_view import with_matched_chunks
 from .page import PageContext, missing_link
 from .tables import runs_table, shared_note
@@ -53,7 +53,7 @@ def per_query_table(ctx: PageContext, run: Run, families: list[str], k: int,
     """The per-query table (worst first; search and filter); selecting a row opens its
     drill-down. Returns the frame as computed (machine column names), for the CSV."""
     t = ctx.t
-    table = run.table()
+    table = labels.table_of(run)
     metrics = [f"{f}@{k}" for f in families]
     frame = per_query_frame(table, run.dataset, run.ranking, metrics)
     left, right = st.columns([3, 2])
@@ -115,7 +115,7 @@ HIST_BIN = 0.05
 
 
 def histogram(ctx: PageContext, run: Run, metric: str, *, key: str) -> None:
-    fig = histogram_figure(run.table().value(metric), metric=metric, lang=ctx.lang,
+    fig = histogram_figure(labels.table_of(run).value(metric), metric=metric, lang=ctx.lang,
                            bin_size=HIST_BIN)
     st.plotly_chart(fig, key=key, config=PLOTLY_CONFIG)
 
@@ -260,6 +260,7 @@ def downloads(ctx: PageContext, run: Run, per_query: pd.DataFrame) -> None:
                             help=None if unsafe is None else t("res.dl_trec_unsafe", id=md(
                                 repr(unsafe[1])), kind=t(_ID_KIND_KEYS[unsafe[0]])))
     setup_download.download_button(ctx, run, cols[3], stem=stem)  # the file that reruns it
+    labels.export_button(ctx, run, key="dl_labels")
 
 
 def report_button(ctx: PageContext, runs: list[Run], *, key: str, frontier=None,
@@ -284,7 +285,8 @@ def report_button(ctx: PageContext, runs: list[Run], *, key: str, frontier=None,
         options = {} if frontier is None else {
             "frontier": frontier, "metric": frontier.metric,
             "drop_no_relevant": drop_no_relevant}
-        html = build_report(runs, lang=lang, include_text=include, cost=cost, **options)
+        html = build_report(runs, lang=lang, include_text=include, cost=cost,
+                            table_of=labels.table_of, **options)
         return html.encode("utf-8") if isinstance(html, str) else html
 
     stem = _file_stem(runs[0].name if len(runs) == 1 else "comparison")

@@ -35,7 +35,8 @@ def test_a_run_link_opens_the_run_and_its_curves_hold_the_means(sample, run_id):
     spec = chart(at, "res_curve")
     curves = {t["meta"]["family"]: array(t["y"]) for t in spec["data"]
               if t.get("meta", {}).get("kind") == "curve"}
-    assert set(curves) == {"recall", "ndcg", "mrr"}  # the default metrics
+    # the default metrics, and Judged@K beside them (how much of the top K has a label)
+    assert set(curves) == {"recall", "ndcg", "mrr", "judged"}
     for family, y in curves.items():
         np.testing.assert_allclose(y, table.curve(family))
         assert len(y) == 100
@@ -92,7 +93,7 @@ def test_changing_k_metric_or_language_does_not_rescore(sample, run_id, monkeypa
     at.selectbox(key="w:rd_k_view").set_value(5).run()
     assert "Recall@5" in frame_with(at, "Query id").columns
     at.multiselect(key="w:rd_metrics").set_value(["map"]).run()
-    assert [t["meta"]["family"] for t in chart(at, "res_curve")["data"]] == ["map"]
+    assert [t["meta"]["family"] for t in chart(at, "res_curve")["data"]] == ["map", "judged"]
     at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
     assert at.title[0].value == "結果"
     assert calls == []
