@@ -578,7 +578,9 @@ def _frontier_blocks(rep: _Report, frontier: Frontier) -> Section:
     return Section("frontier", heading, [
         Para(frontier.recommendation(rep.lang), "verdict"),
         rep.figures.add(frontier_figure(frontier, lang=rep.lang)),
-        *(Para(note, "muted") for note in frontier.merged_notes(rep.lang)),
+        # a twin the frontier drew as another run than the runs section did
+        *(Para(note, "muted") for note in frontier.merged_notes(rep.lang)
+          if note not in merged_notes(rep.merged, rep.lang)),
         *(Para(message(n, rep.lang), "muted") for n in notes)])
 
 

@@ -556,7 +556,7 @@ def _sentence(f: Frontier, lang: str) -> str:
     rec = f.recommended
     if rec is None or rec.best:
         return t("fr.say.best_alone", lang, name=best.name, label=label,
-                 value=format_value(best.y), n=f.n_queries,
+                 value=format_value(best.y), n=f"{f.n_queries:,}",
                  better=t(_BETTER_KEYS[f.x_axis], lang))
     keep = rec.y / best.y if best.y > 0 else 1.0
     a, b = _figure(rec, f.x_axis), _figure(best, f.x_axis)
@@ -565,7 +565,7 @@ def _sentence(f: Frontier, lang: str) -> str:
     else:
         share = _share(a, b, t(_NOUN_KEYS[f.x_axis], lang), lang)
     return t("fr.say.recommend", lang, name=rec.name, keep=f"{keep:.1%}", label=label,
-             best=best.name, p=_p_text(rec.p_vs_best), n=f.n_queries, share=share,
+             best=best.name, p=_p_text(rec.p_vs_best), n=f"{f.n_queries:,}", share=share,
              saving=_saving(f, rec, best, lang))
 
 
@@ -590,5 +590,5 @@ def _undecided(f: Frontier, lang: str) -> str:
     need = pair.queries_needed if pair is not None else None
     tail = (t("fr.say.undecided_tail", lang, worst=worst.name,
               gap=format_value(best.y - worst.y), need=f"{need:,}") if need else "")
-    return t("fr.say.undecided", lang, n=f.n_queries, label=f.metric_label, best=best.name,
+    return t("fr.say.undecided", lang, n=f"{f.n_queries:,}", label=f.metric_label, best=best.name,
              tail=tail)

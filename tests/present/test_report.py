@@ -429,3 +429,16 @@ def test_a_pipeline_result_goes_straight_into_a_report(ds):
     page = build_report([run], lang="ja", n_resamples=RESAMPLES)
     assert "bm25" in page and ds.fingerprint() in page
     assert f"{run.table().mean('ndcg@10'):.4f}" in page
+
+
+def test_a_ranking_given_twice_is_one_run_in_the_report_and_the_page_says_so(ds, runs):
+    """issue 25: a run saved twice made the report compare it with itself and Holm-correct
+    over the extra pairs."""
+    twin = make_run(ds, 1, "small again")
+    page = build_report([runs[0], twin, runs[1]], dataset=ds, lang="en", n_resamples=200,
+                        include_text=False)
+    assert "small again ranks every query exactly as small does: shown once, as small." in page
+    alone = build_report(runs, dataset=ds, lang="en", n_resamples=200, include_text=False)
+    # the same sections and pairs as without the twin: its name appears only in the note
+    assert len(re.findall(r"small again(?!st)", page)) == 1
+    assert len(_plotly_data(page)) == len(_plotly_data(alone))

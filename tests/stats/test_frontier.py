@@ -134,6 +134,19 @@ def test_runs_that_rank_alike_are_one_point_the_cheapest_and_the_page_says_so():
     assert [p.name for p in one.points] == ["big"] and one.comparison is None
 
 
+def test_the_sentence_writes_the_number_of_queries_with_separators():
+    """issue 25: "4420 クエリ" — a count without its thousands separator."""
+    import dataclasses
+
+    f = dataclasses.replace(build_frontier(three_runs(), metric="ndcg@10", x="memory",
+                                           n_resamples=200), n_queries=4420)
+    assert "4,420 queries" in f.recommendation("en")
+    assert "4,420クエリ" in f.recommendation("ja")
+    undecided = dataclasses.replace(f, points=[dataclasses.replace(
+        p, indistinguishable_from_best=True) for p in f.points])
+    assert "With 4,420 queries" in undecided.recommendation("en")
+
+
 def test_the_marks_agree_with_compare_on_the_same_runs():
     rng = np.random.default_rng(7)
     ds = dataset()
