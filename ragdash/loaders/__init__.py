@@ -17,8 +17,11 @@ Decisions, stated once:
   kept. A non-numeric grade is a DatasetError naming the file and line.
 - Duplicates: an exact repeat is dropped with a warning; the same id with different content is
   a DatasetError naming both lines (see :mod:`._values`).
-- Encodings: UTF-8 with or without BOM; UTF-16 with BOM; Shift_JIS / CP932 detected and
+- Encodings: UTF-8 with or without BOM; UTF-16 with BOM; Shift_JIS / CP932 and EUC-JP
+  detected (charset-normalizer over the first 1 MB, confirmed over the whole file) and
   decoded, with a note (see :mod:`._source`).
+- Quoting: a tab-separated file whose stray ``"`` would merge lines is read unquoted when
+  that gives one row per line, with a warning (see :mod:`.tables`).
 - What a loader decided (column mapping, split, encoding, dropped repeats) is in
   ``Dataset.notes``; :func:`column_mappings` returns the table mappings as objects.
 
