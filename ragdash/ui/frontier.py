@@ -223,10 +223,14 @@ def _run_sweep(ctx: PageContext, parent: Run, dims: list, precisions: list[str])
             return
     # the parent is the saved run: points derive from it (same vectors, same queries)
     result.parent.id, result.parent.name = parent.id, parent.name
-    saved = [ctx.store.save(r) for r in result.runs()]
+    points = result.runs()
+    for point in points:
+        ctx.store.save(point)
     for warning in result.warnings:
         st.warning(md(message(warning, ctx.lang, app=True)))
-    st.success(t("fr.sweep_done", n=len(saved), requests=retriever.usage["requests"]))
+    # a point swept before is not saved again (the store keeps a run once)
+    st.success(t("fr.sweep_done", n=sum(not p.reused for p in points),
+                 requests=retriever.usage["requests"]))
     st.session_state.pop("rd_frontier_cache", None)
 
 
