@@ -15,15 +15,13 @@ tokens an assumption per reply (said beside the figure); after it both come from
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..home import ragdash_home
-from .catalog import _number, catalog_error
+from .catalog import _number
 from .currency import CostSettings, load_settings
+from .side_prices import find_row, load_rows, read_rows
 
 DEFAULT_CHAT_PRICES = Path(__file__).resolve().parent.parent / "data" / "chat_prices.csv"
 USER_CHAT_PRICES_NAME = "chat_prices.user.csv"
@@ -55,18 +53,8 @@ class ChatPrice:
 
 
 def parse_chat_prices(text: str, *, file: str | Path = "<chat prices>") -> list[ChatPrice]:
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    missing = [c for c in COLUMNS[:4] if c not in (reader.fieldnames or [])]
-    if missing:
-        raise catalog_error("cost.chat_missing_columns", file=file, line=1,
-                            missing=", ".join(missing), columns=",".join(COLUMNS))
-    rows = []
-    for record in reader:
-        line = reader.line_num
-        cells = {k: (v or "").strip() for k, v in record.items() if k}
-        if not cells.get("provider") or not cells.get("model"):
-            raise catalog_error("cost.rr_empty", file=file, line=line)
-        rows.append(ChatPrice(
+    def row(cells: dict, line: int) -> ChatPrice:
+        return ChatPrice(
             cells["provider"], cells["model"],
             _number(cells.get("usd_per_1m_input", ""), "usd_per_1m_input", file, line,
                     optional=False),
@@ -75,21 +63,15 @@ def parse_chat_prices(text: str, *, file: str | Path = "<chat prices>") -> list[
             cells.get("source_url", ""), cells.get("as_of", ""),
             _number(cells.get("jpy_per_usd", ""), "jpy_per_usd", file, line, optional=True)
             or None,
-            cells.get("notes", "")))
-    return rows
+            cells.get("notes", ""))
+
+    return read_rows(text, file=file, columns=COLUMNS, required=4,
+                     missing_id="cost.chat_missing_columns", row=row)
 
 
 def load_chat_prices(user_path: str | Path | None = None) -> list[ChatPrice]:
     """The shipped rows, then the user's rows over them (by provider and model)."""
-    rows = parse_chat_prices(DEFAULT_CHAT_PRICES.read_text(encoding="utf-8"),
-                             file=DEFAULT_CHAT_PRICES)
-    path = Path(user_path) if user_path else ragdash_home() / USER_CHAT_PRICES_NAME
-    if path.exists():
-        user = parse_chat_prices(path.read_text(encoding="utf-8"), file=path)
-        keys = {(r.provider.casefold(), r.model.casefold()) for r in user}
-        rows = [r for r in rows if (r.provider.casefold(), r.model.casefold()) not in keys]
-        rows += user
-    return rows
+    return load_rows(parse_chat_prices, DEFAULT_CHAT_PRICES, USER_CHAT_PRICES_NAME, user_path)
 
 
 def provider_of(base_url: str) -> str | None:
@@ -108,17 +90,7 @@ def find_chat_price(model: str, provider: str | None = None,
                     rows: list[ChatPrice] | None = None) -> ChatPrice | None:
     """The row for ``model`` (of ``provider`` when given; a provider's ``*`` row as a last
     resort); None when it is not priced."""
-    rows = load_chat_prices() if rows is None else rows
-    mf = (model or "").casefold()
-    pf = provider.casefold() if provider else None
-    for r in rows:
-        if r.model.casefold() == mf and (pf is None or r.provider.casefold() == pf):
-            return r
-    if pf is not None:
-        for r in rows:
-            if r.model == "*" and r.provider.casefold() == pf:
-                return r
-    return None
+    return find_row(load_chat_prices() if rows is None else rows, model, provider)
 
 
 def chat_cost(input_tokens: float, output_tokens: float, price: ChatPrice | None,

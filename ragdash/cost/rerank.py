@@ -19,15 +19,13 @@ formula takes the units the API reported (``meta.billed_units.search_units``,
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CostError
-from ..home import ragdash_home
 from .catalog import _number, catalog_error
 from .currency import CostSettings, load_settings
+from .side_prices import find_row, load_rows, read_rows
 
 DEFAULT_RERANK_PRICES = Path(__file__).resolve().parent.parent / "data" / "rerank_prices.csv"
 USER_RERANK_PRICES_NAME = "rerank_prices.user.csv"
@@ -56,56 +54,32 @@ class RerankPrice:
 
 
 def parse_rerank_prices(text: str, *, file: str | Path = "<rerank prices>") -> list[RerankPrice]:
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    missing = [c for c in COLUMNS[:4] if c not in (reader.fieldnames or [])]
-    if missing:
-        raise catalog_error("cost.rr_missing_columns", file=file, line=1,
-                            missing=", ".join(missing), columns=",".join(COLUMNS))
-    rows = []
-    for record in reader:
-        line = reader.line_num
-        cells = {k: (v or "").strip() for k, v in record.items() if k}
-        if not cells.get("provider") or not cells.get("model"):
-            raise catalog_error("cost.rr_empty", file=file, line=line)
+    def row(cells: dict, line: int) -> RerankPrice:
         su = _number(cells.get("usd_per_1k_search_units", ""), "usd_per_1k_search_units", file,
                      line, optional=True)
         tok = _number(cells.get("usd_per_1m_tokens", ""), "usd_per_1m_tokens", file, line,
                       optional=True)
         if (su is None) == (tok is None):
             raise catalog_error("cost.rr_one_price", file=file, line=line)
-        rows.append(RerankPrice(cells["provider"], cells["model"], su, tok,
-                                cells.get("source_url", ""), cells.get("as_of", ""),
-                                cells.get("notes", "")))
-    return rows
+        return RerankPrice(cells["provider"], cells["model"], su, tok,
+                           cells.get("source_url", ""), cells.get("as_of", ""),
+                           cells.get("notes", ""))
+
+    return read_rows(text, file=file, columns=COLUMNS, required=4,
+                     missing_id="cost.rr_missing_columns", row=row)
 
 
 def load_rerank_prices(user_path: str | Path | None = None) -> list[RerankPrice]:
     """The shipped rows, then the user's rows over them (by provider and model)."""
-    rows = parse_rerank_prices(DEFAULT_RERANK_PRICES.read_text(encoding="utf-8"),
-                               file=DEFAULT_RERANK_PRICES)
-    path = Path(user_path) if user_path else ragdash_home() / USER_RERANK_PRICES_NAME
-    if path.exists():
-        user = parse_rerank_prices(path.read_text(encoding="utf-8"), file=path)
-        keys = {(r.provider.casefold(), r.model.casefold()) for r in user}
-        rows = [r for r in rows if (r.provider.casefold(), r.model.casefold()) not in keys]
-        rows += user
-    return rows
+    return load_rows(parse_rerank_prices, DEFAULT_RERANK_PRICES, USER_RERANK_PRICES_NAME,
+                     user_path)
 
 
 def find_rerank_price(model: str, provider: str | None = None,
                       rows: list[RerankPrice] | None = None) -> RerankPrice | None:
-    """The row for ``model`` (of ``provider`` when given); None when it is not priced."""
-    rows = load_rerank_prices() if rows is None else rows
-    mf = (model or "").casefold()
-    pf = provider.casefold() if provider else None
-    for r in rows:
-        if r.model.casefold() == mf and (pf is None or r.provider.casefold() == pf):
-            return r
-    if pf is not None:
-        for r in rows:
-            if r.model == "*" and r.provider.casefold() == pf:
-                return r
-    return None
+    """The row for ``model`` (of ``provider`` when given; a provider's ``*`` row as a last
+    resort); None when it is not priced."""
+    return find_row(load_rerank_prices() if rows is None else rows, model, provider)
 
 
 def rerank_cost(units: float, price: RerankPrice | None,
