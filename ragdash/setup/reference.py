@@ -10,7 +10,6 @@ tests read back as setup files) followed by one table per stage.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -176,26 +175,11 @@ def reference() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ragdash.setup.reference",
-                                     description="Write the setup file's reference page.")
-    parser.add_argument("path", nargs="?", default=str(DEFAULT_PATH),
-                        help=f"where (default {DEFAULT_PATH})")
-    parser.add_argument("--check", action="store_true",
-                        help="only check that the file is current (exit 1 when it is not)")
-    args = parser.parse_args(argv)
-    path = Path(args.path)
-    text = reference()
-    if args.check:
-        current = path.read_text(encoding="utf-8") if path.exists() else ""
-        if current != text:
-            print(f"{path} is not current: run python -m ragdash.setup.reference",
-                  file=sys.stderr)
-            return 1
-        return 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    print(f"wrote {path}")
-    return 0
+    from ..reference import write_or_check
+
+    return write_or_check(argv, prog="python -m ragdash.setup.reference",
+                          what="the setup file's reference page",
+                          default_path=DEFAULT_PATH, make=reference)
 
 
 if __name__ == "__main__":
