@@ -336,12 +336,29 @@ class Table:
                     continue
                 yield number, None, parts
         else:
-            skip = header
+            yield from ((number, None, row) for number, row in self._rows(header))
+
+    def _rows(self, header: bool) -> Iterator[tuple[int, list[str]]]:
+        """The delimited records after the header. When quoting turns out to merge lines
+        (:class:`QuotingMerged`), the file is read on unquoted from the line after the last
+        record given (a reader that needs every row read the same way starts again: see
+        :func:`_quoting_settled`)."""
+        skip, last = header, 0
+        try:
             for number, row in self._delimited_rows():
                 if skip:
                     skip = False
                     continue
-                yield number, None, row
+                last = number
+                yield number, row
+        except QuotingMerged as merged:
+            self.read_unquoted(merged)
+            for number, row in self._delimited_rows():
+                if skip:
+                    skip = False
+                    continue
+                if number > last:
+                    yield number, row
 
 
 def _json_line(text: str, file: str, line: int) -> dict:
@@ -499,16 +516,16 @@ def _required(value: Any, role: str, kind: str, col: str | None, file: str, line
 
 
 def _quoting_settled(read):
-    """Run ``read(table, log)``; when quoting turns out to merge lines of a tab-separated
-    file, read it again unquoted (see :meth:`Table._delimited_rows`) and say so."""
+    """Run ``read(table, log)``; when quoting turned out to merge lines of a tab-separated
+    file part way, read it again, unquoted from the start (see
+    :meth:`Table._delimited_rows`), and say so."""
 
     def reader(source: Source, log: LoadLog, *, table: Table | None = None, **kw):
         table = table or Table(source)
+        quoted = table.quoted
         scratch = LoadLog()
-        try:
-            result = read(table, scratch, **kw)
-        except QuotingMerged as merged:
-            table.read_unquoted(merged)
+        result = read(table, scratch, **kw)
+        if quoted and not table.quoted:  # switched part way: every row read the same way
             scratch = LoadLog()
             result = read(table, scratch, **kw)
         log.notes.extend(scratch.notes)

@@ -75,3 +75,15 @@ def test_genuine_quoted_line_breaks_are_read_and_counted(tmp_path: Path, ext: st
     assert "lines 2–3" in note
     assert not [n for n in ds.notes if getattr(n, "code", "") == "quoting_merged"]
     assert note.level == ("warning" if sep == "\t" else "info")
+
+
+def test_a_table_recognised_by_its_columns_is_read_the_same_way(tmp_path: Path):
+    # "data1.tsv" names no part: its columns are sampled to classify it, quotes and all
+    (tmp_path / "data1.tsv").write_text(CORPUS.replace("plain passage", "a plain passage, "
+                                                       "long enough to be the corpus"),
+                                        encoding="utf-8")
+    (tmp_path / "queries.tsv").write_text("id\ttext\nq1\twhat\nq2\tthing\n", encoding="utf-8")
+    (tmp_path / "qrels.tsv").write_text("q1\td1\t1\nq2\td3\t1\n", encoding="utf-8")
+    ds = load_dataset(tmp_path)
+    assert [d.id for d in ds.documents] == ["d1", "d2", "d3", "d4"]
+    assert "4 rows, one per line" in warnings(ds)["data1.tsv"]
