@@ -18,7 +18,7 @@ from ..i18n import LANGUAGES, normalize_lang
 
 #: command modules, in the order --help lists them
 COMMANDS = ["score", "evaluate", "run", "sweep", "fuse", "rerank", "judge", "compare", "check",
-            "frontier", "cost", "cache", "index", "generate"]
+            "frontier", "cost", "cache", "index", "generate", "judgments"]
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

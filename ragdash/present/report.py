@@ -47,7 +47,7 @@ from ..cost import actual_cost, format_money
 from ..dataset import synthetic_note
 from ..errors import RagdashError
 from ..i18n import isolate, message, normalize_lang, t
-from ..judgments.coverage import labels_said
+from ..judgments.coverage import caveat, coverage_k_of, labels_said
 from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
 from ..run import distinct_rankings, merged_notes
 from ..secrets import scrub_secrets
@@ -409,10 +409,21 @@ def _summary_section(rep: _Report, ks: Sequence[int],
     ks_used = [k for k in ks if 1 <= k <= rep.kmax] or [rep.kmax]
     frame = summary_frame(rep.tables, ks_used, families, drop_no_relevant=rep.drop_no_relevant)
     blocks: list[Block] = []
+    warn = _coverage_caveat(rep)
+    if warn is not None:  # read before any number: how thinly the top K is judged
+        blocks.append(Para(message(warn, rep.lang), "note"))
     for fam in dict.fromkeys(c.split("@")[0] for c in frame.columns):
         blocks += [Heading(metric_label(fam)), _summary_table(rep, frame, fam, ks_used)]
     heading = rep.t("report.summary", ks=", ".join(map(str, ks_used)))
     return Section("summary", heading, blocks)
+
+
+def _coverage_caveat(rep: _Report):
+    """The coverage sentence over every run, at the K of the report's metric."""
+    k = coverage_k_of(rep.metric, rep.kmax)
+    first = rep.entries[0].table
+    return caveat({e.name: e.table.mean(f"judged@{k}") for e in rep.entries}, k=k,
+                  metric=metric_label(rep.metric), judged_only=first.judged_only)
 
 
 def _summary_table(rep: _Report, frame: pd.DataFrame, fam: str, ks: Sequence[int]) -> Table:
