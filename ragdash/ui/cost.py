@@ -49,7 +49,8 @@ def dataset_tokens(ds) -> tuple[int, str, int, int]:
 def providers_view(ctx: PageContext, tokens: int) -> None:
     """Every priced model for the same token count: a bar chart and a table, USD or JPY."""
     t = ctx.t
-    rows = per_provider_costs(tokens, load_catalog(), saved_settings(ctx, show_error=False))
+    settings = saved_settings(ctx, show_error=False) or CostSettings()  # the default meanwhile
+    rows = per_provider_costs(tokens, load_catalog(), settings)
     if not rows:
         return
     frame = pd.DataFrame([{
@@ -90,25 +91,22 @@ def _level_labels(fig):
     return fig
 
 
-def saved_settings(ctx: PageContext, *, show_error: bool) -> CostSettings:
-    """The saved exchange rate. A hand-edited ``cost_settings.json`` that cannot be used is
-    said where the rate is edited (``show_error``), and the default rate is used meanwhile."""
+def saved_settings(ctx: PageContext, *, show_error: bool) -> CostSettings | None:
+    """The saved exchange rate, or None when a hand-edited ``cost_settings.json`` cannot be
+    used: that is said where the rate is edited (``show_error``)."""
     try:
         return load_settings()
     except CostError as exc:
         if show_error:
             st.error(say(exc, ctx.lang))
-        return CostSettings()
+        return None
 
 
 def rate_editor(ctx: PageContext) -> None:
     t = ctx.t
-    try:
-        load_settings()
-        broken = False
-    except CostError:
-        broken = True  # saving a rate replaces the file
-    settings = saved_settings(ctx, show_error=True)
+    saved = saved_settings(ctx, show_error=True)
+    broken = saved is None  # saving a rate replaces the file
+    settings = saved or CostSettings()
     cols = st.columns([2, 1])
     rate = cols[0].number_input(t("cost.rate"), min_value=MIN_JPY_PER_USD,
                                 max_value=MAX_JPY_PER_USD, value=float(settings.jpy_per_usd),
