@@ -24,9 +24,10 @@ if corpus is not None:
     settings = generate.settings_form(ctx)
     st.subheader(t("gen.step_plan"))
     job = generate.plan(ctx, corpus, settings)
+    check = generate.validate_choice(ctx, st.session_state.get(generate.SOURCE))
     if st.button(t("gen.start"), key="gen_start", type="primary",
                  disabled=job is None or running is not None, icon=":material/edit_note:"):
-        generate.start(ctx, job, settings)
+        generate.start(ctx, job, settings, human=ctx.dataset if check else None)
         st.rerun()
 
 st.divider()

@@ -136,13 +136,25 @@ def plan(ctx: PageContext, corpus, settings: dict):
     return job
 
 
-def start(ctx: PageContext, job, settings: dict) -> None:
-    """Send the job to the background: write, check, judge, save in the store."""
+def validate_choice(ctx: PageContext, where: str) -> bool:
+    """Whether to score the same systems on the current dataset's human queries too
+    (offered when the corpus is that dataset's and it has judged queries)."""
+    ds = ctx.dataset
+    if where != "dataset" or ds is None or not ds.evaluated_queries():
+        return False
+    return st.checkbox(ctx.t("gen.validate"), value=True, key="gen_validate",
+                       help=ctx.t("gen.validate_help"))
+
+
+def start(ctx: PageContext, job, settings: dict, *, human=None) -> None:
+    """Send the job to the background: write, check, judge, save in the store (and, with
+    ``human``, score the same systems on its queries: ``ragdash generate --validate``)."""
     from ..generate import save_generated
 
     key = settings["api_key"] or None
 
     def task(*, progress, cancel):
+        from ..generate.validate import validate
         from ..services.chat import ChatClient
 
         client = ChatClient(settings["base_url"], settings["model"], api_key=key)
@@ -150,7 +162,11 @@ def start(ctx: PageContext, job, settings: dict) -> None:
             result = job.run(client, progress=progress, cancel=cancel)
         finally:
             client.close()
-        return result, save_generated(result, state.base_store())
+        fingerprint = save_generated(result, state.base_store())
+        checked = None
+        if human is not None and result.dataset.queries:
+            checked = validate(result.dataset, human, cancel=cancel)
+        return result, fingerprint, checked
 
     ctx.jobs.submit(ctx.owner, task, kind=KIND, label=ctx.t("gen.job_label",
                                                             model=settings["model"],
@@ -181,16 +197,36 @@ def outcome(ctx: PageContext) -> None:
     if job.state != "done":
         st.warning(ctx.t("gen.cancelled"))
         return
-    result, fingerprint = job.result
+    result, fingerprint, checked = job.result
     st.success(md(message(kept_text(result), ctx.lang)))
     st.markdown(md(message(pool_text(result), ctx.lang)))
     st.caption(md(message(spent_text(result), ctx.lang)))
     note = synthetic_note(result.dataset)
     if note is not None:
         st.caption(md(message(note, ctx.lang)))
+    if checked is not None:
+        validation_view(ctx, checked)
     if st.button(ctx.t("gen.use"), key="gen_use", type="primary"):
         state.set_dataset(result.dataset, source=f"generated:{fingerprint[:12]}")
         st.rerun()
+
+
+def validation_view(ctx: PageContext, checked: dict) -> None:
+    """Kendall's τ between the systems' orders on both sets, and each system's scores."""
+    import pandas as pd
+
+    from ..generate.validate import METRICS
+
+    lo, hi = checked["published_tau"]
+    taus = ", ".join(f"{m} {checked['tau'][m]:.2f}" for m in METRICS)
+    st.markdown(ctx.t("gen.validated", tau=taus, lo=f"{lo:.2f}", hi=f"{hi:.2f}",
+                      n=len(checked["systems"]), generated=checked["queries"]["generated"],
+                      human=checked["queries"]["human"]))
+    rows = {r["system"]: {**{f"{ctx.t('gen.side_generated')} {m}": r["generated"][m]
+                             for m in METRICS},
+                          **{f"{ctx.t('gen.side_human')} {m}": r["human"][m] for m in METRICS}}
+            for r in checked["systems"]}
+    st.dataframe(pd.DataFrame.from_dict(rows, orient="index").round(3))
 
 
 def stored_sets(ctx: PageContext) -> None:

@@ -37,6 +37,9 @@ def test_generate_from_the_current_dataset_and_open_the_set():
         assert not at.exception, [e.value for e in at.exception]
         said = texts(at)
         assert "8 written" in said and "Beyond the source" in said
+        assert "Kendall's τ" in said  # scored against the sample's human queries too
+        table = at.dataframe[-1].value
+        assert len(table) == 5 and "human ndcg@10" in table.columns
         assert len(server.requests) >= 8
         at.button(key="gen_use").click().run()
         ds = at.session_state["rd_dataset"]
