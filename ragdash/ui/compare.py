@@ -124,6 +124,10 @@ def significance_table(ctx: PageContext, comparison) -> pd.DataFrame:
             t("cmp.col_ci"): f"[{p.ci_low:+.4f}, {p.ci_high:+.4f}]",
             t("cmp.col_p"): p_text(p.p_holm, comparison.alpha),
             t("cmp.col_wtl"): f"{p.wins} / {p.ties} / {p.losses}",
+            **({t("judgments.app.col_judged_a", k=comparison.coverage_k):
+                comparison.coverage.get(p.a),
+                t("judgments.app.col_judged_b", k=comparison.coverage_k):
+                comparison.coverage.get(p.b)} if comparison.coverage_k is not None else {}),
             # the sentence is under the table, where it wraps; a table cell would cut it
             t("cmp.col_verdict"): t(_VERDICT_KEYS[p.verdict.kind]),
         })

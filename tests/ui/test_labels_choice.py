@@ -66,3 +66,6 @@ def test_compare_verdict_says_the_top_10_is_thinly_judged(runs_and_set):
     assert "Judged@10, the share of each run's top 10 that has a label" in said
     assert "judge the gaps before deciding" in said  # jsquad-mini: few labels per query
     assert "labels: the human qrels only" in said
+    row = frame_with(at, "Judged@10 A", "Judged@10 B").iloc[0]
+    store = get_store()
+    assert row["Judged@10 A"] == pytest.approx(store.load(a).table().mean("judged@10"))
