@@ -78,13 +78,17 @@ def register(subparsers) -> None:
 def _unjudged_run(ranking, qrels) -> list[str]:
     """A note when no document of the run is judged in the qrels (every metric is then 0:
     the files' document ids differ, "1" against "1.0"), as the app refuses such a file."""
-    import numpy as np
-
-    judged_docs = {d for docs in qrels.values() for d in docs}
-    if not len(ranking.doc_ids) or np.isin(ranking.doc_ids.astype(str),
-                                           np.array(sorted(judged_docs), dtype=str)).any():
+    judged_docs = {str(d) for docs in qrels.values() for d in docs}
+    vocab = getattr(ranking, "_doc_vocab", None)  # the run's distinct doc ids, when parsed
+    if vocab is not None:
+        words, codes = vocab
+        distinct, first = words.tolist(), words[codes[:50]].tolist()
+    else:
+        distinct = first = [str(d) for d in ranking.doc_ids.tolist()]
+    if not len(codes if vocab is not None else distinct) \
+            or not judged_docs.isdisjoint(distinct):  # stops at the first judged document
         return []
-    run_docs = list(dict.fromkeys(ranking.doc_ids[:50].tolist()))
+    run_docs = list(dict.fromkeys(first[:50]))
     return [text("cli.note_no_judged_docs", run_ids=_examples(run_docs),
                  qrels_ids=_examples(sorted(judged_docs)))]
 
