@@ -3,7 +3,7 @@
 - :func:`report_warnings`: the validation findings the app's Data page shows (qrels naming
   unknown documents or queries, duplicates, negative grades, empty texts, ...), on stderr, one
   line each with its count and first examples; returned as dicts for ``--format json``'s
-  ``"warnings"``.
+  ``"warnings"``; and the encoding of any file that was not UTF-8.
 - :func:`refuse_errors`: a finding of level error (no judged document in the corpus, no query
   with qrels) stops the command before anything is retrieved, exit 2.
 - :func:`refuse_untrec_ids`: with ``--save-run``, an id that a TREC run file cannot hold (it
@@ -41,6 +41,9 @@ def report_warnings(dataset: Dataset) -> list[dict]:
              text("cli.level_warning", issue=said))
     if len(found) > SHOWN:
         note(text("cli.findings_more", n=len(found) - SHOWN))
+    for said in dataset.notes:  # a file read as Shift_JIS, EUC-JP or UTF-16 says so
+        if getattr(said, "code", None) == "encoding":
+            note(text("cli.note", note=said))
     return [issue.to_dict() for issue in found]
 
 

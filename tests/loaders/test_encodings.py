@@ -78,3 +78,21 @@ def test_other_encodings_get_one_sentence_naming_them(tmp_path, encoding, text, 
     said = str(caught.value)
     assert "corpus.csv, line 2" in said and f"it looks like {likely}" in said
     assert "CSV UTF-8" in said and "\n" not in said
+
+
+def test_evaluate_names_the_encoding_it_read(tmp_path, capsys):
+    from ragdash.cli import main
+
+    write(tmp_path, "corpus.csv", CORPUS, "cp932")
+    write(tmp_path, "queries.csv", "質問ID,質問\n" + "".join(
+        f"Q{i},千代田区大手町{i}丁目\n" for i in range(40)), "cp932")
+    write(tmp_path, "qrels.csv", QRELS, "cp932")
+    assert main(["evaluate", str(tmp_path), "--k", "1,5", "--kmax", "5",
+                 "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    import json
+
+    report = json.loads(out)
+    assert report["queries"] == 40 and report["metrics"]["recall@5"] > 0.5  # ids matched
+    for name in ("corpus.csv", "queries.csv", "qrels.csv"):
+        assert f"{name}: read as Shift_JIS (CP932)" in err, err
