@@ -320,33 +320,37 @@ _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9))
 
 
 def _byte_order_codes(col: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Sorted distinct values (byte order), each row's index into them, and a stable sort of
-    the rows by value (None for an object column).
+    """Sorted distinct values (byte order), each row's index into them, and an order of the
+    rows that keeps each value's rows together in file order (None for an object column).
 
-    Ids of up to 8 bytes are compared as big-endian integers (exact, and far faster than
-    comparing strings). Longer ids are grouped by a 64-bit hash of their bytes, every row
-    checked against its group's first (a collision falls back to comparing strings), and only
-    the distinct ids are put in byte order.
+    Ids are compared as integers, far faster than as strings: each byte position keeps only
+    the values it holds, ranked (a column of ``d000123`` ids: 'd' takes no bit, each digit
+    4), and the ranks packed most significant first give an integer in byte order; when they
+    take more than 64 bits, ids of up to 8 bytes are their big-endian bytes, and longer ones
+    are grouped by a 64-bit hash of their bytes, every row checked against its group's first
+    (a collision falls back to comparing strings), only the distinct ids put in byte order.
     """
     n = len(col)
     if col.dtype.kind != "S" or not n:
         vocab, codes = np.unique(col, return_inverse=True)
         return vocab, codes.ravel().astype(np.int64), None
     width = col.dtype.itemsize
-    words = -(-width // 8)
-    padded = np.zeros((n, words * 8), dtype=np.uint8)
-    padded[:, :width] = col.view(np.uint8).reshape(n, width)
-    big = padded.view(np.uint64)  # (n, words), each word in byte order once swapped
-    if np.little_endian:
-        big.byteswap(inplace=True)  # in place: no second copy of a column of 100M ids
-    if words == 1:
-        keys = big[:, 0]
-    else:
-        keys = np.zeros(n, dtype=np.uint64)
-        for j in range(words):
-            keys = (keys ^ big[:, j]) * _MIX[0]
-            keys ^= keys >> np.uint64(31)
-        keys *= _MIX[1]
+    keys = _packed_keys(col.view(np.uint8).reshape(n, width))
+    words = 1 if keys is not None else -(-width // 8)
+    if keys is None:
+        padded = np.zeros((n, words * 8), dtype=np.uint8)
+        padded[:, :width] = col.view(np.uint8).reshape(n, width)
+        big = padded.view(np.uint64)  # (n, words), each word in byte order once swapped
+        if np.little_endian:
+            big.byteswap(inplace=True)  # in place: no second copy of a column of 100M ids
+        if words == 1:
+            keys = big[:, 0]
+        else:
+            keys = np.zeros(n, dtype=np.uint64)
+            for j in range(words):
+                keys = (keys ^ big[:, j]) * _MIX[0]
+                keys ^= keys >> np.uint64(31)
+            keys *= _MIX[1]
     by_value = _stable_order(keys)
     sorted_keys = keys[by_value]
     new = np.empty(n, dtype=bool)
@@ -364,6 +368,29 @@ def _byte_order_codes(col: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
         rank[order] = np.arange(len(order))
         vocab, codes = vocab[order], rank[codes]
     return vocab, codes, by_value
+
+
+def _packed_keys(matrix: np.ndarray) -> np.ndarray | None:
+    """One uint64 per row of a (rows, width) byte matrix, in the rows' byte order: each
+    column's values replaced by their rank among the values it holds, the ranks packed most
+    significant first; None when they need more than 64 bits. (Padding NULs rank lowest, so
+    a prefix sorts first, as in byte order.)"""
+    keys = np.zeros(len(matrix), dtype=np.uint64)
+    total = 0
+    for j in range(matrix.shape[1]):
+        column = matrix[:, j]
+        present = np.bincount(column, minlength=256) > 0
+        count = int(np.count_nonzero(present))
+        if count <= 1:
+            continue
+        bits = (count - 1).bit_length()
+        total += bits
+        if total > 64:
+            return None
+        rank = (np.cumsum(present) - 1).astype(np.uint64)
+        keys <<= np.uint64(bits)
+        keys |= rank[column]
+    return keys
 
 
 def _stable_order(keys: np.ndarray) -> np.ndarray:

@@ -73,3 +73,35 @@ def test_canonical_order_whatever_the_input_order(seed):
         r = Ranking.from_dict({q: dict(e) for q, e in items.items()})
         got = {q: list(zip(r.get(q)[0], r.get(q)[1].tolist())) for q in run}
         assert got == expected, variant
+
+
+@pytest.mark.parametrize("shape", ["digits", "mixed", "wide", "long"])
+def test_doc_id_codes_are_byte_order_whatever_the_ids(shape):
+    # packed ranks (few values per byte), raw 8-byte keys (many), hashes (long and varied):
+    # each way gives np.unique's byte order
+    from ragdash.ranking import _byte_order_codes
+
+    rng = np.random.default_rng(len(shape))
+    n = 3000
+    if shape == "digits":
+        ids = [f"d{v:06d}" for v in rng.integers(0, 5000, n)]
+    elif shape == "mixed":
+        ids = [f"{p}{v}" for p, v in zip(rng.choice(["a", "ab", "", "日本", "Z"], n),
+                                         rng.integers(0, 300, n))]
+    elif shape == "wide":
+        ids = [bytes(rng.integers(1, 256, 8).tolist()).hex()[:8] + chr(33 + int(v))
+               for v in rng.integers(0, 90, n)]
+    else:
+        ids = ["".join(map(chr, rng.integers(33, 127, int(k)))) for k in rng.integers(9, 30, n)]
+        ids[::7] = ids[1::7][: len(ids[::7])]
+    col = np.array([i.encode() for i in ids], dtype=bytes)
+    vocab, codes, by_value = _byte_order_codes(col)
+    want_vocab, want_codes = np.unique(col, return_inverse=True)
+    assert vocab.tolist() == want_vocab.tolist()
+    assert codes.tolist() == want_codes.ravel().tolist()
+    # by_value keeps each id's rows together, in file order (what finds a pair named twice)
+    grouped = codes[by_value]
+    assert sorted(by_value.tolist()) == list(range(n))
+    assert len(np.unique(grouped)) == np.count_nonzero(np.diff(grouped)) + 1
+    same = grouped[1:] == grouped[:-1]
+    assert (by_value[1:][same] > by_value[:-1][same]).all()
