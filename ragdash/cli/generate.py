@@ -62,6 +62,7 @@ JSON output: {"estimate", "written", "kept", "dropped", "failures", "pool", "usa
 
 
 def register(subparsers) -> None:
+    from ..generate.filters import COPY_SHARE
     from ..generate.settings import (
         DEFAULT_CHUNK_TOKENS,
         DEFAULT_DEPTH,
@@ -104,6 +105,9 @@ def register(subparsers) -> None:
     p.add_argument("--passage-tokens", type=int, default=DEFAULT_PASSAGE_TOKENS, metavar="T",
                    help="a longer document shows the writer one chunk of T tokens, drawn "
                         f"with the seed (default {DEFAULT_PASSAGE_TOKENS})")
+    p.add_argument("--copy-share", type=float, default=COPY_SHARE, metavar="S",
+                   help="drop a query when this share of its character 8-grams occurs in the "
+                        f"passage (default {COPY_SHARE}; 1 drops only whole copies)")
     p.add_argument("--judge-model", default=None, metavar="M",
                    help="the judge's model (default: --model)")
     p.add_argument("--judge-base-url", default=None, metavar="URL",
@@ -170,7 +174,7 @@ def run(args) -> int:
                       passage_tokens=args.passage_tokens, depth=args.depth,
                       judge_endpoint=judge_client.endpoint.base,
                       judge_base_url=args.judge_base_url, judge_model=args.judge_model,
-                      retrievers=2 if dense is not None else 1)
+                      retrievers=2 if dense is not None else 1, copy_share=args.copy_share)
     estimate = job.estimate()
     for note_ in corpus.notes:
         note(_say(note_))

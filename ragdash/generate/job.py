@@ -128,7 +128,8 @@ class GenerateJob:
                  max_tokens: int = DEFAULT_MAX_TOKENS, judge_endpoint: str | None = None,
                  judge_model: str | None = None, cache: GenerateCache | None = None,
                  judge_cache: JudgeCache | None = None, base_url: str | None = None,
-                 judge_base_url: str | None = None, retrievers: int = 1) -> None:
+                 judge_base_url: str | None = None, retrievers: int = 1,
+                 copy_share: float = COPY_SHARE) -> None:
         _check_settings(n, seed, per_source, language, style, depth)
         self.corpus = corpus
         self.endpoint, self.model = endpoint, model
@@ -138,6 +139,9 @@ class GenerateJob:
         self.language, self.style = language, style
         self.depth, self.max_tokens = int(depth), int(max_tokens)
         self.retrievers = int(retrievers)
+        if not 0 < copy_share <= 1:
+            raise error(RetrievalError, "generate.bad_share", value=copy_share)
+        self.copy_share = float(copy_share)
         self.version = PROMPT_VERSION
         self.cache = cache if cache is not None else GenerateCache()
         self.judge_cache = judge_cache if judge_cache is not None else JudgeCache(
@@ -256,6 +260,7 @@ class GenerateJob:
         return {"model": self.model, "judge_model": self.judge_model, "seed": self.seed,
                 "n": self.n, "per_source": self.per_source, "language": self.language,
                 "style": self.style, "examples": len(self.examples), "depth": self.depth,
+                "copy_share": self.copy_share,
                 "prompt_version": self.version, "endpoint": self.endpoint,
                 "corpus": self.corpus.name}
 
@@ -305,7 +310,7 @@ class GenerateJob:
             lang = self.passages[i].language
             if why is None and not language_ok(query, lang):
                 why = "wrong_language"
-            if why is None and copied_share(query, self.passages[i].text) >= COPY_SHARE:
+            if why is None and copied_share(query, self.passages[i].text) >= self.copy_share:
                 why = "copied"
             if why is not None:
                 reasons[why] += 1

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ragdash.dataset import Document
-from ragdash.errors import DatasetError
+from ragdash.errors import DatasetError, RetrievalError
 from ragdash.generate.corpus import Corpus, read_corpus
 from ragdash.generate.sample import MIN_CHARS, allocate, sample_documents
 
@@ -129,3 +129,5 @@ def test_tiny_and_huge_passages_are_bounded():
     assert shown.language == "ja" and shown.chunks > 100
     assert count_tokens(shown.text.split("\n", 1)[1]).tokens <= 256
     assert "日本語で" in build_prompt(shown, "question")
+    with pytest.raises(RetrievalError):
+        GenerateJob(corpus, endpoint="http://127.0.0.1:9/v1", model="m", copy_share=0)
