@@ -78,8 +78,20 @@ def main(argv: list[str] | None = None) -> int:
     from . import _output
 
     _output.LANG = _lang(args)  # what note() prints: warnings and notes
+    before = os.environ.get("RAGDASH_VERBOSE")
     if getattr(args, "verbose", False):
         os.environ["RAGDASH_VERBOSE"] = "1"  # read where an engine's library is imported
+    try:
+        return _run(args)
+    finally:
+        if before is None:
+            os.environ.pop("RAGDASH_VERBOSE", None)
+        else:
+            os.environ["RAGDASH_VERBOSE"] = before
+
+
+def _run(args) -> int:
+    """The command, with ragdash's own errors as one line on stderr (exit 2)."""
     try:
         return int(args.func(args) or 0)
     except RagdashError as exc:
