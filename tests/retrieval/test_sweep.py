@@ -258,7 +258,7 @@ def test_the_sweeps_warnings_and_the_frontiers_notes_speak_japanese(tmp_path):
     assert english[1].startswith("fake-embed is not marked in the price catalog as trained")
     japanese = [message(w, "ja") for w in result.warnings]
     assert japanese[0] == "16 次元は飛ばしました：fake-embed のベクトルは 8 次元です"
-    assert "truncatable 列" in japanese[1] and "price catalog" not in japanese[1]
+    assert "「切り詰め可」列" in japanese[1] and "price catalog" not in japanese[1]
     notes = build_frontier(result.runs(), metric="ndcg@5",
                            x="index-cost").points[0].operating.notes
     assert str(notes[0]).startswith("no price for fake-embed in the catalog")
