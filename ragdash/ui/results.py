@@ -140,8 +140,9 @@ def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int, *,
     cells — a grid that narrow cut titles, texts and "rank 66 (below the top 10)" short."""
     t = ctx.t
     table = run.table()
-    d = drilldown(run.dataset, run.ranking, None, qid, k, relevance_level=table.relevance_level,
-                  lang=ctx.lang)
+    filled = labels.filled_for(run)  # the grades of the labels the page shows
+    d = drilldown(run.dataset, run.ranking, None if filled is None else filled.qrels, qid, k,
+                  relevance_level=table.relevance_level, lang=ctx.lang)
     # the container key names it in the page (CSS class st-key-drill-<run>) for the browser
     # tests and for anyone styling the app
     st.container(key=f"drill-{run.id}").markdown(f"**{t('res.drill_query')}** {code(d.query_id)}")

@@ -51,6 +51,13 @@ def test_results_follow_the_chosen_labels_and_say_which(runs_and_set):
     assert judged > human.mean("judged@10")
     assert ndcg == pytest.approx(filled.mean("ndcg@10"))
     assert f"labels: the human qrels, gaps filled from {SET}" in texts(at).replace("\\", "")
+    # the drill-down shows the filled grades: the LLM's relevant documents are listed
+    q0 = run.query_ids[0]
+    at.selectbox(key="w:rd_drill_query").set_value(q0).run()
+    merged = fill(run.dataset.qrels, jset).qrels[q0]
+    rel = frame_with(at, "Rank retrieved", "Grade")  # the query's relevant documents
+    assert len(rel) == sum(g > 0 for g in merged.values()) > \
+        sum(g > 0 for g in run.dataset.qrels[q0].values())
     # condensed lists
     at.toggle(key="w:" + labels.CONDENSED).set_value(True).run()
     judged, ndcg = _summary_judged(at)
