@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .catalog import _number
+from .catalog import _number, catalog_error
 from .currency import CostSettings, load_settings
 from .side_prices import find_row, load_rows, read_rows
 
@@ -66,7 +66,8 @@ def parse_chat_prices(text: str, *, file: str | Path = "<chat prices>") -> list[
             cells.get("notes", ""))
 
     return read_rows(text, file=file, columns=COLUMNS, required=4,
-                     missing_id="cost.chat_missing_columns", row=row)
+                     row=row,
+                     missing=lambda **where: catalog_error("cost.chat_missing_columns", **where))
 
 
 def load_chat_prices(user_path: str | Path | None = None) -> list[ChatPrice]:

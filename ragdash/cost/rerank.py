@@ -66,7 +66,8 @@ def parse_rerank_prices(text: str, *, file: str | Path = "<rerank prices>") -> l
                            cells.get("notes", ""))
 
     return read_rows(text, file=file, columns=COLUMNS, required=4,
-                     missing_id="cost.rr_missing_columns", row=row)
+                     row=row,
+                     missing=lambda **where: catalog_error("cost.rr_missing_columns", **where))
 
 
 def load_rerank_prices(user_path: str | Path | None = None) -> list[RerankPrice]:

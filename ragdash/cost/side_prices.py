@@ -25,14 +25,14 @@ __all__ = ["find_row", "load_rows", "read_rows"]
 
 
 def read_rows(text: str, *, file: str | Path, columns: Sequence[str], required: int,
-              missing_id: str, row: Callable[[dict, int], Row]) -> list[Row]:
-    """The rows of a price table's ``text``; a missing column (of the first ``required``) or
-    a row without provider or model is one sentence naming the file and the line."""
+              missing: Callable[..., Exception], row: Callable[[dict, int], Row]) -> list[Row]:
+    """The rows of a price table's ``text``; a missing column (of the first ``required``:
+    ``missing(file=, line=, missing=, columns=)`` is the table's own error) or a row without
+    provider or model is one sentence naming the file and the line."""
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    missing = [c for c in columns[:required] if c not in (reader.fieldnames or [])]
-    if missing:
-        raise catalog_error(missing_id, file=file, line=1, missing=", ".join(missing),
-                            columns=",".join(columns))
+    absent = [c for c in columns[:required] if c not in (reader.fieldnames or [])]
+    if absent:
+        raise missing(file=file, line=1, missing=", ".join(absent), columns=",".join(columns))
     rows = []
     for record in reader:
         line = reader.line_num
