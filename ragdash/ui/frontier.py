@@ -11,7 +11,7 @@ import streamlit as st
 
 from ..errors import RagdashError
 from ..i18n import message
-from ..metrics import DEFAULT_KS, FAMILIES, FAMILY_NAMES
+from ..metrics import DEFAULT_KS, FAMILIES, QUALITY_NAMES
 from ..present.charts import NOUN_KEYS, PLOTLY_CONFIG, frontier_figure
 from ..retrieval.compress import PRECISIONS
 from ..run import Run
@@ -42,7 +42,7 @@ def controls(ctx: PageContext, runs: list[Run]) -> tuple[str, str, int | None]:
     """The metric, the x axis and the projection the user picks: ``(metric, x, project_to)``."""
     t = ctx.t
     cols = st.columns([2, 1, 3, 2])
-    families = list(FAMILY_NAMES)
+    families = list(QUALITY_NAMES)  # Judged@K measures the labels: shown beside, never chosen
     fam = cols[0].selectbox(t("fr.metric"), families,
                             format_func=lambda f: FAMILIES[f].label,
                             **bind_choice(FAMILY, families, "ndcg"))
