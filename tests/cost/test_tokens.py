@@ -213,3 +213,24 @@ def test_four_characters_per_token_is_far_off_for_japanese():
     docs, _ = jsquad_texts()
     exact = count_tokens(docs, method="tiktoken").tokens
     assert sum(map(len, docs)) / 4 < exact / 3
+
+
+def test_estimate_many_gives_estimate_tokens_numbers_for_every_kind_of_text():
+    """The batch estimate (array operations on plain ASCII texts, the regular expressions
+    for the rest) against the one-text estimate, number for number."""
+    import random
+
+    from ragdash.cost.tokens import estimate_many
+
+    rng = random.Random(7)
+    plain = "abcdefghijklmnopqrstuvwxyzABCXYZ0123456789 \t\r\n!/:@[`{~.,-"
+    hostile = plain + "\x00\x0b\x0c\x1c\x1f\x7fé\u00a0\u3000日本ひらカタ「」😀"
+    texts = ["", " ", "\n", "a", "  x", "a  b", "a \n  b", " \t\nq", "x\r\n\t y", "a" * 40,
+             "1234567", "the cat sat", "東京 tower 2024", "\x0cform feed", "tab\tthen  two"]
+    for alphabet in (plain, hostile):
+        texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 200)))
+                  for _ in range(600)]
+    got = estimate_many(texts)
+    assert got.tolist() == [estimate_tokens(x) for x in texts]
+    assert count_tokens(texts, method="estimate", per_text=True).per_text == tuple(
+        int(round(estimate_tokens(x))) for x in texts)
