@@ -218,7 +218,7 @@ def pages(browser, url: str, table: Table, ids: list[str]) -> None:
     for show in ("res.filter_zero", "res.filter_all"):
         table.time("filter the per-query table", lambda show=show: pick(
             page, t("res.filter", en), t(show, en)))
-    search = page.get_by_label(t("res.search", en), exact=True)
+    search = page.get_by_role("textbox", name=t("res.search", en), exact=True)
     for needle in ("q12", ""):
         def find(needle=needle) -> None:
             search.fill(needle)
