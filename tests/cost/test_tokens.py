@@ -233,4 +233,4 @@ def test_estimate_many_gives_estimate_tokens_numbers_for_every_kind_of_text():
     got = estimate_many(texts)
     assert got.tolist() == [estimate_tokens(x) for x in texts]
     assert count_tokens(texts, method="estimate", per_text=True).per_text == tuple(
-        int(round(estimate_tokens(x))) for x in texts)
+        round(estimate_tokens(x)) for x in texts)
