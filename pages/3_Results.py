@@ -40,7 +40,8 @@ labels.label_controls(ctx, run.dataset, run.dataset_fingerprint)
 table = labels.table_of(run)
 if state.dataset_fingerprint() != run.dataset_fingerprint:
     # the run on screen names the dataset the other pages work on (as a ?run= link does)
-    state.set_dataset(run.dataset, source=f"run:{run.id}")
+    state.set_dataset(run.dataset, source=f"run:{run.id}",
+                      fingerprint=run.dataset_fingerprint)
     st.rerun()  # so the sidebar shows it too
 # The address bar always holds a link to the run on screen, in the page's language.
 st.query_params["run"] = run.id

@@ -144,6 +144,26 @@ def test_token_counts_come_from_the_cost_module():
     assert tokens["method"]
 
 
+def test_a_big_dataset_gets_the_estimate_and_says_so(monkeypatch):
+    """Above EXACT_TOKENS_UP_TO texts the report counts with the estimate (cl100k is
+    ~0.1-0.2 ms a text) and names that method; at or below it, the exact count as before."""
+    import ragdash.validation as validation
+    from ragdash.cost import count_tokens
+    from ragdash.cost.tokens import METHOD_ESTIMATE
+
+    ds = Dataset([Document("a", "日本語の文書です", "題名"), Document("b", "English text, twice")],
+                 [Query("q", "質問")], {"q": {"a": 1.0}})
+    docs = ["題名 日本語の文書です", "English text, twice"]
+    monkeypatch.setattr(validation, "EXACT_TOKENS_UP_TO", 3)
+    exact = validate(ds).sizes["tokens"]
+    assert exact["documents"] == count_tokens(docs).tokens
+    monkeypatch.setattr(validation, "EXACT_TOKENS_UP_TO", 2)
+    big = validate(ds).sizes["tokens"]
+    assert big["method"] == METHOD_ESTIMATE
+    assert big["documents"] == count_tokens(docs, method="estimate").tokens
+    assert big["queries"] == count_tokens(["質問"], method="estimate").tokens
+
+
 def test_issue_str_shows_examples_and_more():
     assert str(Issue("x", "warning", "3 things", 3, ["a", "b"])) == "3 things (e.g. a, b, ...)"
     assert str(Issue("x", "warning", "2 things", 2, ["a", "b"])) == "2 things (e.g. a, b)"

@@ -144,7 +144,8 @@ def _open_run_link(t: Callable[..., str]) -> None:
     state.opened().add(run.id)
     state.set_run(run.id)
     if state.dataset_fingerprint() != run.dataset_fingerprint:
-        state.set_dataset(run.dataset, source=f"run:{run.id}")
+        state.set_dataset(run.dataset, source=f"run:{run.id}",
+                          fingerprint=run.dataset_fingerprint)
 
 
 def _exists(run_id: str) -> bool:
