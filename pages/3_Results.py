@@ -6,6 +6,7 @@ from ragdash.metrics import DEFAULT_KS, metric_label
 from ragdash.present.charts import PLOTLY_CONFIG, curve_figure
 from ragdash.present.tables import summary_grid
 from ragdash.ui import job_panel, keys, labels, page_setup, results, state
+from ragdash.ui.memo import memo
 from ragdash.ui.widgets import bind, bind_choice, synthetic_banner
 
 ctx = page_setup("results", settle=2.0)
@@ -69,12 +70,14 @@ with controls[2]:
 
 # Judged@K beside every metric: how much of the top K the labels cover
 shown = [*families, *([] if "judged" in families else ["judged"])]
-fig = curve_figure({run.name: table}, shown, lang=ctx.lang, drop_no_relevant=drop)
+view = ("res", run.id, run.name, results.view_of(run), tuple(shown), drop)
+fig = memo((*view, ctx.lang), lambda: curve_figure({run.name: table}, shown, lang=ctx.lang,
+                                                   drop_no_relevant=drop))
 st.plotly_chart(fig, key="res_curve", config=PLOTLY_CONFIG)
 labels.labels_caption(ctx, table)
 
 st.subheader(t("res.summary"))
-grid = summary_grid(table, DEFAULT_KS, shown, drop_no_relevant=drop)
+grid = memo(view, lambda: summary_grid(table, DEFAULT_KS, shown, drop_no_relevant=drop)).copy()
 grid.index = [results.FAMILIES[f].label for f in grid.index]
 st.dataframe(grid.rename(columns=lambda c: f"@{c}"), key="res_summary",
              column_config={f"@{c}": st.column_config.NumberColumn(format="%.4f")

@@ -17,6 +17,7 @@ from ..run import Run
 from ..runs import export_json, export_trec
 from . import keys, labels, setup_download
 from .chunk_view import with_matched_chunks
+from .memo import memo
 from .page import PageContext, missing_link
 from .tables import runs_table, shared_note
 from .widgets import bind, bind_choice, bind_multi, code, md
@@ -53,9 +54,10 @@ def per_query_table(ctx: PageContext, run: Run, families: list[str], k: int,
     """The per-query table (worst first; search and filter); selecting a row opens its
     drill-down. Returns the frame as computed (machine column names), for the CSV."""
     t = ctx.t
-    table = labels.table_of(run)
     metrics = [f"{f}@{k}" for f in families]
-    frame = per_query_frame(table, run.dataset, run.ranking, metrics)
+    frame = memo(("per_query", run.id, view_of(run), tuple(metrics)),
+                 lambda: per_query_frame(labels.table_of(run), run.dataset, run.ranking,
+                                         metrics))
     left, right = st.columns([3, 2])
     filters = ["all", "zero", "missed", "no_relevant"]
     needle = left.text_input(t("res.search"), placeholder=t("res.search_placeholder"),
@@ -73,6 +75,7 @@ def per_query_table(ctx: PageContext, run: Run, families: list[str], k: int,
     elif show == "no_relevant":
         shown = shown[shown["no_relevant"]]
     st.caption(t("res.rows", shown=f"{len(shown):,}", total=f"{len(frame):,}"))
+    shown = _one_page(ctx, shown, key=key)
     # metrics next to the id, the text after them: the numbers are what people scan
     order = ["query_id", *dict.fromkeys(metrics), *[c for c in shown.columns
                                                     if c not in ("query_id", *metrics)]]
@@ -89,6 +92,43 @@ def per_query_table(ctx: PageContext, run: Run, families: list[str], k: int,
     ids = list(shown["query_id"])
     apply_selection(key, [ids[r] for r in rows if isinstance(r, int) and r < len(ids)])
     return frame
+
+
+def view_of(run: Run) -> tuple | None:
+    """The labels a run's numbers are on, for a :func:`memo` key: ``None`` (not cached) for
+    judgment sets filled in, whose labels can change while the page is open."""
+    return labels.view_key() if labels.filled_for(run) is None else None
+
+
+#: rows of the per-query table sent to the browser at once; a longer table gets pages, and
+#: its order is chosen here (the browser's own sort would only sort the page)
+PAGE_ROWS = 500
+_SORTS = {"worst": "appscale.sort_worst", "best": "appscale.sort_best",
+          "query": "appscale.sort_query"}
+
+
+def _one_page(ctx: PageContext, shown: pd.DataFrame, *, key: str) -> pd.DataFrame:
+    """``shown`` as it is when it fits in :data:`PAGE_ROWS`; else one page of it, in the
+    order chosen (worst first, best first, by query id)."""
+    if len(shown) <= PAGE_ROWS:
+        return shown
+    t = ctx.t
+    left, right = st.columns([3, 2])
+    order = left.selectbox(t("appscale.sort"), list(_SORTS), format_func=lambda v: t(_SORTS[v]),
+                           **bind_choice(f"rd_{key}_sort", list(_SORTS), "worst"))
+    pages = -(-len(shown) // PAGE_ROWS)
+    page_key = f"rd_{key}_page"
+    if int(st.session_state.get(page_key) or 1) > pages:
+        st.session_state[page_key] = pages
+    page = right.number_input(t("appscale.page", pages=pages), min_value=1, max_value=pages,
+                              step=1, help=t("appscale.page_help", n=PAGE_ROWS),
+                              **bind(page_key, 1))
+    if order == "best":
+        shown = shown.iloc[::-1]
+    elif order == "query":
+        shown = shown.sort_values("query_id", kind="stable")
+    lo = (int(page) - 1) * PAGE_ROWS
+    return shown.iloc[lo:lo + PAGE_ROWS]
 
 
 def drill_follows_run(run_id: str) -> None:
@@ -115,13 +155,23 @@ HIST_BIN = 0.05
 
 
 def histogram(ctx: PageContext, run: Run, metric: str, *, key: str) -> None:
-    fig = histogram_figure(labels.table_of(run).value(metric), metric=metric, lang=ctx.lang,
-                           bin_size=HIST_BIN)
+    fig = memo(("histogram", run.id, view_of(run), metric, ctx.lang),
+               lambda: histogram_figure(labels.table_of(run).value(metric), metric=metric,
+                                        lang=ctx.lang, bin_size=HIST_BIN))
     st.plotly_chart(fig, key=key, config=PLOTLY_CONFIG)
 
 
 def drill_query_picker(ctx: PageContext, query_ids: list[str], dataset, *, key: str) -> str:
-    """A selectbox of query ids (worst first), bound to the shared drill-down query."""
+    """A selectbox of query ids (worst first), bound to the shared drill-down query: the
+    first :data:`PAGE_ROWS` of them and the query open now (one chosen in a table page or
+    a chart), so 10,000 queries are not 10,000 options sent on every rerun."""
+    current = st.session_state.get(keys.DRILL_QUERY)
+    if len(query_ids) > PAGE_ROWS:
+        head = query_ids[:PAGE_ROWS]
+        if current is not None and current not in head and current in set(query_ids):
+            head = [current, *head]
+        query_ids = head
+
     def label(qid: str) -> str:
         q = dataset.query(qid)
         text = " ".join((q.text if q else "").split())
@@ -254,7 +304,8 @@ def downloads(ctx: PageContext, run: Run, per_query: pd.DataFrame) -> None:
     cols[1].download_button(t("res.dl_json"), lambda: export_json(run), f"{stem}.json",
                             "application/json", key="dl_json", icon=":material/data_object:",
                             on_click="ignore")
-    unsafe = run.ranking.trec_id_problem()  # an id with a space: score could not read it back
+    # an id with a space: score could not read it back (a pass over every row: kept)
+    unsafe = memo(("trec_ids", run.id), run.ranking.trec_id_problem)
     cols[2].download_button(t("res.dl_trec"), lambda: export_trec(run), f"{stem}.trec.txt",
                             "text/plain", key="dl_trec", icon=":material/list:",
                             disabled=unsafe is not None, on_click="ignore",
