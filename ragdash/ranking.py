@@ -415,8 +415,13 @@ def _first_duplicate(qpos: np.ndarray, dcode: np.ndarray, by_doc: np.ndarray | N
     sort of the rows by doc (``by_doc``) two lines of one pair are neighbours: no second sort.
     """
     if contiguous and by_doc is not None:
-        d, q = dcode[by_doc], qpos[by_doc]
-        hit = np.flatnonzero((d[1:] == d[:-1]) & (q[1:] == q[:-1]))
+        d = dcode[by_doc]
+        same = d[1:] == d[:-1]
+        del d  # one gathered column at a time (memory)
+        q = qpos[by_doc]
+        same &= q[1:] == q[:-1]
+        del q
+        hit = np.flatnonzero(same)
         if not len(hit):
             return None
         row = by_doc[hit[0]]

@@ -226,15 +226,21 @@ def parse_chunks(chunks, source: str):
         if columns is None:
             columns = _trec_columns_by_line(bytes(chunk), source, lines_before)
         if len(columns[2]):
-            parts.append(columns)
+            parts.append(list(columns))
     if not parts:
         raise with_id("trec.empty", DatasetError(
             "the run file is empty", file=source,
             fix="give a TREC run file: qid Q0 docno rank score tag"))
     if len(parts) == 1:
-        return parts[0]
-    return (_joined([p[0] for p in parts]), _joined([p[1] for p in parts]),
-            np.concatenate([p[2] for p in parts]))
+        return tuple(parts[0])
+    out = []
+    for j in range(3):  # a column at a time, its blocks dropped once joined (memory)
+        column = [p[j] for p in parts]
+        for p in parts:
+            p[j] = None
+        out.append(np.concatenate(column) if j == 2 else _joined(column))
+        del column
+    return tuple(out)
 
 
 def _joined(columns: list[np.ndarray]) -> np.ndarray:
