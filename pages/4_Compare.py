@@ -7,6 +7,7 @@ from ragdash.errors import RagdashError
 from ragdash.metrics import FAMILIES, FAMILY_NAMES, metric_label
 from ragdash.present.charts import PLOTLY_CONFIG, curve_figure
 from ragdash.ui import compare, gate, keys, labels, page_setup, results, state
+from ragdash.ui.memo import memo
 from ragdash.ui.widgets import bind, bind_choice, md, say, synthetic_banner
 
 ctx = page_setup("compare")
@@ -50,7 +51,9 @@ alignment, aligned = compare.aligned_tables(runs, names)
 if not alignment.complete:
     st.warning(t("cmp.not_aligned", n=len(alignment.dropped), common=len(alignment.common)))
 bands = compare.bands_for(runs, names, family, drop)
-fig = curve_figure(aligned, family, bands=bands, lang=ctx.lang, drop_no_relevant=drop)
+fig = memo(compare.memo_key(runs, "curves", tuple(names), family, drop, ctx.lang),
+           lambda: curve_figure(aligned, family, bands=bands, lang=ctx.lang,
+                                drop_no_relevant=drop))
 st.plotly_chart(fig, key="cmp_curves", config=PLOTLY_CONFIG)
 st.caption(t("cmp.bands_help"))
 labels.labels_caption(ctx, next(iter(aligned.values())))
@@ -83,8 +86,8 @@ with right:
     worst = compare.disagreement_view(ctx, aligned, a, b, metric, ds, key="cmp_disagree")
 
 st.subheader(t("res.drill"))
-order = list(worst["query_id"]) + [q for q in comparison.query_ids
-                                   if q not in set(worst["query_id"])]
+worst_ids = set(worst["query_id"])
+order = list(worst["query_id"]) + [q for q in comparison.query_ids if q not in worst_ids]
 qid = results.drill_query_picker(ctx, order, ds, key="cmp_drill")
 left, right = st.columns(2)
 for column, name in ((left, a), (right, b)):

@@ -272,9 +272,17 @@ def scatter_figure(a_values: Sequence[float], b_values: Sequence[float],
         marker = {"size": 8, "opacity": 0.6, "color": colors.tolist(),
                   "line": {"width": 0.5, "color": "white"}}
     fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=x, y=y, mode="markers", customdata=qids, text=hover_text,
-        name=_esc(t("chart.scatter_points", lang)), marker=marker, hovertemplate=template))
+    # thousands of points: WebGL (one canvas instead of an SVG element each), and arrays
+    # that plotly takes as they are instead of checking 10,000 strings one by one
+    trace = go.Scattergl if dense else go.Scatter
+    if dense:  # the same three colours, as numbers on a three-step scale
+        marker.update(color=np.sign(b - a), cmin=-1, cmax=1, colorscale=[
+            [0, PALETTE[0]], [0.5, "#888888"], [1, PALETTE[1]]])
+        hover_text = np.asarray(hover_text, dtype=object)
+    fig.add_trace(trace(
+        x=x, y=y, mode="markers", customdata=np.asarray(qids, dtype=object) if dense else qids,
+        text=hover_text, name=_esc(t("chart.scatter_points", lang)), marker=marker,
+        hovertemplate=template))
     fig.add_trace(go.Scatter(
         x=[0, 1], y=[0, 1], mode="lines", name=_esc(t("chart.scatter_diagonal", lang)),
         line={"color": "#999999", "dash": "dash", "width": 1}, hoverinfo="skip"))

@@ -16,6 +16,7 @@ from ..runs import run_from_trec
 from ..stats import CurveBands, align_tables, compare_tables, table_bands
 from ..stats.verdict import format_p
 from . import keys, labels, state
+from .memo import memo
 from .page import PageContext
 from .results import apply_selection
 from .widgets import md, say
@@ -80,9 +81,13 @@ def unique_names(runs: list[Run]) -> list[str]:
     return [r.name if counts[r.name] == 1 else f"{r.name} ({r.id[:4]})" for r in runs]
 
 
-def _memo(key: tuple, compute):
-    """Per-session memo for the costlier statistics (bands, tests): a redraw after changing
-    the language or the scatter's pair reuses them."""
+def _memo(key: tuple, compute, runs: list[Run]):
+    """Memo for the costlier statistics (bands, tests): a redraw after changing the language
+    or the scatter's pair reuses them. On the human labels, one cache for the server
+    (:mod:`ragdash.ui.memo`: saved runs never change); with judgment sets filled in, whose
+    labels can change, one per session."""
+    if all(labels.filled_for(r) is None for r in runs):
+        return memo(key, compute)
     cache = st.session_state.setdefault("rd_cmp_cache", {})
     if key not in cache:
         if len(cache) > 16:
@@ -91,8 +96,18 @@ def _memo(key: tuple, compute):
     return cache[key]
 
 
+def memo_key(runs: list[Run], *parts) -> tuple | None:
+    """A :func:`ragdash.ui.memo.memo` key for what the page draws from ``runs`` with
+    ``parts`` (its settings); ``None`` (not cached) when judgment sets are filled in."""
+    if any(labels.filled_for(r) is not None for r in runs):
+        return None
+    return (tuple(r.id for r in runs), labels.view_key(), *parts)
+
+
 def aligned_tables(runs: list[Run], names: list[str]):
-    return align_tables({n: labels.table_of(r) for n, r in zip(names, runs)})
+    return _memo(("aligned", tuple(r.id for r in runs), tuple(names), labels.view_key()),
+                 lambda: align_tables({n: labels.table_of(r) for n, r in zip(names, runs)}),
+                 runs)
 
 
 def bands_for(runs: list[Run], names: list[str], family: str, drop: bool) -> CurveBands:
@@ -101,7 +116,7 @@ def bands_for(runs: list[Run], names: list[str], family: str, drop: bool) -> Cur
         return table_bands(aligned, family, drop_no_relevant=drop, n_resamples=BAND_RESAMPLES)
 
     return _memo(("bands", tuple(r.id for r in runs), family, drop, labels.view_key()),
-                 compute)
+                 compute, runs)
 
 
 def comparison_for(runs: list[Run], names: list[str], metric: str, drop: bool):
@@ -110,7 +125,7 @@ def comparison_for(runs: list[Run], names: list[str], metric: str, drop: bool):
         return compare_tables(tables, metric, drop_no_relevant=drop)
 
     return _memo(("cmp", tuple(r.id for r in runs), tuple(names), metric, drop,
-                  labels.view_key()), compute)
+                  labels.view_key()), compute, runs)
 
 
 def significance_table(ctx: PageContext, comparison) -> pd.DataFrame:
@@ -152,18 +167,25 @@ def p_text(p: float, alpha: float) -> str:
 
 def scatter(ctx: PageContext, comparison, a: str, b: str, dataset, *, key: str) -> None:
     """Run A against run B, one point per query; choosing a point opens its drill-down."""
-    qids = comparison.query_ids
-    texts = [(dataset.query(q).text if dataset.query(q) else "") for q in qids]
-    fig = scatter_figure(comparison.per_query[a], comparison.per_query[b], qids, texts,
-                         metric=comparison.metric, names=(a, b), lang=ctx.lang)
+    def figure():
+        qids = comparison.query_ids
+        texts = [(dataset.query(q).text if dataset.query(q) else "") for q in qids]
+        fig = scatter_figure(comparison.per_query[a], comparison.per_query[b], qids, texts,
+                             metric=comparison.metric, names=(a, b), lang=ctx.lang)
+        fig.update_layout(title={"text": ""}, margin={"t": 30})
+        # the hint under the axis is one line in the chart and is cut off for long run
+        # names: it is a caption under the chart, which wraps
+        fig.layout.annotations = ()
+        fig.update_layout(margin={"b": 60})
+        return comparison, fig
+
+    # the comparison is kept with its figure, so its id names it while the entry lives
+    kept, fig = memo(("scatter", id(comparison), id(dataset), a, b, ctx.lang), figure)
+    if kept is not comparison:
+        _, fig = figure()
     # the title is one line in the chart and is cut in a half-width column (Japanese
     # especially): above the chart it wraps
     st.markdown(f"**{md(ctx.t('chart.scatter_title', a=a, b=b))}**")
-    fig.update_layout(title={"text": ""}, margin={"t": 30})
-    # the hint under the axis is one line in the chart and is cut off for long run names:
-    # show it as a caption, which wraps
-    fig.layout.annotations = ()
-    fig.update_layout(margin={"b": 60})
     event = st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points",
                             config=PLOTLY_CONFIG)
     st.caption(md(ctx.t("chart.scatter_hint", a=a, b=b)) + " " + ctx.t("cmp.click_point"))
