@@ -215,23 +215,9 @@ def pages(browser, url: str, table: Table, ids: list[str]) -> None:
             page.get_by_role("option", name=family, exact=True).click()
             page.keyboard.press("Escape")
         table.time("pick another metric", add)
-    for show in ("res.filter_zero", "res.filter_all"):
-        table.time("filter the per-query table", lambda show=show: pick(
-            page, t("res.filter", en), t(show, en)))
-    search = page.get_by_role("textbox", name=t("res.search", en), exact=True)
-    for needle in ("q12", ""):
-        def find(needle=needle) -> None:
-            search.fill(needle)
-            search.press("Enter")
-        table.time("search the per-query table", find)
-    if has("appscale.sort") and page.get_by_label(t("appscale.sort", en), exact=True).count():
-        for column in (t("appscale.sort_query", en), t("appscale.sort_worst", en)):
-            table.time("sort the per-query table", lambda c=column: pick(
-                page, t("appscale.sort", en), c))
-    else:  # the whole table is in the browser: its header sorts it there, no rerun
-        table.rows.setdefault("sort the per-query table", [])
-    for qid in ("q17", "q4242"):
-        table.time("open a drill-down (pick a query)", lambda q=qid: pick_query(page, q))
+    per_query_table(page, table)
+    for nth in (3, 7):
+        table.time("open a drill-down (pick a query)", lambda n=nth: pick_query(page, n))
     for lang_name in (LANGUAGE_NAMES["ja"], LANGUAGE_NAMES["en"]):
         table.time("switch language (Results)", lambda n=lang_name: page.locator(
             '[data-testid="stSidebar"]').get_by_text(n, exact=True).click())
@@ -253,11 +239,36 @@ def pages(browser, url: str, table: Table, ids: list[str]) -> None:
     context.close()
 
 
-def pick_query(page, qid: str) -> None:
-    box = page.get_by_label(t("res.drill_pick", "en"), exact=True)
-    box.click()
-    box.fill(qid + " ")
-    page.get_by_role("option").first.click()
+def per_query_table(page, table: Table) -> None:
+    """Filter, search, order and turn the pages of Results' per-query table."""
+    en = "en"
+    for show in ("res.filter_zero", "res.filter_all"):
+        table.time("filter the per-query table", lambda show=show: pick(
+            page, t("res.filter", en), t(show, en)))
+    search = page.get_by_role("textbox", name=t("res.search", en), exact=True)
+    for needle in ("q12", ""):
+        def find(needle=needle) -> None:
+            search.fill(needle)
+            search.press("Enter")
+        table.time("search the per-query table", find)
+    if has("appscale.sort") and page.get_by_label(t("appscale.sort", en), exact=True).count():
+        for column in (t("appscale.sort_query", en), t("appscale.sort_worst", en)):
+            table.time("sort the per-query table", lambda c=column: pick(
+                page, t("appscale.sort", en), c))
+    else:  # the whole table is in the browser: its header sorts it there, no rerun
+        table.rows.setdefault("sort the per-query table", [])
+    if page.locator('[data-testid="stNumberInput"] input').count():
+        box = page.locator('[data-testid="stNumberInput"] input').first
+        for number in ("2", "1"):
+            def turn(number=number) -> None:
+                box.fill(number)
+                box.press("Enter")
+            table.time("next page of the per-query table", turn)
+
+
+def pick_query(page, nth: int) -> None:
+    page.get_by_label(t("res.drill_pick", "en"), exact=True).click()
+    page.get_by_role("option").nth(nth).click()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -293,16 +304,16 @@ def main(argv: list[str] | None = None) -> int:
         browser.close()
     print()
     print(f"{args.docs:,} documents, {args.queries:,} queries, {len(ids)} saved runs "
-          f"(best of the repeats; 'n' = how many)")
-    print("| interaction | seconds | n | goal met (≤ 1 s; upload ≤ 10 s) |")
-    print("| --- | ---: | ---: | --- |")
+          f"(each interaction's first time and best of 'n')")
+    print("| interaction | first (s) | best (s) | n | goal met (≤ 1 s; upload ≤ 10 s) |")
+    print("| --- | ---: | ---: | ---: | --- |")
     for label, times in table.rows.items():
         if not times:
-            print(f"| {label} | client-side | 0 | — |")
+            print(f"| {label} | client-side | | 0 | — |")
             continue
         goal = 10 if label.startswith("upload") else 1
-        print(f"| {label} | {min(times):.2f} | {len(times)} | "
-              f"{'yes' if min(times) <= goal else 'no'} |")
+        print(f"| {label} | {times[0]:.2f} | {min(times):.2f} | {len(times)} | "
+              f"{'yes' if max(times) <= goal else 'no'} |")
     for when, (now, peak) in memory.items():
         print(f"server RSS {when}: {now:,.0f} MB (peak so far {peak:,.0f} MB)")
     return 0
