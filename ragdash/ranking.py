@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from .formats import trec_run
-from .formats.words import as_column
+from .formats.words import as_column, decode_all
 from .i18n import dataset_error
 
 
@@ -231,10 +231,10 @@ class Ranking:
         order = _canonical_order(qpos, scores, dcode, contiguous=len(uq) == len(heads))
         if order is not None:
             qpos, dcode, scores = qpos[order], dcode[order], scores[order]
-        words = np.array([v.decode("utf-8") for v in vocab.tolist()] or [""], dtype=object)
+        words = np.array(decode_all(vocab.tolist()) or [""], dtype=object)
         counts = np.bincount(qpos, minlength=len(uq))
         offsets = np.concatenate([[0], np.cumsum(counts)])
-        qids = [uq[i].decode("utf-8") for i in appearance]
+        qids = decode_all(uq[appearance].tolist())
         return cls(qids, offsets, None, scores, name=name, canonical=True,
                    vocab=(words, dcode))
 

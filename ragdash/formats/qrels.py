@@ -16,7 +16,14 @@ import os
 import numpy as np
 
 from .files import regular_file_error
-from .words import ascii_space, finite_numbers, gather_field, records_on_own_lines, word_bounds
+from .words import (
+    ascii_space,
+    decimal_numbers,
+    decode_all,
+    gather_field,
+    records_on_own_lines,
+    word_bounds,
+)
 
 __all__ = ["read_qrels_fast"]
 
@@ -59,16 +66,13 @@ def read_qrels_fast(path: str | os.PathLike) -> dict[str, dict[str, float]] | No
     ncols = len(starts) if line_end < 0 else int(np.searchsorted(starts, line_end))
     if ncols not in (3, 4) or not records_on_own_lines(buf, starts, ncols):
         return None
-    fields = [gather_field(buf, starts[j::ncols], ends[j::ncols])
-              for j in (0, ncols - 2, ncols - 1)]
-    if any(f is None for f in fields):
-        return None
-    qcol, dcol, gcol = fields
+    qcol, dcol = (gather_field(buf, starts[j::ncols], ends[j::ncols]) for j in (0, ncols - 2))
+    first = 0
     if ncols == 3 and qcol[0].lower() in _HEADER_FIRST:
-        qcol, dcol, gcol = qcol[1:], dcol[1:], gcol[1:]
+        qcol, dcol, first = qcol[1:], dcol[1:], 1
         if not len(qcol):
             return None
-    grades = finite_numbers(gcol)
+    grades = decimal_numbers(buf, starts[ncols - 1::ncols][first:], ends[ncols - 1::ncols][first:])
     if grades is None:
         return None
     uq, qfirst, qinv = np.unique(qcol, return_index=True, return_inverse=True)
@@ -83,8 +87,8 @@ def read_qrels_fast(path: str | os.PathLike) -> dict[str, dict[str, float]] | No
     counts = np.bincount(rank[qinv], minlength=len(uq))
     bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
     try:
-        words = [d.decode("utf-8") for d in ud.tolist()]
-        qids = [uq[i].decode("utf-8") for i in appearance]
+        words = decode_all(ud.tolist())
+        qids = decode_all(uq[appearance].tolist())
     except UnicodeDecodeError:
         return None
     docs = np.array(words, dtype=object)[dinv[order]].tolist()
