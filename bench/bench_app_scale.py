@@ -267,8 +267,13 @@ def per_query_table(page, table: Table) -> None:
 
 
 def pick_query(page, nth: int) -> None:
-    page.get_by_label(t("res.drill_pick", "en"), exact=True).click()
-    page.get_by_role("option").nth(nth).click()
+    """The ``nth`` query down the drill-down picker, by keyboard."""
+    box = page.get_by_role("combobox", name=t("res.drill_pick", "en"), exact=True)
+    box.scroll_into_view_if_needed()
+    box.click()
+    for _ in range(nth):
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
 
 
 def main(argv: list[str] | None = None) -> int:
