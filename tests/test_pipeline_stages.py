@@ -153,7 +153,7 @@ def test_runs_of_different_datasets_are_not_fused(sample):
 
 
 def test_a_pipeline_started_again_saves_no_new_first_stage(sample, tmp_path):
-    """issue 25: each pipeline start saved its first stages again, identical to saved ones."""
+    """A pipeline whose first stage is already saved reuses that run: nothing saved twice."""
     store = RunStore(tmp_path / "runs.sqlite")
     bm25 = run_evaluation(sample, BM25Retriever(), kmax=20, limit_queries=30)
     store.save(bm25)

@@ -81,7 +81,7 @@ def test_sample_to_curve_drilldown_japanese_report_and_link(browser, app_url, ho
                                  ["recall@10", "ndcg@10", "mrr@10"])["query_id"])
     assert _drill_query(page) == order[0]  # the worst query opens first
 
-    # the toggle's label is whole (issue 25: "Leave out 0 queries without relevant d…")
+    # the toggle's label is whole, not cut with an ellipsis
     assert _toggle_label_fits(page)
 
     # a click on a row of the per-query table (on its id, not only the checkbox at the left)
@@ -128,7 +128,7 @@ def test_sample_to_curve_drilldown_japanese_report_and_link(browser, app_url, ho
     offline.close()
 
     # the link to this run opens it in a fresh browser session
-    # ... in the language it was shared in (issue 25: a link always opened in English)
+    # ... in the language it was shared in
     link = page.locator(f'a[href*="?run={summary.id}"]').first.get_attribute("href")
     assert link.endswith(f"?run={summary.id}&lang=ja")
     fresh = browser.new_context(viewport=VIEWPORT)

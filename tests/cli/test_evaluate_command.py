@@ -225,7 +225,7 @@ def test_store_saves_the_run_for_the_app_and_json_carries_its_id(tmp_path, jsqua
 
 
 def test_the_same_evaluation_stored_twice_is_one_run_with_one_id(tmp_path):
-    """issue 25: every `evaluate --store` saved another identical run."""
+    """`evaluate --store` run twice keeps one run, prints its id and says so."""
     from ragdash.runs import RunStore
 
     env = {"RAGDASH_HOME": str(tmp_path / "home")}

@@ -544,7 +544,8 @@ def test_the_apps_words_name_no_command_line_flag():
 
 
 def test_japanese_names_pages_columns_and_kmax_in_japanese():
-    """issue 25: "Compare と同じ対応のある検定", "truncatable 列", a bare "Kmax" in Japanese."""
+    """Japanese names pages and columns in Japanese ("Compare と…", "truncatable 列" and a
+    bare "Kmax" are English left in)."""
     pages = [CATALOG[k]["en"] for k in CATALOG if k.startswith("nav.")]
     pages = [p for p in pages if len(p) > 3]  # "Run" is also a word of `ragdash run`
     left = []

@@ -95,8 +95,8 @@ def _free_runs(sample, n: int = 3):
 
 @pytest.mark.browser
 def test_points_and_labels_stay_inside_the_chart_in_chromium(sample, tmp_path):
-    """issue 25: with every x at $0 the star, the circles and "Best" were half outside the
-    plot and 最良 was cut at the top, in the app and in the report (one figure function)."""
+    """Every marker, interval and label (Best, 最良) is inside the plot, also with every x at
+    $0, in the app and in the report (one figure function)."""
     import plotly.io as pio
     from browser.harness import launch
     from playwright.sync_api import sync_playwright

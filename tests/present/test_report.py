@@ -432,8 +432,8 @@ def test_a_pipeline_result_goes_straight_into_a_report(ds):
 
 
 def test_a_ranking_given_twice_is_one_run_in_the_report_and_the_page_says_so(ds, runs):
-    """issue 25: a run saved twice made the report compare it with itself and Holm-correct
-    over the extra pairs."""
+    """A ranking given twice is one run in the report (no pair with itself, no extra
+    pairs in the correction), and the report says which run stands for which."""
     twin = make_run(ds, 1, "small again")
     page = build_report([runs[0], twin, runs[1]], dataset=ds, lang="en", n_resamples=200,
                         include_text=False)

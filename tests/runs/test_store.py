@@ -157,7 +157,7 @@ def test_default_names_say_the_model_once(store, retriever, model, name):
 
 
 def test_a_run_identical_to_a_saved_one_is_not_saved_twice(store):
-    """issue 25: the same run saved again (another name, another time) keeps one row and
+    """The same run saved again (another name, another time) keeps one row and
     gives the saved run's id; any difference in data, configuration, ranking or owner is a
     new run."""
     ds = make_dataset()

@@ -113,7 +113,7 @@ def test_the_recommendation_is_the_smallest_run_indistinguishable_from_the_best(
 
 
 def test_runs_that_rank_alike_are_one_point_the_cheapest_and_the_page_says_so():
-    """issue 25: a run saved again was another point and another pair in the correction."""
+    """Runs of one ranking are one point and one pair in the correction."""
     big, small, tiny = three_runs()
     twins = [Run.of_ranking(big.dataset, big.ranking, kmax=10, name=name,
                             resources={"index_bytes": size})
@@ -135,7 +135,7 @@ def test_runs_that_rank_alike_are_one_point_the_cheapest_and_the_page_says_so():
 
 
 def test_the_sentence_writes_the_number_of_queries_with_separators():
-    """issue 25: "4420 クエリ" — a count without its thousands separator."""
+    """Counts keep their thousands separator in both languages."""
     import dataclasses
 
     f = dataclasses.replace(build_frontier(three_runs(), metric="ndcg@10", x="memory",

@@ -125,7 +125,7 @@ def test_an_uploaded_trec_run_is_scored_and_compared(sample, two_runs):
 
 
 def test_the_same_trec_file_added_twice_is_one_run_and_one_sentence(two_runs):
-    """issue 25 item 5: the same file added twice gave a raw StatsError with a traceback."""
+    """The same file added twice is one saved run and one sentence (no StatsError box)."""
     a, _ = two_runs
     trec = get_store().load(a).ranking.to_trec_string(tag="elastic").encode()
     at = open_page(new_app(run=a), "compare")

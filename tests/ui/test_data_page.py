@@ -233,9 +233,9 @@ def test_a_bad_row_is_explained_in_japanese_with_its_file_and_line():
 
 
 def test_two_of_three_tables_name_what_was_found_and_a_file_added_twice_is_read_once():
-    """issue 25: documents.csv and questions.csv were accepted, yet the error asked to name
-    the files corpus.*, queries.*, qrels.*; a file added again was 'several corpus files:
-    documents.csv, documents.csv'."""
+    """With documents.csv and questions.csv (both recognised) the fix names them and asks
+    for the qrels only, not to rename every file; a file added again is one file, not
+    'several corpus files: documents.csv, documents.csv'."""
     at = upload_files(open_page(new_app(), "data"),
                       [("documents.csv", CORPUS), ("questions.csv", QUERIES)])
     (error,) = [plain(e.value) for e in at.error]

@@ -91,7 +91,7 @@ def test_sweep_from_cached_vectors_sends_no_request_and_saves_derived_runs(runs,
     # the new points are on the chart after the rerun
     at.run()
     points = next(tr for tr in chart(at, "fr_chart")["data"] if tr["meta"]["kind"] == "points")
-    # the same sweep again saves nothing new (issue 25: duplicate runs)
+    # the same sweep again saves nothing new (the store keeps a run once)
     at.button(key="fr_sweep_start").click().run()
     assert "Every point was saved before: nothing new to save" in texts(at)
     assert len([s for s in store.list() if s.parents]) == 6

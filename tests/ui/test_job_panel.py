@@ -9,7 +9,7 @@ from ragdash.runs import get_store
 
 
 def test_try_it_on_the_sample_twice_saves_one_run_and_says_so():
-    """issue 25: every click of "Try it on the sample" saved another identical run."""
+    """A second click of "Try it on the sample" finds the run saved and says so."""
     at = new_app().run()
     at.button(key="home_quick").click().run()
     wait_for_jobs(at)

@@ -216,13 +216,12 @@ def test_japanese_counts_have_thousands_separators():
     at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
     open_page(at, "results")
     assert "4,442 件中 4,442 件" in texts(at)
-    # the histogram's title too (issue 25: "4420 クエリ")
+    # the histogram's title too
     assert "4,442 クエリ" in chart(at, "res_hist")["layout"]["title"]["text"]
 
 
 def test_the_drill_down_follows_the_run_picked(sample, run_id):
-    """issue 25: after switching runs, "One query in detail" stayed on the previous run's
-    worst query."""
+    """After another run is picked, "One query in detail" opens on that run's worst query."""
     other = save_bm25_run(sample, name="flat", k1=0.3, b=0.1)
     store = get_store()
 
@@ -246,7 +245,7 @@ def test_the_drill_down_follows_the_run_picked(sample, run_id):
 
 
 def test_a_run_link_carries_its_language(sample, run_id):
-    """issue 25: a ?run= link always opened in English."""
+    """A ?run= link made on a Japanese page opens in Japanese."""
     at = new_app(run=run_id).run()
     at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
     open_page(at, "results")
