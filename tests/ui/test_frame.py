@@ -11,7 +11,7 @@ from ragdash.jobs import get_manager
 from ragdash.ui import keys
 
 NAV = ["nav.home", "nav.data", "nav.run", "nav.results", "nav.compare", "nav.cost",
-       "nav.frontier"]
+       "nav.frontier", "nav.judge", "nav.generate"]
 
 
 @pytest.mark.parametrize("page", ["home", *PAGES])
@@ -36,7 +36,8 @@ def test_the_language_survives_page_switches():
         open_page(at, page)
         assert at.session_state[keys.LANG] == "ja"
         assert at.sidebar.radio(key="w:rd_lang").value == "ja"
-    assert at.title[0].value == "コスト"
+        if page == "cost":
+            assert at.title[0].value == "コスト"
 
 
 def test_landing_page_lists_recent_runs_with_links(sample):
