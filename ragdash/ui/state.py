@@ -91,19 +91,24 @@ _REPORTS: OrderedDict[str, object] = OrderedDict()
 _REPORTS_KEPT = 4
 
 
-def set_dataset(ds: Dataset, source: str, report=None, *, fingerprint: str | None = None
-                ) -> None:
-    """Make ``ds`` the current dataset (its validation ``report`` computed if not given).
-    ``fingerprint``: ``ds.fingerprint()`` when the caller knows it (a saved run does)."""
-    fingerprint = fingerprint or ds.fingerprint()
-    if report is None:
-        report = _REPORTS.get(fingerprint)
-        if report is None:
-            report = validate(ds)
+def _keep_report(fingerprint: str, report) -> None:
     _REPORTS[fingerprint] = report
     _REPORTS.move_to_end(fingerprint)
     while len(_REPORTS) > _REPORTS_KEPT:
         _REPORTS.popitem(last=False)
+
+
+def set_dataset(ds: Dataset, source: str, report=None, *, fingerprint: str | None = None
+                ) -> None:
+    """Make ``ds`` the current dataset. Its validation ``report``, when not given, is made
+    when a page first asks for it (:func:`validation`: the Data and Run pages), not when a
+    run's link opens the run's dataset on Results. ``fingerprint``: ``ds.fingerprint()``
+    when the caller knows it (a saved run does)."""
+    fingerprint = fingerprint or ds.fingerprint()
+    if report is None:
+        report = _REPORTS.get(fingerprint)
+    else:
+        _keep_report(fingerprint, report)
     ss = st.session_state
     ss[keys.DATASET] = ds
     ss[keys.DATASET_FP] = fingerprint
@@ -117,7 +122,18 @@ def dataset_fingerprint() -> str | None:
 
 
 def validation():
-    return st.session_state.get(keys.VALIDATION)
+    """The current dataset's validation report (made now if it was not yet), or None."""
+    ss = st.session_state
+    report = ss.get(keys.VALIDATION)
+    ds = ss.get(keys.DATASET)
+    if report is None and ds is not None:
+        fingerprint = ss.get(keys.DATASET_FP) or ds.fingerprint()
+        report = _REPORTS.get(fingerprint)
+        if report is None:
+            report = validate(ds)
+        _keep_report(fingerprint, report)
+        ss[keys.VALIDATION] = report
+    return report
 
 
 # -- saved runs ------------------------------------------------------------------------------
