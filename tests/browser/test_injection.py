@@ -45,8 +45,8 @@ def home(tmp_path_factory):
     home = tmp_path_factory.mktemp("ragdash-home-injection")
     store = RunStore(home)
     ids = []
-    for name in RUN_NAMES:
-        run = run_evaluation(DATASET, make_retriever("bm25"), kmax=10)
+    for name, k1 in zip(RUN_NAMES, (1.5, 0.5)):  # two different runs: one is not saved twice
+        run = run_evaluation(DATASET, make_retriever("bm25", k1=k1), kmax=10)
         run.name = name
         ids.append(store.save(run))
     (home / "run_ids.json").write_text(json.dumps(ids))

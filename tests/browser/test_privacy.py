@@ -1,17 +1,17 @@
 """Chromium, two browser contexts on one server: a fresh session shows only what it loaded or
 opened.
 
-Before, B opened Results with no link and read A's run — dataset, query texts, curves —
-because the page fell back to the newest run in the store, and B could delete it. Now nothing
-opens by itself; without sign-in the lists say that every saved run is everyone's; behind a
-sign-in proxy (``RAGDASH_USER_HEADER``) B does not even see A's run listed, a link gives B
-read-only access, and only A deletes it.
+Nothing opens by itself; without sign-in the lists say that every saved run is everyone's;
+behind a sign-in proxy (``RAGDASH_USER_HEADER``; a real reverse proxy per user,
+tests/browser/proxy.py)
+B does not even see A's run listed, a link gives B read-only access, and only A deletes it.
 """
 
 from __future__ import annotations
 
 import pytest
 from harness import CURVE, nav, open_app, streamlit_server, wait_idle
+from proxy import sign_in_proxy
 
 from ragdash.i18n import t
 from ragdash.runs import RunStore
@@ -40,9 +40,8 @@ def _query_texts(home) -> list[str]:
     return [run.dataset.query(q).text for q in run.query_ids[:5]]
 
 
-def _context(browser, user: str | None = None):
-    headers = {HEADER: user} if user else None
-    return browser.new_context(viewport=VIEWPORT, extra_http_headers=headers)
+def _context(browser):
+    return browser.new_context(viewport=VIEWPORT)
 
 
 def test_without_sign_in_a_fresh_session_opens_nothing_and_says_runs_are_shared(
@@ -84,17 +83,24 @@ def proxied(tmp_path_factory):
 
 def test_behind_a_sign_in_proxy_each_user_has_their_own_runs(proxied, browser):
     url, home = proxied
-    alice, bob = _context(browser, "alice@example.com"), _context(browser, "bob@example.com")
+    # each person reaches the app through the proxy that signed them in
+    with sign_in_proxy(url, header=HEADER, user="alice@example.com") as alice_url, \
+            sign_in_proxy(url, header=HEADER, user="bob@example.com") as bob_url:
+        _two_users(browser, home, alice_url, bob_url)
+
+
+def _two_users(browser, home, alice_url: str, bob_url: str) -> None:
+    alice, bob = _context(browser), _context(browser)
     try:
         a = alice.new_page()
-        open_app(a, url)
+        open_app(a, alice_url)
         assert "alice@example.com" in a.locator('[data-testid="stSidebar"]').inner_text()
         _quick_start(a)
         (summary,) = RunStore(home).list()
         assert summary.owner == "alice@example.com"
 
         b = bob.new_page()
-        open_app(b, url)
+        open_app(b, bob_url)
         nav(b, _en("nav.results"))
         body = b.inner_text("body")
         assert b.locator(".js-plotly-plot").count() == 0
@@ -108,7 +114,7 @@ def test_behind_a_sign_in_proxy_each_user_has_their_own_runs(proxied, browser):
         assert summary.name not in b.inner_text("body")
 
         # A's link gives B the run, read-only
-        b.goto(f"{url}/Results?run={summary.id}")
+        b.goto(f"{bob_url}/Results?run={summary.id}")
         b.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
         wait_idle(b)
         nav(b, _en("nav.run"))
