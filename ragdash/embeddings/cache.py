@@ -241,6 +241,20 @@ class CacheFile:
                    (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
                    if p.exists())
 
+    def grouped_info(self, query: str, entry) -> dict:
+        """What ``python -m ragdash cache info`` says of the file: path, bytes on disk (with
+        the WAL), rows in all, and one ``entry(row)`` dict (with its ``"rows"``) per group
+        that ``query`` (a GROUP BY over the table) returns."""
+        out = {"path": str(self.path), "exists": self.exists(), "bytes": 0, "rows": 0,
+               "models": []}
+        if not out["exists"]:
+            return out
+        out["bytes"] = self.disk_bytes()
+        with self._connect() as conn:
+            out["models"] = [entry(row) for row in conn.execute(query).fetchall()]
+        out["rows"] = sum(m["rows"] for m in out["models"])
+        return out
+
     def models(self) -> list[str]:
         if not self.exists():
             return []
@@ -389,23 +403,12 @@ class EmbeddingCache(CacheFile):
     # -- management (``python -m ragdash cache``) ----------------------------------------
     def info(self) -> dict:
         """Path, bytes on disk (with the WAL file), rows in all, and rows per model."""
-        out = {"path": str(self.path), "exists": self.exists(), "bytes": 0, "rows": 0,
-               "models": []}
-        if not out["exists"]:
-            return out
-        out["bytes"] = self.disk_bytes()
-        with self._connect() as conn:
-            rows = conn.execute(
-                "SELECT base_url, model, dimensions, dim, prefix, COUNT(*), "
-                "SUM(LENGTH(vector)) FROM embeddings "
-                "GROUP BY base_url, model, dimensions, dim, prefix "
-                "ORDER BY model, base_url, dimensions, prefix").fetchall()
-        for base_url, model, dimensions, dim, prefix, count, size in rows:
-            out["models"].append({"model": model, "base_url": base_url,
-                                  "dimensions": dimensions or None, "dim": dim,
-                                  "prefix": prefix, "rows": count, "vector_bytes": size})
-            out["rows"] += count
-        return out
+        return self.grouped_info(
+            "SELECT base_url, model, dimensions, dim, prefix, COUNT(*), SUM(LENGTH(vector)) "
+            "FROM embeddings GROUP BY base_url, model, dimensions, dim, prefix "
+            "ORDER BY model, base_url, dimensions, prefix",
+            lambda r: {"model": r[1], "base_url": r[0], "dimensions": r[2] or None,
+                       "dim": r[3], "prefix": r[4], "rows": r[5], "vector_bytes": r[6]})
 
 
 # -- vector files: a run's document vectors, memory-mapped ---------------------------------

@@ -91,17 +91,8 @@ class JudgeCache(CacheFile):
 
     def info(self) -> dict:
         """Path, bytes on disk, answers in all and per model and prompt version."""
-        out = {"path": str(self.path), "exists": self.exists(), "bytes": 0, "rows": 0,
-               "models": []}
-        if not out["exists"]:
-            return out
-        out["bytes"] = self.disk_bytes()
-        with self._connect() as conn:
-            rows = conn.execute(
-                "SELECT endpoint, model, prompt_version, COUNT(*), COUNT(grade) FROM answers "
-                "GROUP BY endpoint, model, prompt_version ORDER BY model").fetchall()
-        for endpoint, model, version, count, graded in rows:
-            out["models"].append({"model": model, "base_url": endpoint,
-                                  "prompt_version": version, "rows": count, "graded": graded})
-            out["rows"] += count
-        return out
+        return self.grouped_info(
+            "SELECT endpoint, model, prompt_version, COUNT(*), COUNT(grade) FROM answers "
+            "GROUP BY endpoint, model, prompt_version ORDER BY model",
+            lambda r: {"model": r[1], "base_url": r[0], "prompt_version": r[2], "rows": r[3],
+                       "graded": r[4]})

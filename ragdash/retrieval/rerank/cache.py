@@ -86,17 +86,7 @@ class RerankCache(CacheFile):
     # -- management (``python -m ragdash cache``) ----------------------------------------
     def info(self) -> dict:
         """Path, bytes on disk (with the WAL file), scores in all, and per model."""
-        out = {"path": str(self.path), "exists": self.exists(), "bytes": 0, "rows": 0,
-               "models": []}
-        if not out["exists"]:
-            return out
-        out["bytes"] = self.disk_bytes()
-        with self._connect() as conn:
-            rows = conn.execute(
-                "SELECT base_url, model, COUNT(*), COUNT(DISTINCT query_sha256) FROM scores "
-                "GROUP BY base_url, model ORDER BY model, base_url").fetchall()
-        for base_url, model, count, queries in rows:
-            out["models"].append({"model": model, "base_url": base_url, "rows": count,
-                                  "queries": queries})
-            out["rows"] += count
-        return out
+        return self.grouped_info(
+            "SELECT base_url, model, COUNT(*), COUNT(DISTINCT query_sha256) FROM scores "
+            "GROUP BY base_url, model ORDER BY model, base_url",
+            lambda r: {"model": r[1], "base_url": r[0], "rows": r[2], "queries": r[3]})
