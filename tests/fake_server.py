@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from ragdash import retry
+from ragdash.services import retry
 
 
 @dataclass

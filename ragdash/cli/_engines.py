@@ -39,8 +39,8 @@ def engine_token(args) -> str | None:
 
 
 def open_from_args(args, kind: str):
-    from ..http import plain_http_warning
     from ..retrieval.engines import open_engine
+    from ..services.http import plain_http_warning
 
     if not args.uri:
         raise error(EngineError, "cli.engine_needs_uri", kind=kind)

@@ -12,7 +12,7 @@ What a call to :meth:`EmbeddingClient.embed` does:
    the next batch themselves, and twice as many threads as slots means the next request is
    ready to leave the moment a reply is in — it goes while that reply is parsed (see
    :class:`EmbeddingJob` and :class:`_Slot`);
-3. retries each batch by the policy in :mod:`ragdash.retry` (through
+3. retries each batch by the policy in :mod:`ragdash.services.retry` (through
    :class:`ragdash.services.service.Service`); a batch the server
    finds too long is split in halves, and a single text that is too long is cut by token
    estimate (counted in ``usage["truncated_texts"]``);
@@ -21,11 +21,12 @@ What a call to :meth:`EmbeddingClient.embed` does:
 5. L2-normalizes on the client (a zero vector stays zero, with a warning), and hands every
    finished batch to ``on_batch`` in the calling thread, so the caller can cache it at once.
 
-Every request goes through :class:`ragdash.http.Transport`: one pooled session, a total
+Every request goes through :class:`ragdash.services.http.Transport`: one pooled session, a total
 deadline of ``timeout`` seconds per request (connecting and the whole reply), the reply read as
-a stream and capped at :func:`ragdash.http.reply_limit` (texts × dimensions × 32 bytes, at least
-4 MB), redirects to another host refused (so no credential header of any name leaves the
-configured host), the key checked for characters no header can carry before anything is sent.
+a stream and capped at :func:`ragdash.services.http.reply_limit` (texts × dimensions ×
+32 bytes, at least 4 MB), redirects to another host refused (so no credential header of any
+name leaves the configured host), the key checked for characters no header can carry before
+anything is sent.
 
 Final failures are :mod:`ragdash.errors` classes whose message is one sentence that says what to
 do. The API key is only ever put in a request header: it is scrubbed from anything the server
@@ -48,11 +49,11 @@ import numpy as np
 import requests
 
 from ..errors import EMBEDDING_ERRORS, Cancelled, EmbeddingError, RetrievalError
-from ..http import ErrorInfo, reply_limit
 from ..i18n import error, text
-from ..retry import MAX_RETRIES
 from ..services import failures as fk
 from ..services.failures import Failure, is_too_long
+from ..services.http import ErrorInfo, reply_limit
+from ..services.retry import MAX_RETRIES
 from ..services.service import Service, Spec, reported_count
 from ..services.urls import moved_to, resolve_endpoint, typed_form
 from .batching import (
@@ -356,7 +357,8 @@ class EmbeddingClient:
             on_reply=slot.hand_over if slot is not None else None)
 
     def _reply_cap(self, n: int) -> int:
-        """Decoded bytes a reply for ``n`` texts may take (see :func:`ragdash.http.reply_limit`)."""
+        """Decoded bytes a reply for ``n`` texts may take (see
+        :func:`ragdash.services.http.reply_limit`)."""
         return reply_limit(n, self.dimensions or self.dimension)
 
     def _body(self, texts: list[str]) -> bytes:

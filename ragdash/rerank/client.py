@@ -20,7 +20,7 @@ when the server takes N documents at once), never one request per document.
   loses at most the requests in flight.
 - Retries, key handling and final errors are the service layer's
   (:class:`ragdash.services.service.Service`, as for embeddings and chat): the policy of
-  :mod:`ragdash.retry` (timeouts, dropped connections, 408/409/429/5xx, with
+  :mod:`ragdash.services.retry` (timeouts, dropped connections, 408/409/429/5xx, with
   ``retry-after`` honored; an HTML or empty 200 asked again once at most), the key sent only
   in a header (``Authorization: Bearer`` unless ``api_key_header`` names another) and
   scrubbed from anything the server sends back, a 200 carrying an error object said in the
@@ -45,12 +45,12 @@ import requests
 
 from ..embeddings.batching import estimate_tokens, estimate_tokens_many, truncate_to_tokens
 from ..errors import RERANK_ERRORS, Cancelled, RetrievalError
-from ..http import REPLY_FLOOR, ErrorInfo
 from ..i18n import error, text
-from ..retry import MAX_RETRIES
 from ..services import failures as fk
 from ..services.failures import Failure, is_too_long
+from ..services.http import REPLY_FLOOR, ErrorInfo
 from ..services.pool import run_parallel
+from ..services.retry import MAX_RETRIES
 from ..services.service import Service, Spec
 from .protocols import (
     BILLING,

@@ -46,7 +46,7 @@ from ..errors import Cancelled, EmbeddingError, RetrievalError
 from ..i18n import error
 from ..params import LOCAL, OPENAI
 from ..ranking import Ranking
-from ..retry import MAX_RETRIES
+from ..services.retry import MAX_RETRIES
 
 ProgressFn = Callable[[dict], None]
 #: texts hashed (and looked up) at a time, when the embedder has no batch size

@@ -5,8 +5,8 @@
   quota exhausted, rate limited, too long, server error, unreachable, bad reply, refused) and
   the exception of that kind;
 - :mod:`.service` — :class:`~.service.Service`: key placement and headers, scrubbing, the
-  transport (:mod:`ragdash.http`: pooled connections, deadline, reply caps), the retry loop
-  (:mod:`ragdash.retry`), the final error;
+  transport (:mod:`ragdash.services.http`: pooled connections, deadline, reply caps), the retry loop
+  (:mod:`ragdash.services.retry`), the final error;
 - :mod:`.chat` — :class:`~.chat.ChatClient`, chat completions (an LLM judge, a query
   generator).
 

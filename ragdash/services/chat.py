@@ -27,7 +27,7 @@ API (for an LLM judge, a query generator, …)::
   send the key in ``api-key``). ``api_key_header`` names any other header.
 - Up to ``concurrency`` requests are in flight. ``on_result(index, result)`` runs in the
   calling thread for every request as soon as its answer is in, so the caller can cache it.
-- Retries follow :mod:`ragdash.retry`: timeouts, dropped connections, 408/409/429/5xx with
+- Retries follow :mod:`ragdash.services.retry`: timeouts, dropped connections, 408/409/429/5xx with
   the server's ``Retry-After`` honoured; a 2xx body that is not JSON (an HTML page) is asked
   again once at most.
 - A failure of the whole service — wrong key, no such model, quota exhausted, still rate
@@ -49,10 +49,10 @@ from dataclasses import dataclass, field
 
 from ..errors import CHAT_ERRORS, Cancelled, RetrievalError, ServiceError
 from ..i18n import Text, error, text
-from ..retry import MAX_RETRIES
 from . import failures as fk
 from .failures import Failure
 from .pool import run_parallel
+from .retry import MAX_RETRIES
 from .service import Service, Spec, reported_count
 from .urls import moved_to, resolve_endpoint, typed_form
 

@@ -2,7 +2,7 @@
 
 A request that failed (one attempt) is a :class:`Failure`: what the transport or the reply
 said (``attempt`` kind, HTTP status, the server's error body, its headers). When the retry
-policy (:mod:`ragdash.retry`) gives up, :func:`kind_of` names the failure's *kind* and the
+policy (:mod:`ragdash.services.retry`) gives up, :func:`kind_of` names the failure's *kind* and the
 service raises its exception of that kind (``ragdash.errors.EMBEDDING_ERRORS[kind]``, …),
 worded by its own message of that kind. So a wrong key ends the same way from every service:
 an :class:`~ragdash.errors.AuthenticationError`, message id ``<service>.bad_key``, exit code 2.
@@ -29,8 +29,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..http import ErrorInfo
-from ..retry import is_quota_code
+from .http import ErrorInfo
+from .retry import is_quota_code
 
 AUTH = "auth"
 NOT_FOUND = "not_found"
@@ -42,7 +42,7 @@ UNREACHABLE = "unreachable"
 BAD_REPLY = "bad_reply"
 REFUSED = "refused"
 
-#: an attempt that got no usable HTTP answer (``ragdash.http.TransportError.kind``, or a
+#: an attempt that got no usable HTTP answer (``ragdash.services.http.TransportError.kind``, or a
 #: reply that could not be used) -> the failure's kind
 ATTEMPT_KINDS: Mapping[str, str] = {
     "timeout": UNREACHABLE, "connection": UNREACHABLE, "unreachable": UNREACHABLE,
@@ -82,7 +82,7 @@ class Failure(Exception):
     @property
     def code(self) -> str | None:
         """The code that decides retrying (a quota code wherever the server put it)."""
-        from ..http import error_code
+        from .http import error_code
 
         return error_code(self.info)
 

@@ -16,7 +16,7 @@ A client (embeddings, rerank, chat) makes its request body and parses its reply;
   key is checked for characters no header can carry before anything is sent.
 - **Masking**: :meth:`Service.scrub` takes the key (and anything shaped like one) out of
   what a server sends back, before it reaches a message.
-- **Retries**: the policy of :mod:`ragdash.retry` (pure functions), waiting on ``cancel``.
+- **Retries**: the policy of :mod:`ragdash.services.retry` (pure functions), waiting on ``cancel``.
 - **Final errors**: :func:`ragdash.services.failures.kind_of` names the kind; the service's
   class of that kind is raised with the service's message of that kind.
 """
@@ -33,7 +33,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..errors import Cancelled, RagdashError, with_id
-from ..http import (
+from ..i18n import Text, error, text
+from ..secrets import scrub_secrets
+from . import failures as fk
+from .failures import Failure, Messages
+from .http import (
     ErrorInfo,
     HeaderValueError,
     ReplyError,
@@ -44,11 +48,7 @@ from ..http import (
     parse_json,
     plain_http_warning,
 )
-from ..i18n import Text, error, text
-from ..retry import MAX_RETRIES, retry_delay, should_retry
-from ..secrets import scrub_secrets
-from . import failures as fk
-from .failures import Failure, Messages
+from .retry import MAX_RETRIES, retry_delay, should_retry
 
 log = logging.getLogger("ragdash.services")
 

@@ -23,8 +23,8 @@ from urllib.parse import urlparse
 
 from .. import params as P
 from ..errors import AuthenticationError
-from ..http import is_loopback, plain_http_warning
 from ..i18n import error
+from ..services.http import is_loopback, plain_http_warning
 from .model import FirstStage, Setup
 
 __all__ = ["KeySource", "Stages", "build", "build_reranker", "build_retriever",

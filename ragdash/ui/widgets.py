@@ -8,8 +8,8 @@ from typing import Any
 
 import streamlit as st
 
-from ..http import ALLOW_PLAIN_HTTP_ENV, plain_http_host
 from ..i18n import isolate, message
+from ..services.http import ALLOW_PLAIN_HTTP_ENV, plain_http_host
 
 WIDGET_PREFIX = "w:"
 
@@ -125,7 +125,7 @@ def synthetic_banner(lang: str, dataset) -> None:
 
 def plain_http_banner(t: Callable[..., str], base_url: str, api_key: str | None) -> None:
     """A warning when a key would cross the network in clear text (``http://`` to another
-    machine; :func:`ragdash.http.plain_http_host`); ``RAGDASH_ALLOW_PLAIN_HTTP=1`` silences
+    machine; :func:`ragdash.services.http.plain_http_host`); ``RAGDASH_ALLOW_PLAIN_HTTP=1`` silences
     it, as on the command line. ``t`` is the page's translation function."""
     host = plain_http_host(base_url, key_set=bool((api_key or "").strip()))
     if host is not None:

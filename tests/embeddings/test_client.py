@@ -25,8 +25,8 @@ from ragdash.errors import (
     RetrievalError,
     ServerUnreachableError,
 )
-from ragdash.http import ErrorInfo, error_code, parse_error_body
 from ragdash.services.failures import is_too_long
+from ragdash.services.http import ErrorInfo, error_code, parse_error_body
 
 KEY = "sk-test-DISTINCTIVE-7d1f93c2aa"
 TEXTS = [f"text number {i}" for i in range(10)]

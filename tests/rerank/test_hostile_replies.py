@@ -1,4 +1,4 @@
-"""Hostile servers and keys for the rerank client, which sends through ragdash/http.py's
+"""Hostile servers and keys for the rerank client, which sends through ragdash/services/http.py's
 Transport like the embeddings client: a cross-host 307 takes no key along (whatever header
 carries it), a trickled reply cannot keep --timeout 1 going, replies are read as a capped
 stream, and a key with a line break or a curly quote is refused before any request.
@@ -15,9 +15,9 @@ from fake_rerank import FakeRerank
 from fake_server import fast_backoff  # noqa: F401
 from raw_http import RawServer, _head, endless, gzip_bomb, trickle
 
-from ragdash import http
 from ragdash.errors import RagdashError, RerankError
 from ragdash.retrieval.rerank import RerankClient
+from ragdash.services import http
 
 KEY = "rk-test-DISTINCTIVE-5e0a9c"
 GROUPS = [("a query", ["doc one", "doc two"])]

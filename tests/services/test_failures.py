@@ -21,11 +21,11 @@ from ragdash.errors import (
     RerankError,
     ServiceError,
 )
-from ragdash.http import ErrorInfo
 from ragdash.rerank import RerankClient
 from ragdash.services import failures as fk
 from ragdash.services.chat import ChatClient
 from ragdash.services.failures import Failure, kind_of
+from ragdash.services.http import ErrorInfo
 
 KEY = "sk-right-key-0123456789"
 WRONG = "sk-wrong-key-9876543210"

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragdash.embeddings import retry
-from ragdash.embeddings.retry import (
+from ragdash.services import retry
+from ragdash.services.retry import (
     INITIAL_DELAY,
     JITTER,
     MAX_DELAY,

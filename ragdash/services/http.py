@@ -1,7 +1,7 @@
 """The HTTP transport of every client of a remote service (embeddings, rerank, chat).
 
 A low-layer module: it imports nothing of ragdash but :mod:`ragdash.errors` and
-:mod:`ragdash.retry`. What it guarantees for each request, whatever the server does:
+:mod:`ragdash.services.retry`. What it guarantees for each request, whatever the server does:
 
 - **One pooled session** (``requests.Session``, ``concurrency`` keep-alive connections).
 - **Credentials stay on the configured host.** Redirects are handled here
@@ -33,7 +33,7 @@ API for a client (``ragdash/services/service.py`` is the one user; clients go th
         reply = transport.post(url, data=body_bytes, headers=headers, params=params,
                                max_bytes=http.reply_limit(len(items), numbers_per_item))
     except http.TransportError as exc:   # exc.kind, exc.detail (a phrase for a sentence)
-        ...                              # ragdash.retry.should_retry(None, None, n, exc.kind)
+        ...                              # retry.should_retry(None, None, n, exc.kind)
     reply.status, reply.headers, reply.body      # body: decoded bytes
     obj = http.parse_json(reply.body)            # ReplyError (exc.detail, exc.retry)
     info = http.parse_error_body(reply.body)     # ErrorInfo(message, type, code), any shape
@@ -45,7 +45,7 @@ API for a client (``ragdash/services/service.py`` is the one user; clients go th
 dropped or reset connection), ``"unreachable"`` (refused, unknown host), ``"tls"`` (an
 untrusted certificate), ``"redirect"`` (refused redirect), ``"too_large"`` (reply over the
 cap), ``"encoding"`` (a Content-Encoding that cannot be decoded). The retry policy
-(:mod:`ragdash.retry`) retries only the first three.
+(:mod:`ragdash.services.retry`) retries only the first three.
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
-from .errors import RagdashError
-from .i18n import error, text
+from ..errors import RagdashError
+from ..i18n import error, text
 from .retry import is_quota_code
 
 #: same-host redirects followed before giving up

@@ -1,4 +1,5 @@
-"""The HTTP transport (ragdash/http.py) under faults, through the embeddings client and alone.
+"""The HTTP transport (ragdash/services/http.py) under faults, through the embeddings client
+and alone.
 
 Real servers on 127.0.0.1: FakeOpenAI (tests/fake_openai.py) for protocol-level faults, and a
 raw-socket server (tests/raw_http.py) for trickled, endless and gzip-bomb replies. Caps are set
@@ -16,9 +17,9 @@ from fake_openai import FakeOpenAI
 from fake_server import fast_backoff  # noqa: F401
 from raw_http import RawServer, endless, gzip_bomb, gzip_reply, trickle
 
-from ragdash import http
 from ragdash.embeddings import EmbeddingClient
 from ragdash.errors import AuthenticationError, EmbeddingError, ServerUnreachableError
+from ragdash.services import http
 
 KEY = "sk-test-DISTINCTIVE-7d1f93c2aa"
 CLASS_NAMES = ("Error", "Exception", "RemoteDisconnected", "ProtocolError", "urllib3",

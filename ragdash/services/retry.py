@@ -14,12 +14,11 @@ Two small pure functions over named constants, so the policy is tested without s
   :data:`JITTER` at random so that parallel workers do not retry in lockstep.
 
 ``attempt`` counts retries already made: 0 before the first retry. ``exc_kind`` is a
-:class:`ragdash.http.TransportError` kind (or ``"malformed"`` / ``"invalid"`` for a reply a
+:class:`ragdash.services.http.TransportError` kind (or ``"malformed"`` / ``"invalid"`` for a reply a
 client could not use); kinds outside :data:`RETRY_KINDS` — ``"too_large"``, ``"redirect"``,
 ``"tls"``, ``"invalid"`` — are never retried: asking again would get (and pay for) the same.
 
-Lives beside :mod:`ragdash.http` (no import of any client); ``ragdash.embeddings.retry`` is
-the same module under its old name.
+Lives beside :mod:`ragdash.services.http` in the service layer (no import of any client).
 """
 
 from __future__ import annotations
