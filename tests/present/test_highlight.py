@@ -63,3 +63,27 @@ def test_every_mark_is_a_query_word_after_normalization(query):
     for piece in marked(query, text):
         norm = unicodedata.normalize("NFKC", piece).lower()
         assert norm in unicodedata.normalize("NFKC", query).lower()
+
+
+def test_latin_words_are_marked_whole_and_stopwords_are_not():
+    text = ("Items listed below: the decreasing rate of mathematical errors is shown in the "
+            "table; what is decreasing is listed.")
+    query = "What is the error rate in mathematics?"
+    assert marked(query, text) == ["rate"]          # not l*is*ted, decreas*in*g, ma*the*matical
+    assert marked("listed in the table", text) == ["listed", "table", "listed"]
+    assert marked("decreasing rate", text) == ["decreasing", "rate", "decreasing"]
+    # a query word inside a longer word is not marked; a word next to punctuation is
+    assert marked("math", "mathematical math, (math) maths") == ["math", "math"]
+    assert marked("tokyo", "Tokyoites in TOKYO") == ["TOKYO"]
+
+
+def test_a_query_of_stopwords_alone_still_marks_them():
+    assert marked("what is", "What is this? It is.") == ["What", "is", "is"]
+
+
+def test_latin_words_beside_japanese_and_japanese_bigrams_inside_words():
+    # kanji or kana beside a Latin word is the word's edge; bigrams are found anywhere
+    text = "AI研究とMAIL、東京都の人口"
+    assert marked("AI の研究", text) == ["AI研究"]
+    assert marked("京都 人口 mail", text) == ["MAIL", "京都", "人口"]
+    assert marked("ＡＩ", "ＡＩ研究とａｉｍ") == ["ＡＩ"]
