@@ -6,6 +6,10 @@ rater, so two raters never overwrite each other); the queue skips what the rater
 so a closed tab loses nothing and a second browser continues where the queue stands.
 "Can't tell" is kept in the rater's own ``unsure:<rater>`` set (not a grade: never scored);
 Skip lasts for the browser session only.
+
+With sign-in the rater is the signed-in user (a second name typed becomes a suffix of theirs,
+``alice@corp/second``), and the agreement view lists other people's sets only to the dataset's
+owner (:mod:`ragdash.judgments.raters`; docs/sharing.md).
 """
 
 from __future__ import annotations
@@ -26,12 +30,12 @@ from ..judge.queue import (
     sample_queue,
 )
 from ..judgments import HUMAN, UNSURE_PREFIX, Label, today, write_judgments
+from ..judgments.raters import PERSON, rater_for, visible_sets
 from ..present.highlight import highlight_html
 from . import keys
 from .page import PageContext
-from .widgets import bind, md
+from .widgets import bind, code, md
 
-PERSON = "person:"
 #: queue kinds (message keys)
 _QUEUE_KEYS = {"pool": "judge.queue_pool", "disagree": "judge.queue_disagree",
                "sample": "judge.queue_sample"}
@@ -43,13 +47,30 @@ MAX_RATER = 40
 
 
 def rater_name(ctx: PageContext) -> str | None:
-    """The rater's name for this browser session (the signed-in user by default)."""
-    if ctx.user and not st.session_state.get(keys.JUDGE_RATER):
-        st.session_state[keys.JUDGE_RATER] = ctx.user
-    name = st.text_input(ctx.t("judge.rater"), help=ctx.t("judge.rater_help"),
-                         max_chars=MAX_RATER, **bind(keys.JUDGE_RATER, ""))
-    name = " ".join(str(name).split())[:MAX_RATER]
-    return name or None
+    """The rater's name for this browser session: without sign-in the name typed; signed in,
+    the user's own name, with a second name typed ``<user>/<second>`` (never another's)."""
+    if ctx.user is None:
+        name = st.text_input(ctx.t("judge.rater"), help=ctx.t("judge.rater_help"),
+                             max_chars=MAX_RATER, **bind(keys.JUDGE_RATER, ""))
+        return rater_for(None, name, limit=MAX_RATER)
+    second = st.text_input(ctx.t("raters.second_name"),
+                           help=ctx.t("raters.second_name_help", user=md(ctx.user)),
+                           max_chars=MAX_RATER, **bind(keys.JUDGE_RATER, ""))
+    rater = rater_for(ctx.user, second, limit=MAX_RATER)
+    st.caption(ctx.t("raters.saved_as", name=code(PERSON + str(rater))))
+    return rater
+
+
+def dataset_owner(ctx: PageContext, fingerprint: str) -> str | None:
+    """Who owns the dataset's judgments: the owner of the first run saved on it (``None``
+    when that run is shared, or there is none)."""
+    runs = ctx.store.base.list(dataset_fingerprint=fingerprint)  # newest first, every owner
+    return runs[-1].owner if runs else None
+
+
+def sees_other_raters(ctx: PageContext, fingerprint: str) -> bool:
+    """Without sign-in everyone; signed in, the dataset's owner (:func:`dataset_owner`)."""
+    return ctx.user is None or dataset_owner(ctx, fingerprint) == ctx.user
 
 
 def queue_controls(ctx: PageContext, fingerprint: str) -> list[Pair]:
@@ -182,7 +203,10 @@ def agreement_view(ctx: PageContext, fingerprint: str) -> None:
     share: κ with intervals, the confusion matrix, the disagreements to adjudicate."""
     t = ctx.t
     ds = ctx.dataset
-    sets = [s["name"] for s in ctx.store.judgment_sets(fingerprint)]
+    stored = [s["name"] for s in ctx.store.judgment_sets(fingerprint)]
+    sets = visible_sets(stored, ctx.user, sees_others=sees_other_raters(ctx, fingerprint))
+    if len(sets) < len(stored):
+        st.caption(t("raters.others_hidden"))
     options = [HUMAN, *sets]
     picked = st.multiselect(t("judge.agree_sets"), options,
                             default=[s for s in sets if s.startswith(PERSON)][:3] or options[:2],
@@ -260,4 +284,5 @@ def export_view(ctx: PageContext, fingerprint: str, rater: str) -> None:
                             on_click="ignore", key="judge_dl_sources")
 
 
-__all__ = ["agreement_view", "export_view", "judging_view", "queue_controls", "rater_name"]
+__all__ = ["agreement_view", "dataset_owner", "export_view", "judging_view", "queue_controls",
+           "rater_name", "sees_other_raters"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from app_support import frame_with, new_app, open_page, plain, save_bm25_run, texts
 
+from ragdash.i18n import t
 from ragdash.judge.queue import pool_queue, rater_agreement
 from ragdash.runs import get_store
 
@@ -92,3 +93,92 @@ def test_two_raters_agreement_and_the_download(sample, runs):
     confusion = frame_with(at, "person:ken 0", "person:ken 3")
     assert int(confusion.to_numpy().sum()) == 4
     assert any("Download your 4 labels" in b.label for b in at.get("download_button"))
+
+
+# -- signed in: a rater writes, counts, moves and downloads only their own labels ----------
+def _signed_in(email: str, **query):
+    at = new_app(**query)
+    at.user = {"is_logged_in": True, "email": email}
+    return at
+
+
+def _owned_run(dataset, owner: str) -> str:
+    """A BM25 run saved by ``owner`` (the first run on the dataset: its owner)."""
+    from ragdash.retrieval.bm25 import BM25Retriever
+    from ragdash.run import Run
+
+    retriever = BM25Retriever()
+    queries = dataset.evaluated_queries()
+    return get_store().save(Run(dataset=dataset, ranking=retriever.rank(dataset, queries, 20),
+                                query_ids=[q.id for q in queries], kmax=20, name="alice's",
+                                config=retriever.config(), retriever="bm25"), owner=owner)
+
+
+def _pairs(store, fp, name):
+    return {(lb.query_id, lb.doc_id): lb.grade for lb in store.load_judgments(fp, name)}
+
+
+def _agreement_options(at) -> list[str]:
+    return list(at.multiselect(key="judge_agree_sets").options)
+
+
+def test_signed_in_typing_another_persons_name_never_touches_their_labels(sample):
+    store, fp = get_store(), sample.fingerprint()
+    run = _owned_run(sample, "alice@example.com")
+    alice = open_page(_signed_in("alice@example.com", run=run), "judge")
+    assert not [w for w in alice.text_input if w.label == "Your name (as a rater)"]
+    assert "person:alice@example.com" in texts(alice)        # said where her labels go
+    queue = pool_queue([store.load(run).ranking], 10, sample.qrels)
+    for grade in (2, 3, 1):
+        alice.button(key=f"judge_g{grade}").click().run()
+    hers = _pairs(store, fp, "person:alice@example.com")
+    assert list(hers) == [p.key for p in queue[:3]]
+
+    # bob, by her link, types her name: his labels go to his own set, with hers as a suffix
+    bob = open_page(_signed_in("bob@example.com", run=run), "judge")
+    bob.text_input(key="w:rd_judge_rater").set_value("alice@example.com").run()
+    assert "person:bob@example.com/alice@example.com" in texts(bob)
+    assert bob.get("progress")[0].proto.text.startswith("0 labeled")   # not her progress
+    assert shown_pair(bob) == queue[0].key
+    bob.button(key="judge_g0").click().run()
+    assert shown_pair(bob) == queue[1].key
+    bob.button(key="judge_unsure").click().run()            # "can't tell" on a pair she labeled
+    assert _pairs(store, fp, "person:alice@example.com") == hers
+    assert store.load_judgments(fp, "unsure:alice@example.com").get(*queue[1].key) is None
+    assert _pairs(store, fp, "person:bob@example.com/alice@example.com") == {queue[0].key: 0.0}
+    assert store.load_judgments(fp, "unsure:bob@example.com/alice@example.com").get(
+        *queue[1].key) is not None
+    (download, _) = bob.get("download_button")
+    assert "Download your 1 label" in download.label
+    # the agreement view: bob sees his own sets, not hers (he does not own the dataset)
+    options = _agreement_options(bob)
+    assert "person:bob@example.com/alice@example.com" in options
+    assert "person:alice@example.com" not in options
+    assert t("raters.others_hidden", "en") in texts(bob)
+
+    # typing his own name (or nothing) is his plain set
+    bob.text_input(key="w:rd_judge_rater").set_value("bob@example.com").run()
+    bob.button(key="judge_g3").click().run()
+    assert len(_pairs(store, fp, "person:bob@example.com")) == 1
+    assert _pairs(store, fp, "person:alice@example.com") == hers
+
+    # alice owns the dataset (the first run on it is hers): she sees every rater
+    alice.run()
+    options = _agreement_options(alice)
+    assert {"person:alice@example.com", "person:bob@example.com",
+            "person:bob@example.com/alice@example.com"} <= set(options)
+    assert t("raters.others_hidden", "en") not in texts(alice)
+    alice.multiselect(key="judge_agree_sets").set_value(
+        ["person:alice@example.com", "person:bob@example.com/alice@example.com"]).run()
+    assert not alice.exception
+
+
+def test_a_dataset_whose_first_run_is_shared_shows_no_one_the_others(sample, runs):
+    store, fp = get_store(), sample.fingerprint()
+    for email in ("alice@example.com", "bob@example.com"):
+        at = open_page(_signed_in(email, run=runs[0]), "judge")
+        at.button(key="judge_g1").click().run()
+    assert {s["name"] for s in store.judgment_sets(fp)} == {"person:alice@example.com",
+                                                          "person:bob@example.com"}
+    options = _agreement_options(at)
+    assert "person:bob@example.com" in options and "person:alice@example.com" not in options

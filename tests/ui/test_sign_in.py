@@ -4,6 +4,7 @@ sign-in screen only. Without it, a fresh session opens no run by itself."""
 
 from __future__ import annotations
 
+import pytest
 from app_support import (
     frame_with,
     new_app,
@@ -83,3 +84,72 @@ def test_without_sign_in_a_fresh_session_opens_no_run_and_says_all_are_shared():
     assert t("runs.shared_all", "en") in texts(fresh)
     assert "rd_run_id" not in fresh.session_state or fresh.session_state["rd_run_id"] is None
     assert summary.name in list(frame_with(fresh, "name")["name"])  # to pick, as it says
+
+
+# -- header sign-in on a port others can reach ---------------------------------------------
+HEADER = "X-Forwarded-User"
+
+
+@pytest.fixture
+def listen_on(monkeypatch):
+    """Set Streamlit's ``server.address`` (as ``--server.address`` does) for this test."""
+    from streamlit import config
+
+    before = config.get_option("server.address")
+    monkeypatch.setenv("RAGDASH_USER_HEADER", HEADER)
+    monkeypatch.delenv("RAGDASH_BEHIND_PROXY", raising=False)
+    yield lambda address: config.set_option("server.address", address)
+    config.set_option("server.address", before)
+
+
+def _errors(at) -> str:
+    return " ".join(e.value for e in at.error)
+
+
+@pytest.mark.parametrize(("address", "said"), [(None, "0.0.0.0"), ("", "0.0.0.0"),
+                                              ("0.0.0.0", "0.0.0.0"), ("::", "::"),
+                                              ("192.168.1.5", "192.168.1.5"),
+                                              ("example.internal", "example.internal")])
+def test_header_sign_in_on_an_open_address_refuses_every_page(listen_on, capfd, address,
+                                                              said):
+    listen_on(address)
+    at = new_app().run()
+    assert not at.exception
+    text = _errors(at)
+    assert f"`{said}`" in text and f"`{HEADER}`" in text and "RAGDASH_BEHIND_PROXY=1" in text
+    assert not at.sidebar.button and "rd_dataset" not in at.session_state
+    log = capfd.readouterr().err
+    assert "REFUSING EVERY PAGE" in log and said in log and HEADER in log
+    # every page, not only the home page; the log says it once for the session
+    at.switch_page("pages/7_Judge.py").run()
+    assert f"`{said}`" in _errors(at) and not at.title
+    assert "REFUSING" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "127.0.0.2", "::1", "[::1]", "localhost",
+                                     "unix:///tmp/ragdash.sock"])
+def test_header_sign_in_on_a_loopback_address_serves_pages(listen_on, capfd, address):
+    listen_on(address)
+    at = new_app().run()
+    assert not at.exception
+    # AppTest sends no header: the usual sentence about the proxy, not the open port
+    assert t("auth.header_missing", "en", header=f"`{HEADER}`") in _errors(at)
+    assert "RAGDASH_BEHIND_PROXY" not in _errors(at)
+    assert "REFUSING" not in capfd.readouterr().err
+
+
+def test_the_operator_says_the_server_is_behind_the_proxy(listen_on, monkeypatch):
+    listen_on("0.0.0.0")
+    monkeypatch.setenv("RAGDASH_BEHIND_PROXY", "1")
+    at = new_app().run()
+    assert "RAGDASH_BEHIND_PROXY" not in _errors(at)
+    assert t("auth.header_missing", "en", header=f"`{HEADER}`") in _errors(at)
+    monkeypatch.setenv("RAGDASH_BEHIND_PROXY", "0")
+    assert "RAGDASH_BEHIND_PROXY=1" in _errors(new_app().run())
+
+
+def test_oidc_sign_in_is_served_on_any_address(listen_on, monkeypatch):
+    listen_on("0.0.0.0")
+    monkeypatch.delenv("RAGDASH_USER_HEADER")
+    at = _signed_in("alice@example.com").run()
+    assert not at.error and "alice@example.com" in texts(at)
