@@ -55,7 +55,7 @@ from ...services.retry import MAX_RETRIES, retry_delay, should_retry
 from .hits import BadResult, Hit, SearchFn, to_hits
 from .mapping import CorpusIndex, Mapped
 
-__all__ = ["DEFAULT_TIMEOUT", "EXAMPLES", "MIN_MAPPED", "OwnRetriever"]
+__all__ = ["DEFAULT_TIMEOUT", "EXAMPLES", "MIN_MAPPED", "OwnRetriever", "own_notes"]
 
 ProgressFn = Callable[[dict], None]
 
@@ -109,6 +109,7 @@ class OwnRetriever:
         self.min_mapped = float(min_mapped)
         self.retries = int(retries)
         self._sleep = sleep
+        self._lock = threading.Lock()
         self._reset()
 
     def _reset(self) -> None:
@@ -202,7 +203,8 @@ class OwnRetriever:
         """One query, retried on transient errors; never raises (but Cancelled)."""
         attempt = 0
         while True:
-            self._counts["requests"] += 1
+            with self._lock:
+                self._counts["requests"] += 1
             t0 = time.perf_counter()
             try:
                 hits = to_hits(self.search(qtext, k), id_field=self.id_field)
@@ -211,7 +213,8 @@ class OwnRetriever:
                 kind = _transient_kind(exc)
                 if kind and should_retry(None, None, attempt, kind,
                                          max_retries=min(self.retries, MAX_RETRIES)):
-                    self._counts["retries"] += 1
+                    with self._lock:
+                        self._counts["retries"] += 1
                     self._sleep(retry_delay(attempt, None))
                     attempt += 1
                     continue
@@ -234,8 +237,7 @@ class OwnRetriever:
         try:
             while remaining:
                 if cancel is not None and cancel.is_set():
-                    raise error(Cancelled, "own.cancelled", done=len(todo) - len(remaining),
-                                total=len(todo))
+                    raise error(Cancelled, "own.cancelled")
                 wait = _TICK if cancel is not None or self.timeout is not None else None
                 try:
                     wid, qtext, answer = done.get(timeout=wait)
@@ -306,7 +308,7 @@ class OwnRetriever:
         if "error" in outcome:
             raise outcome["error"]
         if cancel is not None and cancel.is_set():
-            raise error(Cancelled, "own.cancelled", done=sum(1 for _ in ()), total=len(todo))
+            raise error(Cancelled, "own.cancelled")
 
     async def _call_async(self, qtext: str, k: int) -> _Answer:
         attempt = 0
@@ -413,7 +415,18 @@ class OwnRetriever:
                               "date": now_iso()},
             "search_seconds": float(ms.sum()) / 1000.0,
             "wall_seconds": wall,
+            "own_search": self.said(),
         }
+
+    def said(self) -> dict:
+        """What the run keeps of its mapping and failures (JSON): the notes as message ids
+        with their values (said again in any language by :func:`own_notes`), the failed
+        queries, the examples."""
+        return {"notes": [[n.msg_id, dict(n.params)] for n in self.notes],
+                "failed": [list(f) for f in self.failed],
+                "not_found_examples": list(self.unmapped_examples),
+                "ambiguous_examples": list(self.ambiguous_examples),
+                "concurrency": self.concurrency}
 
 
 class _Worker:
@@ -495,3 +508,24 @@ def _pct(ms: np.ndarray, q: float) -> float:
 def _report(progress: ProgressFn | None, done: int, total: int) -> None:
     if progress is not None:
         progress({"stage": "searching", "done": done, "total": total})
+
+
+#: the notes a run of an own retriever may keep (:meth:`OwnRetriever.said`)
+_NOTE_IDS = frozenset({"own.note_not_found", "own.note_ambiguous", "own.note_folded",
+                       "own.note_no_score", "own.note_reordered", "own.note_beyond_k",
+                       "own.note_failed", "own.note_resumed"})
+
+
+def own_notes(resources: dict | None, lang: str | None = None) -> list[str]:
+    """The sentences an own retriever's run keeps in ``resources["own_search"]``, in
+    ``lang``, and its latency (p50 / p95 / p99)."""
+    kept = (resources or {}).get("own_search") or {}
+    out = [message(text(msg_id, **params), lang) for msg_id, params in kept.get("notes", [])
+           if msg_id in _NOTE_IDS]
+    probe = (resources or {}).get("latency_probe") or {}
+    if kept and probe.get("p95_ms") is not None:
+        out.insert(0, message(text("own.note_latency", n=probe.get("requests", 0),
+                                   p50=f"{probe['p50_ms']:,.1f}", p95=f"{probe['p95_ms']:,.1f}",
+                                   p99=f"{probe.get('p99_ms', probe['p95_ms']):,.1f}",
+                                   concurrency=probe.get("concurrency", 1)), lang))
+    return out
