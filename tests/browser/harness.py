@@ -46,19 +46,21 @@ def free_port() -> int:
 def streamlit_server(home: Path, *, port: int | None = None, timeout: float = 90,
                      file_watcher: str | None = "none",
                      python: str | None = None,
-                     env: dict[str, str] | None = None) -> Iterator[str]:
+                     env: dict[str, str] | None = None,
+                     address: str = "127.0.0.1") -> Iterator[str]:
     """``streamlit run app.py`` on a free port with ``RAGDASH_HOME=home``; yields its URL.
 
     ``file_watcher``: ``--server.fileWatcherType``; ``None`` leaves it to
     ``.streamlit/config.toml`` (as a user's ``streamlit run app.py`` does). ``python``: the
-    interpreter (default: this one). ``env``: more environment variables for the server."""
+    interpreter (default: this one). ``env``: more environment variables for the server.
+    ``address``: ``--server.address`` (the URL yielded is 127.0.0.1's either way)."""
     port = port or free_port()
     env = dict(os.environ, RAGDASH_HOME=str(home), PYTHONUNBUFFERED="1", **(env or {}))
     env.pop("OPENAI_API_KEY", None)
     log = open(home / "streamlit.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [python or sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--server.port", str(port), "--server.address", address,
          "--browser.gatherUsageStats", "false",
          *(["--server.fileWatcherType", file_watcher] if file_watcher else [])],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
