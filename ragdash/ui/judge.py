@@ -73,6 +73,17 @@ def sees_other_raters(ctx: PageContext, fingerprint: str) -> bool:
     return ctx.user is None or dataset_owner(ctx, fingerprint) == ctx.user
 
 
+def visible_set_names(ctx: PageContext, fingerprint: str) -> tuple[list[str], bool]:
+    """The stored judgment sets of the dataset this person may see (every page that offers
+    them: agreement here, the labels choice of Results, Compare and Choose a setup), and
+    whether other people's were left out."""
+    stored = [s["name"] for s in ctx.store.judgment_sets(fingerprint)]
+    if ctx.user is None:
+        return stored, False
+    sets = visible_sets(stored, ctx.user, sees_others=sees_other_raters(ctx, fingerprint))
+    return sets, len(sets) < len(stored)
+
+
 def queue_controls(ctx: PageContext, fingerprint: str) -> list[Pair]:
     """Which pairs to judge: the pool of chosen runs, the LLM judge's disagreements with the
     human labels, or a sample of human-labeled pairs for a second opinion."""
@@ -203,9 +214,8 @@ def agreement_view(ctx: PageContext, fingerprint: str) -> None:
     share: κ with intervals, the confusion matrix, the disagreements to adjudicate."""
     t = ctx.t
     ds = ctx.dataset
-    stored = [s["name"] for s in ctx.store.judgment_sets(fingerprint)]
-    sets = visible_sets(stored, ctx.user, sees_others=sees_other_raters(ctx, fingerprint))
-    if len(sets) < len(stored):
+    sets, hidden = visible_set_names(ctx, fingerprint)
+    if hidden:
         st.caption(t("raters.others_hidden"))
     options = [HUMAN, *sets]
     picked = st.multiselect(t("judge.agree_sets"), options,
@@ -285,4 +295,4 @@ def export_view(ctx: PageContext, fingerprint: str, rater: str) -> None:
 
 
 __all__ = ["agreement_view", "dataset_owner", "export_view", "judging_view", "queue_controls",
-           "rater_name", "sees_other_raters"]
+           "rater_name", "sees_other_raters", "visible_set_names"]

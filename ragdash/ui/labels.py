@@ -14,6 +14,7 @@ import streamlit as st
 from ..i18n import message
 from ..judgments import fill, write_judgments
 from ..judgments.coverage import labels_said
+from .judge import visible_set_names
 from .page import PageContext
 from .widgets import bind, bind_choice, bind_multi, md
 
@@ -30,7 +31,8 @@ def label_controls(ctx: PageContext, dataset, fingerprint: str | None) -> None:
     """The choice of labels for ``dataset`` (stored as ``fingerprint``): human only or human
     + the chosen stored judgment sets, and condensed lists."""
     t = ctx.t
-    sets = [s["name"] for s in ctx.store.judgment_sets(fingerprint)] if fingerprint else []
+    # with sign-in, other people's sets only for the dataset's owner (docs/sharing.md)
+    sets = visible_set_names(ctx, fingerprint)[0] if fingerprint else []
     with st.expander(t("judgments.app.title"), expanded=bool(st.session_state.get(MODE)
                                                               == "filled")):
         modes = ["human", "filled"] if sets else ["human"]

@@ -156,6 +156,12 @@ def test_signed_in_typing_another_persons_name_never_touches_their_labels(sample
     assert "person:alice@example.com" not in options
     assert t("raters.others_hidden", "en") in texts(bob)
 
+    # nor do the pages that fill the gaps with stored sets offer him her set
+    results = open_page(_signed_in("bob@example.com", run=run), "results")
+    results.radio(key="w:rd_labels_mode").set_value("filled").run()
+    offered = list(results.multiselect(key="w:rd_labels_sets").options)
+    assert offered == ["person:bob@example.com/alice@example.com"]
+
     # typing his own name (or nothing) is his plain set
     bob.text_input(key="w:rd_judge_rater").set_value("bob@example.com").run()
     bob.button(key="judge_g3").click().run()
@@ -168,6 +174,9 @@ def test_signed_in_typing_another_persons_name_never_touches_their_labels(sample
     assert {"person:alice@example.com", "person:bob@example.com",
             "person:bob@example.com/alice@example.com"} <= set(options)
     assert t("raters.others_hidden", "en") not in texts(alice)
+    results = open_page(_signed_in("alice@example.com", run=run), "results")
+    results.radio(key="w:rd_labels_mode").set_value("filled").run()
+    assert "person:bob@example.com" in results.multiselect(key="w:rd_labels_sets").options
     alice.multiselect(key="judge_agree_sets").set_value(
         ["person:alice@example.com", "person:bob@example.com/alice@example.com"]).run()
     assert not alice.exception
