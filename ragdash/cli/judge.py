@@ -16,6 +16,8 @@ Contract (scripts rely on it):
   "effect": {"k": 10, "queries": n, "runs": [{"run", "ndcg@10_human", "judged@10_human",
   "ndcg@10_filled", "judged@10_filled"}, ...], "tau": t}, "labels": l, "source":
   "llm:<model>@<version>", "out": FILE, "stored": name, "estimate": {...}}``.
+- A run that gives no label at all (every reply unreadable, every request failed) writes
+  nothing and exits 2 with one sentence (the failure's own when all failed the same way).
 - ``--out FILE`` writes the judge's labels of the gaps as TREC qrels (grades 0–3), with the
   source of each label in ``FILE.sources.tsv``, for ``--fill``; ``--store`` keeps them as a
   judgment set of the dataset in the run store.
@@ -184,6 +186,7 @@ def run(args) -> int:
         result = job.run(client, progress=_Progress(estimate["total"]["requests"]))
     finally:
         client.close()
+    result.require_grades()  # no label at all: one sentence, exit 2, nothing written
     out_path = _write(args, job, result, dataset, store)
     report = _report(result, estimate, out_path)
     report["stored"] = _judgment_name(job) if store is not None else None
@@ -248,6 +251,8 @@ _REASON_KEYS = {
     "length": "cli.judge.reason.length",
     "empty": "cli.judge.reason.empty",
     "unreadable": "cli.judge.reason.unreadable",
+    "quoted": "cli.judge.reason.quoted",
+    "conflicting": "cli.judge.reason.conflicting",
     "bad_reply": "cli.judge.reason.bad_reply",
     "too_long": "cli.judge.reason.too_long",
     "server": "cli.judge.reason.server",
@@ -317,7 +322,7 @@ def _result_text(rep: dict) -> str:
         lines.append(t("cli.judge.unread", lang, n=rep["unreadable"], reasons=reasons))
     lines += ["", *_effect_text(rep["effect"])]
     cal = rep["calibration"]
-    if cal:
+    if cal and cal["pairs"]:
         level = cal["relevance_level"]
         lines.append(t("cli.judge.calibration", lang, pairs=cal["pairs"], sent=cal["sent"],
                        kappa=format_number(cal["kappa"], 2),

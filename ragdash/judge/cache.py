@@ -3,12 +3,17 @@
 An answer is stored under (endpoint, model, prompt version, sha256 of the query, sha256 of the
 passage as the judge saw it): the endpoint's base URL as shown to users (no user:password, no
 query string), the model name as sent, :data:`ragdash.judge.prompt.PROMPT_VERSION`, and the
-digests of the two texts. What is stored is the grade (0–3) or, for a reply that gave none,
-the reason (``refusal``, ``out_of_range``, …) — never the reply's text — with the tokens the
-API reported and when it answered.
+digests of the two texts. What is stored is the grade (0–3) — never the reply's text — with
+the tokens the API reported and when it answered.
 
-Every answer is committed as soon as it arrives, so a killed run loses at most the requests in
-flight and the next run pays only for what is missing; a rerun sends nothing. WAL mode and a
+Only grades are stored: an answer that could not be read as a grade (a refusal, a cut reply,
+text without a grade, a server error) is asked again by the next run, so a fixed server or a
+reader that reads more is not met by a stale failure. Rows without a grade that older
+versions wrote are not read (:meth:`JudgeCache.get_many` skips them).
+
+Every grade is committed as soon as it arrives, so a killed run loses at most the requests in
+flight and the next run pays only for what is missing; a rerun of a fully graded job sends
+nothing. WAL mode and a
 busy timeout let two processes share the file (the file handling is
 :class:`ragdash.embeddings.cache.CacheFile`'s). The API key is never part of it.
 """
@@ -31,8 +36,8 @@ CREATE TABLE IF NOT EXISTS answers (
     prompt_version    TEXT NOT NULL,
     query_sha256      BLOB NOT NULL,
     doc_sha256        BLOB NOT NULL,
-    grade             INTEGER,          -- 0..3, NULL when the reply gave none
-    reason            TEXT,             -- why not (NULL with a grade)
+    grade             INTEGER,          -- 0..3 (NULL only in rows of older versions: not read)
+    reason            TEXT,             -- unused now (older versions: why no grade)
     prompt_tokens     INTEGER,
     completion_tokens INTEGER,
     answered_at       TEXT NOT NULL,
@@ -62,7 +67,7 @@ class JudgeCache(CacheFile):
 
     def get_many(self, endpoint: str, model: str, version: str,
                  keys: Sequence[tuple[bytes, bytes]]) -> dict[tuple[bytes, bytes], Answer]:
-        """The cached answers among ``keys`` ((query digest, passage digest) pairs)."""
+        """The cached grades among ``keys`` ((query digest, passage digest) pairs)."""
         found: dict[tuple[bytes, bytes], Answer] = {}
         if not keys or (self._conn is None and not self.path.exists()):
             return found
@@ -74,7 +79,7 @@ class JudgeCache(CacheFile):
                 rows = conn.execute(
                     "SELECT query_sha256, doc_sha256, grade, reason, prompt_tokens, "
                     "completion_tokens, answered_at FROM answers WHERE endpoint=? AND "
-                    f"model=? AND prompt_version=? AND ({where})",
+                    f"model=? AND prompt_version=? AND grade IS NOT NULL AND ({where})",
                     (endpoint, model, version, *(h for pair in chunk for h in pair)))
                 for q, d, grade, reason, pt, ct, at in rows:
                     found[(bytes(q), bytes(d))] = Answer(grade, reason, pt, ct, at)
@@ -82,7 +87,10 @@ class JudgeCache(CacheFile):
 
     def put(self, endpoint: str, model: str, version: str, key: tuple[bytes, bytes],
             answer: Answer) -> None:
-        """Store one answer (committed before this returns)."""
+        """Store one graded answer (committed before this returns); an answer without a
+        grade is not stored."""
+        if answer.grade is None:
+            return
         at = answer.answered_at or datetime.now(UTC).isoformat(timespec="seconds")
         with self._connect() as conn:
             conn.execute("INSERT OR REPLACE INTO answers VALUES (?,?,?,?,?,?,?,?,?,?)",

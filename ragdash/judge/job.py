@@ -8,11 +8,17 @@
 
 What is sent: every pool pair the human qrels do not judge, and the calibration pairs (human
 labeled, see :mod:`.calibration`), each as one chat request at temperature 0, minus those
-whose answer is in the cache (:mod:`.cache`). A reply that states no grade 0–3
-(:mod:`.answers`) is asked once more; if the second reply states none either, the pair stays
-unjudged and its reason is counted. Every final answer of the model — a grade or the reason
-there is none — is cached as it arrives, so a rerun sends nothing; a failure on the way
-(:data:`NOT_CACHED`: a proxy's HTML page, a server error) is not, so a rerun asks again.
+whose grade is in the cache (:mod:`.cache`). A reply that states no grade 0–3 in the
+model's own words (:mod:`.answers`: the query and the passage it was shown are passed as
+quoted, so a line copied from them is not a verdict) is asked once more; if the second reply
+states none either, the pair stays unjudged and its reason is counted. Every grade is cached
+as it arrives, so a rerun sends nothing for it; an answer that could not be read as a grade
+(a refusal, a cut reply, text without a grade, a server error, …) is never cached, so the
+next run — against a fixed server, or with a reader that reads more — asks again.
+
+A job that was due to give labels and gave none (every reply unreadable, every request
+failed) is a failure, not an empty result: :meth:`JudgeResult.require_grades` raises one
+sentence, that of the failure when all failed the same way.
 
 Tokens before the run: the prompt's fixed text (per language) + the query + the passage (cut
 to the budget), counted with the cost tokenizer; the reply is assumed to be
@@ -33,9 +39,16 @@ from .. import params as P
 from ..cost.chat import chat_cost, find_chat_price, provider_of
 from ..cost.tokens import count_tokens
 from ..dataset import Dataset
+from ..errors import CHAT_ERRORS
+from ..i18n import Joined, error, text
 from .answers import read_grade
 from .cache import Answer, JudgeCache, text_hashes
-from .calibration import DEFAULT_CALIBRATION, agreement_report, sample_calibration
+from .calibration import (
+    DEFAULT_CALIBRATION,
+    REFERENCE,
+    agreement_report,
+    sample_calibration,
+)
 from .pool import Pool, build_pool
 from .prompt import (
     DEFAULT_DOC_TOKENS,
@@ -50,11 +63,18 @@ from .prompt import (
 ASSUMED_OUTPUT_TOKENS = 10
 #: the most tokens a reply may take (a longer one is cut: finish_reason length, not read)
 DEFAULT_MAX_TOKENS = P.JUDGE["max_tokens"].default
-#: failed requests whose failure is the way there, not the model's answer (a proxy's HTML
-#: page, a body that is not a chat reply, a server error, a refused request): not cached, so
-#: the next run asks again; every answer the model gave (a grade, a refusal, a cut or empty
-#: reply, a grade out of range, text without a grade) is cached
-NOT_CACHED = frozenset({"html", "bad_reply", "server", "refused"})
+#: why a pair got no grade -> its phrase with the count, in the sentence of a job that gave
+#: no grade at all
+REASON_KEYS = {
+    "out_of_range": "judge.reason.out_of_range", "refusal": "judge.reason.refusal",
+    "html": "judge.reason.html", "length": "judge.reason.length", "empty": "judge.reason.empty",
+    "unreadable": "judge.reason.unreadable", "quoted": "judge.reason.quoted",
+    "conflicting": "judge.reason.conflicting", "bad_reply": "judge.reason.bad_reply",
+    "too_long": "judge.reason.too_long", "server": "judge.reason.server",
+    "refused": "judge.reason.refused",
+}
+#: failed requests that map to one failure kind of the service layer (the rest: bad_reply)
+_KIND_OF = {"server": "server", "refused": "refused", "too_long": "too_long"}
 #: the cutoff of :meth:`JudgeResult.effect`
 EFFECT_K = 10
 #: requests handed to the client at once (bounds the prompts held in memory)
@@ -82,10 +102,38 @@ class JudgeResult:
     seconds: float
     calibration: dict | None = None
     unread_examples: dict = field(default_factory=dict)
+    #: the first failure's sentence of each kind of failed request (a server error, …)
+    failure_messages: dict = field(default_factory=dict)
+    #: item -> why it got no grade
+    item_reasons: dict = field(default_factory=dict)
 
     @property
     def unreadable(self) -> int:
         return int(sum(self.reasons.values()))
+
+    def require_grades(self) -> None:
+        """Raise one sentence when the job was due to give labels and gave none: no gap pair
+        got a grade (or, with no gap to judge, no calibration pair did). When every such
+        pair failed the same way on the way there (HTTP 500, …), the error is that
+        failure's kind (a :class:`~ragdash.errors.ServerError`, …) and says its sentence;
+        otherwise a :class:`~ragdash.errors.BadReplyError` with the reasons counted."""
+        job = self.job
+        gap = job.kinds == 0
+        wanted = gap if gap.any() else np.ones(len(job.items), bool)
+        if not wanted.any() or not np.isnan(self.grades[wanted]).all():
+            return
+        n = int(wanted.sum())
+        counted = Counter(self.item_reasons.get(i, "unreadable")
+                          for i in np.flatnonzero(wanted).tolist())
+        if len(counted) == 1 and next(iter(counted)) in self.failure_messages:
+            kind = next(iter(counted))
+            failed = CHAT_ERRORS[_KIND_OF.get(kind, "bad_reply")]
+            raise error(failed, "judge.all_failed", n=n, model=job.model,
+                        said=self.failure_messages[kind])
+        reasons = Joined(text(REASON_KEYS[r], n=c) for r, c in sorted(counted.items())
+                         if r in REASON_KEYS)
+        unread = CHAT_ERRORS["bad_reply"]
+        raise error(unread, "judge.none_graded", n=n, model=job.model, reasons=reasons)
 
     def gap_labels(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(query ids, doc ids, grades) of the gap pairs the judge graded."""
@@ -200,6 +248,10 @@ class JudgeJob:
         self.cached = {i: cached[k] for i, k in enumerate(self.keys) if k in cached}
         self.due = np.array([i not in self.cached for i in range(len(self.items))], bool)
 
+    def shown(self, i: int) -> tuple[str, str]:
+        """The query and the passage of item ``i`` as the judge is shown them."""
+        return self.queries[self.q_inv[i]], self.passages.texts[self.d_inv[i]]
+
     def prompt(self, i: int) -> str:
         """The prompt of item ``i``."""
         return prompt_text(self.queries[self.q_inv[i]], self.passages.texts[self.d_inv[i]],
@@ -261,6 +313,7 @@ class JudgeJob:
         total = len(due)
         spent = {"prompt_tokens": 0, "completion_tokens": 0, "unreported": 0, "requests": 0}
         examples: dict[str, str] = {}
+        failures: dict[str, object] = {}
         started = time.monotonic()
         state = {"done": 0}
 
@@ -289,14 +342,15 @@ class JudgeJob:
                 spent["completion_tokens"] += ct or 0
                 spent["unreported"] += pt is None
                 if result.ok:
-                    grade, reason = read_grade(result.text)
+                    grade, reason = read_grade(result.text, quoted=self.shown(i))
                 else:
                     grade, reason = None, result.kind
+                    failures.setdefault(result.kind, result.message)
                 if grade is None and not last_try:
                     again.append(i)
                     return
                 answer = Answer(grade, reason, pt, ct)
-                if result.ok or result.kind not in NOT_CACHED:
+                if grade is not None:  # what could not be read is asked again next time
                     self.cache.put(self.endpoint, self.model, self.version, self.keys[i],
                                    answer)
                 answers[i] = answer
@@ -320,11 +374,13 @@ class JudgeJob:
 
         grades = np.full(len(self.items), np.nan)
         reasons: Counter = Counter()
+        item_reasons: dict[int, str] = {}
         for i, a in answers.items():
             if a.grade is not None:
                 grades[i] = a.grade
             else:
-                reasons[a.reason or "unreadable"] += 1
+                item_reasons[i] = a.reason or "unreadable"
+                reasons[item_reasons[i]] += 1
         usage = {"requests": spent["requests"], "pairs_sent": total,
                  "cached_pairs": len(self.cached),
                  "prompt_tokens": spent["prompt_tokens"],
@@ -334,7 +390,8 @@ class JudgeJob:
         actual = chat_cost(spent["prompt_tokens"], spent["completion_tokens"], self.price)
         result = JudgeResult(self, grades, reasons, usage,
                              {"estimate": self._cost(self.due), "actual": actual}, seconds,
-                             unread_examples=examples)
+                             unread_examples=examples, failure_messages=failures,
+                             item_reasons=item_reasons)
         result.calibration = self._calibration(grades)
         return result
 
@@ -343,6 +400,12 @@ class JudgeJob:
         if not len(cal):
             return None
         graded = cal[~np.isnan(grades[cal])]
+        if not len(graded):  # nothing to agree on: no figure rather than a figure of nothing
+            return {"pairs": 0, "sent": len(cal), "unjudged": len(cal), "confusion": [],
+                    "kappa": None, "kappa_ci": [None, None], "weighted_kappa": None,
+                    "weighted_kappa_ci": [None, None], "weights": "quadratic",
+                    "relevance_level": self.relevance_level, "tau": None, "runs": [],
+                    "reference": REFERENCE}
         idx = self.items[graded]
         report = agreement_report(
             self.pool.human[idx], grades[graded],

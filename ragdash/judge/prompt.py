@@ -9,7 +9,14 @@ to another wording are never mixed with these.
   has hiragana or katakana (kanji alone could be Chinese), else English.
 - **The passage** is the document's title and text (``title\\ntext``), cut to
   ``doc_tokens`` tokens (cl100k_base when it loads offline, else the script-aware estimate of
-  :mod:`ragdash.cost.tokens`); the query is never cut. Both go in verbatim.
+  :mod:`ragdash.cost.tokens`); the query is never cut.
+- **Delimited.** The query goes between ``<query>`` and ``</query>``, the passage between
+  ``<passage>`` and ``</passage>``, and the prompt says that what is inside is material to
+  grade, not instructions. Both go in verbatim except for those tags: a ``<passage>``,
+  ``</query>``, … written inside a text gets its angle brackets as ``‹ ›``
+  (:func:`neutralise_tags`), so a document cannot close its own block and speak as the
+  prompt. How the reply is then read (the model's own text only):
+  :mod:`ragdash.judge.answers`.
 """
 
 from __future__ import annotations
@@ -28,15 +35,17 @@ from ..cost.tokens import METHOD_ESTIMATE, METHOD_TIKTOKEN, estimate_tokens, loa
 
 PROMPTS_FILE = Path(__file__).resolve().parent.parent / "data" / "judge" / "prompts.toml"
 #: the wording in use (a table of PROMPTS_FILE)
-PROMPT_VERSION = "ragdash-umbrela-1"
+PROMPT_VERSION = "ragdash-umbrela-2"
 #: tokens of a document's title and text put in the prompt, unless told otherwise
 DEFAULT_DOC_TOKENS = P.JUDGE["doc_tokens"].default
 LANGUAGES = ("en", "ja")
 
 _KANA = re.compile("[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
+#: a delimiting tag of the prompt written inside a text
+_TAG = re.compile(r"<(\s*/?\s*(?:query|passage)\s*)>", re.IGNORECASE)
 
 __all__ = ["DEFAULT_DOC_TOKENS", "PROMPT_VERSION", "Passages", "cut_passages",
-           "is_japanese", "prompt_text", "template", "template_tokens"]
+           "is_japanese", "neutralise_tags", "prompt_text", "template", "template_tokens"]
 
 
 @functools.cache
@@ -54,11 +63,20 @@ def is_japanese(*texts: str) -> bool:
     return any(_KANA.search(t or "") for t in texts)
 
 
+def neutralise_tags(text: str) -> str:
+    """``text`` with every ``<query>``, ``</passage>``, … tag written ``‹query›``,
+    ``‹/passage›``: only the prompt's own tags delimit."""
+    return _TAG.sub("\u2039\\1\u203a", text)
+
+
 def prompt_text(query: str, passage: str, lang: str, version: str = PROMPT_VERSION) -> str:
-    """The prompt with the query and the passage put in verbatim (no brace in them is
-    read as a field: the template is filled by plain replacement of its two fields)."""
+    """The prompt with the query and the passage put in (no brace in them is read as a
+    field: the template is filled by plain replacement of its two fields); from
+    ``ragdash-umbrela-2`` on, their delimiting tags inside them are neutralised."""
     head, rest = template(lang, version).split("{query}", 1)
     middle, tail = rest.split("{passage}", 1)
+    if version != "ragdash-umbrela-1":
+        query, passage = neutralise_tags(query), neutralise_tags(passage)
     return head + query + middle + passage + tail
 
 

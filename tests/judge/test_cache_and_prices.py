@@ -17,16 +17,23 @@ def test_answers_round_trip_and_keep_no_text(tmp_path):
     key = (text_hash("質問"), text_hash("文書"))
     other = (text_hash("質問"), text_hash("別の文書"))
     cache.put("http://127.0.0.1:1/v1", "m", "v1", key, Answer(2, None, 100, 6))
+    # an answer that gave no grade is not kept: the next run asks again
     cache.put("http://127.0.0.1:1/v1", "m", "v1", other, Answer(None, "refusal", 90, 12))
     got = cache.get_many("http://127.0.0.1:1/v1", "m", "v1", [key, other])
-    assert got[key].grade == 2 and got[other].grade is None and got[other].reason == "refusal"
+    assert got[key].grade == 2 and other not in got
     assert cache.get_many("http://127.0.0.1:1/v1", "m", "v2", [key]) == {}  # prompt version
     assert cache.get_many("http://127.0.0.1:1/v1", "other", "v1", [key]) == {}
     cache.close()
-    rows = sqlite3.connect(tmp_path / "judge.sqlite").execute("SELECT * FROM answers").fetchall()
-    assert len(rows) == 2
-    flat = repr(rows)
-    assert "質問" not in flat and "文書" not in flat  # digests only, never the texts
+    with sqlite3.connect(tmp_path / "judge.sqlite") as conn:
+        rows = conn.execute("SELECT * FROM answers").fetchall()
+        assert len(rows) == 1
+        flat = repr(rows)
+        assert "質問" not in flat and "文書" not in flat  # digests only, never the texts
+        # a row without a grade, as older versions wrote them, is not read back
+        conn.execute("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?)",
+                     ("http://127.0.0.1:1/v1", "m", "v1", *other, None, "unreadable", 90, 12,
+                      "2026-01-01T00:00:00+00:00"))
+    assert JudgeCache(tmp_path).get_many("http://127.0.0.1:1/v1", "m", "v1", [other]) == {}
     assert JudgeCache(tmp_path).info()["models"][0]["graded"] == 1
 
 
@@ -54,13 +61,13 @@ def test_cache_command_shows_and_clears_the_judge_answers(tmp_path, capsys):
     from ragdash.cli import main
 
     cache = JudgeCache(tmp_path)
-    for i, grade in enumerate((0, 3, None)):
+    for i, grade in enumerate((0, 3, 2, None)):  # the answer without a grade is not kept
         cache.put("http://127.0.0.1:1/v1", "judge-m", "v1", (text_hash("q"), text_hash(str(i))),
                   Answer(grade, None if grade is not None else "refusal"))
     cache.close()
     assert main(["cache", "info", "--home", str(tmp_path), "--format", "json"]) == 0
     info = json.loads(capsys.readouterr().out)["judge"]
-    assert info["rows"] == 3 and info["models"][0]["graded"] == 2
+    assert info["rows"] == 3 and info["models"][0]["graded"] == 3
     assert main(["cache", "info", "--home", str(tmp_path)]) == 0
     assert "3 answers" in capsys.readouterr().out
     assert main(["cache", "clear", "--home", str(tmp_path), "--model", "judge-m"]) == 0

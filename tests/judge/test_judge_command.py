@@ -119,9 +119,9 @@ def test_judge_fills_the_gaps_and_reports_agreement_with_the_humans(world, keyed
     # the labels written are the server's answers on the gaps, nothing else
     assert read_qrels(out) == gaps
     assert got["labels"] == len(gaps) and got["unreadable"] == 0
-    assert got["source"] == "llm:judge-m@ragdash-umbrela-1"
+    assert got["source"] == "llm:judge-m@ragdash-umbrela-2"
     side = out.with_name(out.name + ".sources.tsv").read_text(encoding="utf-8")
-    assert side.count("llm:judge-m@ragdash-umbrela-1") == len(gaps)
+    assert side.count("llm:judge-m@ragdash-umbrela-2") == len(gaps)
     # filled with them, every run's top depth is judged (judged@depth 1), and no human label
     # is replaced
     filled = fill(world.dataset.qrels, read_judgments(out))
@@ -229,12 +229,12 @@ def test_a_reply_without_a_grade_is_asked_once_more_then_counted_never_guessed(w
         server.fault("html", match=world.dataset.query(proxy[0]).text, times=99)
         got, err = run_json(capsys, world, server, "--calibrate", "0", "--out", str(out),
                             "--timeout", "1.5")
-        # the model's answers are cached, the proxy's pages are not: a rerun asks again for
-        # the pairs of that query only
+        # grades are cached, nothing else: a rerun asks again (once more each) for the pairs
+        # that got none — the model's unreadable answers and the proxy's pages alike
         asked = len(server.requests)
         again, _ = run_json(capsys, world, server, "--calibrate", "0")
         proxied = {p for p in pooled if p[0] == proxy[0]}
-        assert again["requests"] == 2 * len(proxied)
+        assert again["requests"] == 2 * (7 + len(proxied))
         assert again["unreadable_by_reason"] == {**got["unreadable_by_reason"]}
         assert len(server.requests) > asked
     proxied = {p for p in pooled if p[0] == proxy[0]}
@@ -243,7 +243,7 @@ def test_a_reply_without_a_grade_is_asked_once_more_then_counted_never_guessed(w
                        "empty": 1, "unreadable": 1}
     assert got["unreadable"] == 7 + len(proxied)
     for pair in [*faulted.values(), model_refusal]:
-        assert oracle.asked[pair] == 2  # asked once more, then left
+        assert oracle.asked[pair] == 2 * 2  # asked once more, then left; and so in the rerun
     assert oracle.asked[once] == 2
     labels = read_qrels(out)
     for p in (pooled[-1], pooled[-20], pooled[-40], pooled[-60]):  # the transport faults
