@@ -222,7 +222,7 @@ class Stage:
 #: first-stage kinds, in the order help texts list them
 RETRIEVER_KINDS = ("bm25", "openai", "local", "milvus", "qdrant")
 #: the retriever kinds served by a vector engine (a deployed collection)
-ENGINE_KINDS = ("milvus", "qdrant")
+ENGINE_KINDS = ("milvus", "qdrant", "chroma")
 #: BM25 variants (see ragdash.retrieval.bm25)
 BM25_METHODS = ("lucene", "robertson", "atire")
 #: how chunk scores fold into a document's score (see ragdash.retrieval.chunking)
@@ -321,6 +321,12 @@ ENGINE = Stage("engine", (
     Param("embedder", "str", "openai", help="param.engine.embedder", choices=("openai", "local")),
 ), help="param.stage.engine")
 
+#: a Chroma collection (``uri``: its folder, ``--path``): the engine's parameters, its id the
+#: Chroma record id unless a metadata field is named
+CHROMA_ENGINE = Stage("engine", tuple(
+    Param("id_field", "str", "id", help="param.chroma.id_field", metavar="FIELD")
+    if p.name == "id_field" else p for p in ENGINE.params), help="param.stage.engine")
+
 # -- chunking, fusion, rerank ----------------------------------------------------------------
 CHUNKING = Stage("chunking", (
     Param("size", "int", help="param.chunking.size", required=True, low=16,
@@ -401,5 +407,6 @@ def retriever_stage(kind: str, embedder: str | None = None) -> Stage:
     if kind in ("openai", "local"):
         return embedding_stage(kind)
     if kind in ENGINE_KINDS:
-        return ENGINE.plus(kind, embedding_stage(embedder or ENGINE["embedder"].default).params)
+        base = CHROMA_ENGINE if kind == "chroma" else ENGINE
+        return base.plus(kind, embedding_stage(embedder or ENGINE["embedder"].default).params)
     raise KeyError(kind)

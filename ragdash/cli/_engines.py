@@ -1,5 +1,6 @@
-"""Options shared by ``evaluate --retriever milvus|qdrant`` and ``index``: where the engine is,
-which collection and fields, and its token (from the environment, never the command line)."""
+"""Options shared by ``evaluate --retriever milvus|qdrant|chroma`` and ``index``: where the
+engine is, which collection and fields, and its token (from the environment, never the command
+line)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,11 @@ def add_engine_options(p, *, deployed: bool) -> None:
     from .. import params as P
     from ._params import add_params
 
-    g = p.add_argument_group("vector engine options (--retriever milvus or qdrant; index)")
+    g = p.add_argument_group("vector engine options (--retriever milvus, qdrant or chroma; "
+                             "index)")
     add_params(g, [P.ENGINE["uri"]])
+    g.add_argument("--path", dest="uri", default=None, metavar="DIR",
+                   help="chroma: the folder Chroma keeps its data in (the same as --uri)")
     g.add_argument("--collection", default=None, metavar="NAME",
                    help="the collection to search (evaluate) or to create (index; default "
                         "ragdash_<dataset>_<index>)")

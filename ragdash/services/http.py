@@ -487,8 +487,9 @@ class Transport:
     def post(self, url: str, *, data: bytes, headers: Mapping[str, str],
              params: Mapping[str, str] | None = None, max_bytes: int = REPLY_FLOOR,
              error_bytes: int = ERROR_REPLY_BYTES, timeout: float | None = None,
-             on_send: Callable[[], None] | None = None) -> Reply:
-        """POST ``data`` to ``url`` (on the configured host) and read the reply.
+             on_send: Callable[[], None] | None = None, method: str = "POST") -> Reply:
+        """POST ``data`` to ``url`` (on the configured host) and read the reply
+        (``method="GET"``: a GET, without a body; a search service's query in its URL).
 
         2xx bodies over ``max_bytes`` (decoded) raise ``"too_large"``; other replies are cut
         at ``error_bytes``. ``on_send`` runs just before the first byte leaves."""
@@ -501,7 +502,8 @@ class Transport:
         _current.watch = watch
         try:
             for _hop in range(MAX_REDIRECTS + 1):
-                resp = self._send(url, data, headers, params, deadline, watch, on_send)
+                resp = self._send(url, data, headers, params, deadline, watch, on_send,
+                                  method)
                 on_send = None
                 if resp.status_code in _REDIRECTS and resp.headers.get("location"):
                     target = urljoin(resp.url, resp.headers["location"])
@@ -523,10 +525,12 @@ class Transport:
             with watch._lock:
                 watch.done = True
 
-    def _send(self, url, data, headers, params, deadline, watch, on_send) -> requests.Response:
+    def _send(self, url, data, headers, params, deadline, watch, on_send,
+              method: str = "POST") -> requests.Response:
         session = self.session
         prepared = session.prepare_request(requests.Request(
-            "POST", url, headers=dict(headers), data=data, params=dict(params or {})))
+            method, url, headers=dict(headers), data=None if method == "GET" else data,
+            params=dict(params or {})))
         settings = self._settings.get(prepared.url)
         if settings is None:
             settings = self._settings[prepared.url] = session.merge_environment_settings(

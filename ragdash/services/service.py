@@ -140,14 +140,15 @@ class Service:
                 "User-Agent": "ragdash", **key_headers(self._api_key, self.api_key_header)}
 
     def send(self, data: bytes, *, max_bytes: int, on_send: Callable[[], None] | None = None,
-             url: str | None = None):
-        """One POST; a 2xx reply's decoded body, or a :class:`Failure`."""
+             url: str | None = None, method: str = "POST"):
+        """One POST (or a GET, without a body); a 2xx reply's decoded body, or a
+        :class:`Failure`."""
         with self.lock:
             self.usage["requests"] += 1
         try:
             reply = self.transport.post(url or self.url, data=data, headers=self.headers(),
                                         params=self.params, max_bytes=max_bytes,
-                                        on_send=on_send)
+                                        on_send=on_send, method=method)
         except TransportError as exc:
             raise Failure(exc.kind, status=exc.status, headers=exc.headers,
                           detail=exc.detail) from None
@@ -183,8 +184,11 @@ class Service:
                 before: Callable[[], None] | None = None,
                 on_send: Callable[[], None] | None = None,
                 on_reply: Callable[[], None] | None = None,
-                on_final: Callable[[], None] | None = None):
-        """POST ``data`` until a reply parses or the policy gives up.
+                on_final: Callable[[], None] | None = None,
+                url: str | None = None, method: str = "POST"):
+        """POST ``data`` until a reply parses or the policy gives up (``method="GET"``: GET
+        ``url``, a URL of this request's own on the service's host, such as a search
+        service's query string; messages name :attr:`url`).
 
         ``parse(obj)`` turns the reply's JSON into the result (raising :class:`Failure` for
         a reply that cannot be right); ``refusal(failure)`` may raise the client's own
@@ -193,14 +197,15 @@ class Service:
         ``on_reply`` once a whole good reply is in, ``on_final`` before the final error is
         raised.
         """
-        attempt = 0
+        own_url, attempt = url, 0
         while True:
             if before is not None:
                 before()
             self._check_cancel(cancel)
             url = self.url
             try:
-                reply = self.send(data, max_bytes=max_bytes, on_send=on_send, url=url)
+                reply = self.send(data, max_bytes=max_bytes, on_send=on_send,
+                                  url=own_url or url, method=method)
                 self._route_answered(url)
                 if on_reply is not None:
                     on_reply()

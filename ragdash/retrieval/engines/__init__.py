@@ -3,13 +3,14 @@ vectors into an engine and measure ANN against exact search.
 
     engine = open_engine("milvus", "/path/ann.db")           # Milvus Lite (a local file)
     engine = open_engine("qdrant", ":memory:")               # Qdrant local mode
+    engine = open_engine("chroma", "/path/chroma")           # Chroma, a local folder
     engine = open_engine("milvus", "http://host:19530", token=...)   # a server or cluster
     EngineRetriever(engine, "docs", id_field="doc_id", queries=dense)  # a Retriever
     ann_experiment(dataset, dense, engine, IndexSpec("hnsw", m=16, ef=64))  # ANN vs exact
 
 The engines sit behind :class:`~.base.VectorEngine`; the clients (pymilvus + milvus-lite,
-qdrant-client) come from ``requirements-engines.txt`` and are imported only when an engine is
-opened.
+qdrant-client, chromadb) come from ``requirements-engines.txt`` and are imported only when an
+engine is opened.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ _ANN_OPTIONS = {"collection", "index", "m", "ef_construction", "ef", "nlist", "n
 
 def open_engine(kind: str, uri: str, *, token: str | None = None,
                 timeout: float = ENGINE["engine_timeout"].default) -> VectorEngine:
-    """A connection to the engine ``kind`` ("milvus" or "qdrant") at ``uri``."""
+    """A connection to the engine ``kind`` ("milvus", "qdrant" or "chroma") at ``uri``."""
     key = str(kind).strip().lower()
     if not str(uri or "").strip():
         raise error(EngineError, "engine.no_uri", engine=key)
@@ -50,6 +51,10 @@ def open_engine(kind: str, uri: str, *, token: str | None = None,
         from .qdrant import QdrantEngine
 
         return QdrantEngine(uri, token=token, timeout=timeout)
+    if key == "chroma":
+        from .chroma import ChromaEngine
+
+        return ChromaEngine(uri, token=token, timeout=timeout)
     raise error(EngineError, "engine.unknown", engine=repr(kind), engines=", ".join(ENGINES))
 
 

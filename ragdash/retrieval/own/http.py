@@ -41,12 +41,13 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import threading
 import time
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlsplit
 
-from ...errors import KIND_ERRORS, RagdashError, RetrievalError
+from ...errors import KIND_ERRORS, BadReplyError, RagdashError, RetrievalError
 from ...i18n import error, message, text
 from ...secrets import scrub_secrets
 from ...services.failures import Failure, Messages
@@ -76,16 +77,20 @@ _QUERY_MARK = "\ue000query\ue000"
 _K_MARK = "\ue000k\ue000"
 _MASK = "***"
 
-#: the service layer's messages for a search service (failures.MESSAGE_IDS' column)
-MESSAGES = Messages(
-    bad_key="searchsvc.bad_key", no_key="searchsvc.no_key", no_model="searchsvc.not_found",
-    quota="searchsvc.quota", rate_limited="searchsvc.rate_limited",
-    too_long="searchsvc.refused", server_error="searchsvc.server_error",
-    timeout="searchsvc.timeout", unreachable="searchsvc.unreachable",
-    malformed="searchsvc.malformed", too_large="searchsvc.too_large",
-    encoding="searchsvc.encoding", redirect="searchsvc.redirect", refused="searchsvc.refused",
-    cancelled="searchsvc.cancelled", unreadable="searchsvc.unreadable",
-    invalid="searchsvc.invalid")
+#: the service layer's messages for a search service, one per way a request ends (as
+#: ragdash.services.failures.MESSAGE_IDS' columns; literal ids, so the catalog test sees them)
+MESSAGE_IDS = {
+    "bad_key": "searchsvc.bad_key", "no_key": "searchsvc.no_key",
+    "no_model": "searchsvc.not_found", "quota": "searchsvc.quota",
+    "rate_limited": "searchsvc.rate_limited", "too_long": "searchsvc.refused",
+    "server_error": "searchsvc.server_error", "timeout": "searchsvc.timeout",
+    "unreachable": "searchsvc.unreachable", "malformed": "searchsvc.malformed",
+    "too_large": "searchsvc.too_large", "encoding": "searchsvc.encoding",
+    "redirect": "searchsvc.redirect", "refused": "searchsvc.refused",
+    "cancelled": "searchsvc.cancelled", "unreadable": "searchsvc.unreadable",
+    "invalid": "searchsvc.invalid",
+}
+MESSAGES = Messages(**MESSAGE_IDS)
 SPEC = Spec("search", KIND_ERRORS, MESSAGES)
 
 
@@ -151,8 +156,8 @@ def fill_template(parsed, query: str, k: int):
             return query
         if parsed == _K_MARK:
             return int(k)
-        if "{" in parsed:
-            return parsed.replace("{query}", query).replace("{k}", str(int(k)))
+        if "{" in parsed:  # in one pass: a query holding "{k}" keeps it
+            return _substitute(parsed, query, str(int(k)))
         return parsed
     if isinstance(parsed, list):
         return [fill_template(v, query, k) for v in parsed]
@@ -165,7 +170,14 @@ def fill_template(parsed, query: str, k: int):
 def fill_url(url: str, query: str, k: int) -> str:
     """``url`` with ``{query}`` URL-encoded (every reserved character, so ``&``, ``#``, ``/``
     and a space in a query stay in the one parameter) and ``{k}``."""
-    return url.replace("{query}", quote(query, safe="")).replace("{k}", str(int(k)))
+    return _substitute(url, quote(query, safe=""), str(int(k)))
+
+
+_PLACEHOLDER = re.compile(r"\{(query|k)\}")
+
+
+def _substitute(template: str, query: str, k: str) -> str:
+    return _PLACEHOLDER.sub(lambda m: query if m.group(1) == "query" else k, template)
 
 
 # -- the reply --------------------------------------------------------------------------------
@@ -197,20 +209,26 @@ def _shape(obj) -> str:
     return text("searchsvc.shape_value", kind=_kind(obj))
 
 
-def _kind(value) -> str:
+#: what a JSON value is, as a phrase ("an object")
+_KINDS = {"null": "searchsvc.kind.null", "bool": "searchsvc.kind.bool",
+          "number": "searchsvc.kind.number", "string": "searchsvc.kind.string",
+          "list": "searchsvc.kind.list", "object": "searchsvc.kind.object"}
+
+
+def _kind(value):
     if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
+        kind = "null"
+    elif isinstance(value, bool):
+        kind = "bool"
+    elif isinstance(value, (int, float)):
+        kind = "number"
+    elif isinstance(value, str):
+        kind = "string"
+    elif isinstance(value, list):
+        kind = "list"
+    else:
+        kind = "object"
+    return text(_KINDS[kind])
 
 
 def _short(value, limit: int = 60) -> str:
@@ -221,8 +239,9 @@ def _short(value, limit: int = 60) -> str:
     return shown if len(shown) <= limit else shown[:limit - 1] + "…"
 
 
-def _invalid(msg_id: str, **values) -> Failure:
-    return Failure("invalid", detail=text(msg_id, **values))
+def _invalid(said) -> Failure:
+    """A reply that cannot be right: the query fails with ``said``, never asked again."""
+    return Failure("invalid", detail=said)
 
 
 def _as_id(value, rank: int, path: str) -> str | None:
@@ -234,9 +253,10 @@ def _as_id(value, rank: int, path: str) -> str | None:
         return str(value)
     if isinstance(value, float) and not isinstance(value, bool) and math.isfinite(value):
         return str(int(value)) if value.is_integer() else repr(value)
-    hint = "searchsvc.hint_list" if isinstance(value, list) else "searchsvc.hint_object"
-    raise _invalid("searchsvc.bad_id", rank=rank, path=path, kind=_kind(value),
-                   value=_short(value), hint=text(hint, path=path))
+    hint = (text("searchsvc.hint_list", path=path) if isinstance(value, list)
+            else text("searchsvc.hint_object"))
+    raise _invalid(text("searchsvc.bad_id", rank=rank, path=path, kind=_kind(value),
+                        value=_short(value), hint=hint))
 
 
 def _as_score(value, rank: int, path: str) -> float | None:
@@ -246,11 +266,12 @@ def _as_score(value, rank: int, path: str) -> float | None:
         try:
             value = float(value)
         except ValueError:
-            raise _invalid("searchsvc.bad_score", rank=rank, path=path,
-                           value=_short(value)) from None
+            raise _invalid(text("searchsvc.bad_score", rank=rank, path=path,
+                                value=_short(value))) from None
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
             or not math.isfinite(value):
-        raise _invalid("searchsvc.bad_score", rank=rank, path=path, value=_short(value))
+        raise _invalid(text("searchsvc.bad_score", rank=rank, path=path,
+                            value=_short(value)))
     return float(value)
 
 
@@ -259,7 +280,7 @@ def _as_text(value, rank: int, path: str) -> str | None:
         return value
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return " ".join(value)  # highlighted fragments, a text split in parts
-    raise _invalid("searchsvc.bad_text", rank=rank, path=path, kind=_kind(value))
+    raise _invalid(text("searchsvc.bad_text", rank=rank, path=path, kind=_kind(value)))
 
 
 def _values(expr, path: str, obj, what: str, *, required: bool) -> list | None:
@@ -269,15 +290,16 @@ def _values(expr, path: str, obj, what: str, *, required: bool) -> list | None:
     try:
         got = expr.search(obj)
     except JMESPathError as exc:
-        raise _invalid("searchsvc.path_failed", what=what, path=path,
-                       reason=" ".join(str(exc).split())[:200]) from None
+        raise _invalid(text("searchsvc.path_failed", what=what, path=path,
+                            reason=" ".join(str(exc).split())[:200])) from None
     if got is None:
         if not required:
             return None
-        raise _invalid("searchsvc.path_nothing", what=what, path=path, shape=_shape(obj))
+        raise _invalid(text("searchsvc.path_nothing", what=what, path=path,
+                            shape=_shape(obj)))
     if not isinstance(got, list):
-        raise _invalid("searchsvc.path_not_list", what=what, path=path, kind=_kind(got),
-                       value=_short(got))
+        raise _invalid(text("searchsvc.path_not_list", what=what, path=path,
+                            kind=_kind(got), value=_short(got)))
     return got
 
 
@@ -301,7 +323,7 @@ class HttpSearch:
     """A search service over HTTP, callable as ``search(query, k) -> list[Hit]``."""
 
     def __init__(self, url: str, *, request: str | None = None, method: str = "POST",
-                 ids: str, scores: str | None = None, texts: str | None = None,
+                 ids: str | None, scores: str | None = None, texts: str | None = None,
                  api_key: str | None = None, api_key_header: str | None = None,
                  api_key_env: str | None = None, timeout: float = DEFAULT_TIMEOUT,
                  concurrency: int = 4, max_retries: int = SEARCH_RETRIES,
@@ -325,11 +347,11 @@ class HttpSearch:
         else:
             self.request = request if request not in (None, "") else DEFAULT_REQUEST
             self._template = parse_template(self.request)
-        if not str(ids or "").strip():
-            raise error(SearchServiceSetupError, "searchsvc.no_ids")
-        self.ids, self.scores, self.texts = (str(ids).strip(),
+        self.ids, self.scores, self.texts = ((ids or "").strip() or None,
                                              (scores or "").strip() or None,
                                              (texts or "").strip() or None)
+        if self.ids is None and self.texts is None:  # texts alone: mapped by text
+            raise error(SearchServiceSetupError, "searchsvc.no_ids")
         self._ids = _compile(self.ids, "ids")
         self._scores = _compile(self.scores, "scores")
         self._texts = _compile(self.texts, "texts")
@@ -402,34 +424,45 @@ class HttpSearch:
                 seen.append(obj)
             return self.hits(obj)
 
-        return service.request(self.body(query, k) or b"", max_bytes=self.reply_cap(k),
-                               parse=parse, url=self.target(query, k), method=self.method,
-                               cancel=cancel)
+        try:
+            return service.request(self.body(query, k) or b"", max_bytes=self.reply_cap(k),
+                                   parse=parse, url=self.target(query, k),
+                                   method=self.method, cancel=cancel)
+        except BadReplyError as exc:
+            failure = getattr(exc, "failure", None)
+            if failure is None or failure.shape != "html":
+                raise
+            cls = type(exc)
+            said = error(cls, "searchsvc.html", url=self.url,
+                         tried=exc.params.get("tried", ""))
+            said.kind, said.failure = exc.kind, failure
+            raise said from None
 
     def hits(self, obj) -> list[Hit]:
         """The hits a reply holds (its JSON); a :class:`Failure` ``"invalid"`` with one
         sentence for a reply that cannot be right."""
-        ids = _values(self._ids, self.ids, obj, "ids", required=True)
-        columns = {}
+        first, first_path, first_what = ((self._ids, self.ids, "ids") if self._ids is not None
+                                         else (self._texts, self.texts, "texts"))
+        lead = _values(first, first_path, obj, first_what, required=True)
+        columns = {first_what: lead}
         for what, expr, path in (("scores", self._scores, self.scores),
                                  ("texts", self._texts, self.texts)):
-            if expr is None:
+            if expr is None or what in columns:
                 continue
-            got = _values(expr, path, obj, what, required=bool(ids))
-            if got is None:
-                got = []
-            if len(got) != len(ids):
-                raise _invalid("searchsvc.lengths_differ", ids=self.ids, n_ids=len(ids),
-                               what=what, path=path, n=len(got))
+            got = _values(expr, path, obj, what, required=bool(lead)) or []
+            if len(got) != len(lead):
+                raise _invalid(text("searchsvc.lengths_differ", ids=first_path,
+                                    n_ids=len(lead), what=what, path=path, n=len(got)))
             columns[what] = got
         out = []
-        for i, raw in enumerate(ids):
+        for i in range(len(lead)):
             rank = i + 1
+            doc = _as_id(columns["ids"][i], rank, self.ids) if "ids" in columns else None
             score = _as_score(columns["scores"][i], rank, self.scores) \
                 if "scores" in columns else None
             txt = _as_text(columns["texts"][i], rank, self.texts) if "texts" in columns \
                 else None
-            out.append(Hit(_as_id(raw, rank, self.ids), score, txt))
+            out.append(Hit(doc, score, txt))
         return out
 
     # -- "Try one query" ------------------------------------------------------------------
