@@ -75,7 +75,7 @@ __all__ = [
 ]
 
 DB_FILENAME = "runs.sqlite"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: means shown in the run list (at K = 10, or Kmax when that is smaller)
 HEADLINE_METRICS = ("ndcg", "recall", "mrr", "hit_rate")
 #: saved runs kept in memory per store (each holds its ranking and, once asked, its table)
@@ -128,7 +128,15 @@ CREATE TABLE IF NOT EXISTS judgments (
     date        TEXT NOT NULL,
     PRIMARY KEY (dataset_fp, set_name, query_id, doc_id)
 );
+CREATE TABLE IF NOT EXISTS dataset_owners (
+    fingerprint TEXT NOT NULL,
+    owner       TEXT NOT NULL,
+    PRIMARY KEY (fingerprint, owner)
+);
 """
+#: ``dataset_owners.owner`` of a dataset saved for everyone (no sign-in: the command line,
+#: an app without authentication); a signed-in user's name is never empty
+SHARED = ""
 
 
 def new_run_id() -> str:
@@ -337,10 +345,10 @@ def _config_identity(config: Any) -> Any:
 
 
 def _insert_dataset(conn: sqlite3.Connection, fingerprint: str, dataset: Dataset) -> None:
-    """Store the dataset once per fingerprint (runs on the same data share it)."""
-    if conn.execute("SELECT 1 FROM datasets WHERE fingerprint=?", (fingerprint,)).fetchone():
-        return
-    conn.execute("INSERT INTO datasets(fingerprint, name, sizes, content) VALUES (?, ?, ?, ?)",
+    """Store the dataset once per fingerprint (runs on the same data share it). Another
+    process may store the same content at the same moment: the second insert is a no-op."""
+    conn.execute("INSERT INTO datasets(fingerprint, name, sizes, content) VALUES (?, ?, ?, ?) "
+                 "ON CONFLICT (fingerprint) DO NOTHING",
                  (fingerprint, dataset.name, json.dumps(dataset.sizes()),
                   _pack(dataset_to_json_obj(dataset))))
 
@@ -360,36 +368,119 @@ def _insert_run(conn: sqlite3.Connection, row: dict[str, Any]) -> str:
 class RunStore:
     """Saved runs in ``<home>/runs.sqlite`` (``home`` defaults to :func:`default_home`).
 
-    Safe to share between threads (a job saves while a page lists): every call opens its own
-    short-lived connection; SQLite's WAL mode lets readers and one writer work at once.
+    Safe to share between threads and processes (a job saves while a page lists; twenty
+    ``evaluate --store`` at once): every call opens its own short-lived connection; SQLite's
+    WAL mode lets readers and one writer work at once, and every change runs in one
+    ``BEGIN IMMEDIATE`` transaction — it takes the write lock before it reads what it
+    decides on, so two processes never both decide "not saved yet". The schema is created
+    and migrated the same way, once, however many processes open a new store.
+
+    ``read_only`` (``None``: when the folder or the file cannot be written by this process):
+    the store is opened with ``mode=ro`` and nothing is written — no schema, no WAL file —
+    so a store on a read-only mount or in another user's folder can still be listed and
+    read; saving then says so in one sentence.
+
     ``bad_rows`` names the runs that could not be read (id -> reason) so a page can say so.
     """
 
-    def __init__(self, home: str | os.PathLike | None = None) -> None:
+    def __init__(self, home: str | os.PathLike | None = None, *,
+                 read_only: bool | None = None) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.path = self.home / DB_FILENAME
         self._datasets: OrderedDict[str, Dataset] = OrderedDict()  # small LRU by fingerprint
         self._runs: OrderedDict[str, Run] = OrderedDict()  # small LRU by run id
         self._lock = threading.Lock()
         self.bad_rows: dict[str, str] = {}
+        if not self.home.is_dir() and read_only is not True:
+            try:
+                self.home.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise error(RunStoreError, "store.cannot_create", home=self.home,
+                            exc=exc) from exc
+        self.read_only = (not _writable(self.home, self.path) if read_only is None
+                          else bool(read_only))
+        #: a read-only home without a store file reads as an empty store
+        self._empty = self.read_only and not self.path.exists()
+        self._open_schema()
+
+    # -- connections --------------------------------------------------------------------------
+    def _open(self) -> sqlite3.Connection:
+        """A connection in autocommit mode (transactions are begun explicitly)."""
+        if self._empty:
+            conn = sqlite3.connect(":memory:", isolation_level=None)
+            for statement in _schema_statements():
+                conn.execute(statement)
+            return conn
+        if not self.read_only:
+            return sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        uri = self.path.resolve().as_uri()
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30, isolation_level=None)
         try:
-            self.home.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise error(RunStoreError, "store.cannot_create", home=self.home, exc=exc) from exc
-        with self._connect() as conn:
-            conn.execute("PRAGMA journal_mode=WAL")
-            _migrate(conn, self.path)
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError as exc:
+            # WAL mode needs its -shm file: when it is not there and the folder cannot be
+            # written, the file is read as it is (nobody can be writing it from here)
+            if _code(exc) not in (SQLITE_READONLY, SQLITE_CANTOPEN):
+                conn.close()
+                raise
+            conn.close()
+            conn = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True,
+                                   isolation_level=None)
+        return conn
 
     @contextlib.contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def _connect(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+        """One transaction: a consistent read, or (``write=True``) a write that holds the
+        write lock from its first read to its commit (``BEGIN IMMEDIATE``)."""
+        if write and self.read_only:
+            raise error(RunStoreError, "store.read_only", path=self.path)
         try:
-            conn = sqlite3.connect(self.path, timeout=30)
+            conn = self._open()
         except sqlite3.Error as exc:
             raise error(RunStoreError, "store.cannot_open", path=self.path, exc=exc) from exc
         try:
             conn.execute("PRAGMA foreign_keys=ON")
-            with conn:  # commit or roll back
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
                 yield conn
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            raise _damaged(self.path, exc) from exc
+        finally:
+            conn.close()
+
+    def _write(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        return self._connect(write=True)
+
+    def _open_schema(self) -> None:
+        """Check the file's schema version; create or migrate it (once, under the write
+        lock) when it is not the current one."""
+        with self._connect() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            return
+        if version > SCHEMA_VERSION:
+            raise error(RunStoreError, "store.newer", path=self.path, version=version,
+                        most=SCHEMA_VERSION)
+        if self.read_only:
+            raise error(RunStoreError, "store.read_only_old", path=self.path)
+        try:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise error(RunStoreError, "store.cannot_open", path=self.path, exc=exc) from exc
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")  # kept by the file; outside a transaction
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                _migrate(conn, self.path)  # reads the version again: another may have won
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             raise _damaged(self.path, exc) from exc
         finally:
@@ -414,10 +505,11 @@ class RunStore:
                                 f"Run.of_ranking or ragdash.runs.exchange first")
         row = _run_row(run, tuple(s for s in secrets if s))
         row["owner"] = str(owner) if owner else None
-        with self._lock, self._connect() as conn:
-            same = conn.execute("SELECT id FROM runs WHERE identity=? AND owner IS ? "
-                                "ORDER BY created_at, rowid LIMIT 1",
-                                (row["identity"], row["owner"])).fetchone()
+        with self._lock, self._write() as conn:
+            # under the write lock: a process saving the same run waits, then finds it
+            same = conn.execute("SELECT id FROM runs WHERE identity=? AND "
+                                "COALESCE(owner, '')=? ORDER BY created_at, id LIMIT 1",
+                                (row["identity"], row["owner"] or SHARED)).fetchone()
             if same is None:
                 _insert_dataset(conn, run.dataset_fingerprint, run.dataset)
                 run_id = _insert_run(conn, row)
@@ -435,7 +527,7 @@ class RunStore:
         name = (name or "").strip()[:200]
         if not name:
             raise error(RunStoreError, "store.empty_name")
-        with self._connect() as conn:
+        with self._write() as conn:
             cur = conn.execute("UPDATE runs SET name=? WHERE id=?", (name, run_id))
         if cur.rowcount == 0:
             raise _unknown(run_id)
@@ -447,7 +539,7 @@ class RunStore:
     def update_resources(self, run_id: str, changes: Mapping) -> dict:
         """Merge ``changes`` into a saved run's ``resources`` (a latency probe kept with the
         run, say); returns the new resources. Credentials are scrubbed as on save."""
-        with self._connect() as conn:
+        with self._write() as conn:
             row = conn.execute("SELECT resources FROM runs WHERE id=?", (run_id,)).fetchone()
             if row is None:
                 raise _unknown(run_id)
@@ -461,15 +553,17 @@ class RunStore:
         return resources
 
     def delete(self, run_id: str) -> None:
-        """Delete a run, and its dataset when no other run uses it."""
-        with self._lock, self._connect() as conn:
+        """Delete a run, and its dataset when no other run uses it and nobody saved it on
+        its own (:meth:`save_dataset`: a generated set stays)."""
+        with self._lock, self._write() as conn:
             row = conn.execute("SELECT dataset_fp FROM runs WHERE id=?", (run_id,)).fetchone()
             if row is None:
                 raise _unknown(run_id)
             conn.execute("DELETE FROM runs WHERE id=?", (run_id,))
             self._runs.pop(run_id, None)
-            still = conn.execute("SELECT 1 FROM runs WHERE dataset_fp=? LIMIT 1",
-                                 (row[0],)).fetchone()
+            still = conn.execute("SELECT 1 FROM runs WHERE dataset_fp=? UNION ALL "
+                                 "SELECT 1 FROM dataset_owners WHERE fingerprint=?",
+                                 (row[0], row[0])).fetchone()
             if not still:
                 conn.execute("DELETE FROM datasets WHERE fingerprint=?", (row[0],))
                 self._datasets.pop(row[0], None)
@@ -592,23 +686,42 @@ class RunStore:
             return conn.execute("SELECT 1 FROM datasets WHERE fingerprint=?",
                                 (fingerprint,)).fetchone() is not None
 
-    def save_dataset(self, dataset: Dataset) -> str:
+    def save_dataset(self, dataset: Dataset, *, owner: str | None = None) -> str:
         """Keep ``dataset`` in the store without a run (a generated evaluation set the app
-        opens later); returns its fingerprint. Saving the same content again is a no-op."""
+        opens later); returns its fingerprint. Saving the same content again is a no-op.
+
+        ``owner``: the signed-in user saving it, who alone has it listed
+        (:mod:`ragdash.runs.access`); ``None`` saves it for everyone. The same content saved
+        by two people is kept once and belongs to both."""
         fingerprint = dataset.fingerprint()
-        with self._lock, self._connect() as conn:
+        with self._lock, self._write() as conn:
             _insert_dataset(conn, fingerprint, dataset)
+            conn.execute("INSERT INTO dataset_owners(fingerprint, owner) VALUES (?, ?) "
+                         "ON CONFLICT (fingerprint, owner) DO NOTHING",
+                         (fingerprint, str(owner) if owner else SHARED))
         self._remember(fingerprint, dataset)
         return fingerprint
 
     def datasets(self) -> list[dict]:
-        """Stored datasets: fingerprint, name, sizes, and how many runs use each."""
+        """Stored datasets, by name: ``fingerprint``, ``name``, ``sizes``, ``runs`` (how
+        many runs use it), ``saved_by`` (who saved it on its own, :meth:`save_dataset`;
+        ``None`` for everyone) and ``run_owners`` (run id -> owner of each run on it)."""
         with self._connect() as conn:
             rows = conn.execute(
                 "SELECT d.fingerprint, d.name, d.sizes, COUNT(r.id) FROM datasets d "
-                "LEFT JOIN runs r ON r.dataset_fp = d.fingerprint GROUP BY d.fingerprint "
-                "ORDER BY d.name").fetchall()
-        return [{"fingerprint": fp, "name": name, "sizes": json.loads(sizes), "runs": n}
+                "LEFT JOIN runs r ON r.dataset_fp = d.fingerprint "
+                "GROUP BY d.fingerprint, d.name, d.sizes ORDER BY d.name").fetchall()
+            owners = conn.execute("SELECT fingerprint, owner FROM dataset_owners "
+                                  "ORDER BY fingerprint, owner").fetchall()
+            runs = conn.execute("SELECT dataset_fp, id, owner FROM runs").fetchall()
+        saved_by: dict[str, list[str | None]] = {}
+        for fp, who in owners:
+            saved_by.setdefault(fp, []).append(who or None)
+        run_owners: dict[str, dict[str, str | None]] = {}
+        for fp, rid, who in runs:
+            run_owners.setdefault(fp, {})[rid] = who or None
+        return [{"fingerprint": fp, "name": name, "sizes": json.loads(sizes), "runs": n,
+                 "saved_by": saved_by.get(fp, []), "run_owners": run_owners.get(fp, {})}
                 for fp, name, sizes, n in rows]
 
     # -- judgment sets -----------------------------------------------------------------------
@@ -620,7 +733,7 @@ class RunStore:
         written."""
         rows = [(fingerprint, jset.name, lb.query_id, lb.doc_id, float(lb.grade), lb.source,
                  lb.date) for lb in jset]
-        with self._lock, self._connect() as conn:
+        with self._lock, self._write() as conn:
             if replace:
                 conn.execute("DELETE FROM judgments WHERE dataset_fp=? AND set_name=?",
                              (fingerprint, jset.name))
@@ -635,7 +748,7 @@ class RunStore:
     def remove_label(self, fingerprint: str, set_name: str, query_id: str,
                      doc_id: str) -> bool:
         """Forget one label of a stored set; whether there was one."""
-        with self._lock, self._connect() as conn:
+        with self._lock, self._write() as conn:
             cur = conn.execute("DELETE FROM judgments WHERE dataset_fp=? AND set_name=? AND "
                                "query_id=? AND doc_id=?",
                                (fingerprint, set_name, str(query_id), str(doc_id)))
@@ -672,7 +785,7 @@ class RunStore:
 
     def delete_judgments(self, fingerprint: str, name: str) -> int:
         """Delete a stored set; returns how many labels it had."""
-        with self._lock, self._connect() as conn:
+        with self._lock, self._write() as conn:
             cur = conn.execute("DELETE FROM judgments WHERE dataset_fp=? AND set_name=?",
                                (fingerprint, name))
         return cur.rowcount
@@ -712,21 +825,60 @@ def _bad_row(run_id: str, exc: Exception) -> RunStoreError:
                  kind=type(exc).__name__)
 
 
+#: SQLite's primary result codes that matter here (``exc.sqlite_errorcode & 0xFF``)
+SQLITE_READONLY, SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_NOTADB = 8, 11, 14, 26
+
+
+def _code(exc: sqlite3.Error) -> int | None:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
 def _damaged(path: Path, exc: sqlite3.DatabaseError) -> RunStoreError:
-    if isinstance(exc, sqlite3.OperationalError):
-        return error(RunStoreError, "store.unusable", path=path, exc=exc)
-    return error(RunStoreError, "store.damaged", path=path, exc=exc, name=path.name)
+    """The sentence for a SQLite error. Only a file SQLite cannot read as a database is
+    called damaged (with the advice to move it aside); a constraint met while another
+    process saves the same thing is a conflict, and a lock or a permission is "cannot use"
+    — the store is fine then, and moving it aside would lose good data."""
+    code = _code(exc)
+    if code in (SQLITE_CORRUPT, SQLITE_NOTADB) or (code is None and type(exc) is
+                                                  sqlite3.DatabaseError):
+        return error(RunStoreError, "store.damaged", path=path, exc=exc, name=path.name)
+    if isinstance(exc, sqlite3.IntegrityError):
+        return error(RunStoreError, "store.conflict", path=path, exc=exc)
+    return error(RunStoreError, "store.unusable", path=path, exc=exc)
+
+
+def _writable(home: Path, path: Path) -> bool:
+    """Whether this process may write the store: its folder (SQLite writes its journal and
+    WAL files beside the file) and the file, when there is one."""
+    if not os.access(home, os.W_OK | os.X_OK):
+        return False
+    return all(os.access(p, os.W_OK) for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"))
+               if p.exists())
+
+
+def _schema_statements() -> list[str]:
+    """:data:`_SCHEMA` one statement at a time (``executescript`` would commit the
+    transaction it runs in)."""
+    return [part.strip() for part in _SCHEMA.split(";") if part.strip()]
 
 
 # -- schema versions ---------------------------------------------------------------------------
 def _migrate(conn: sqlite3.Connection, path: Path) -> None:
-    """Bring the file to :data:`SCHEMA_VERSION` (a new file is created at it).
+    """Bring the file to :data:`SCHEMA_VERSION` (a new file is created at it). Runs inside
+    the caller's ``BEGIN IMMEDIATE`` transaction, so it reads the version under the write
+    lock: of several processes opening a new store at once, one creates it, and the others
+    find it made.
 
     Version 1 kept a derived run's ``parents`` and ``resources`` inside its config and had no
     timings; version 2 gives the three their own columns (moved out of the config here);
     version 3 adds a run's owner; version 4 the ``judgments`` table (created by the schema
-    script: nothing to move); version 5 each run's identity (computed here)."""
+    statements: nothing to move); version 5 each run's identity (computed here); version 6
+    who saved a dataset on its own (``dataset_owners``: a dataset kept without a run before
+    is everyone's, as a run saved before sign-in is)."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version == SCHEMA_VERSION:
+        return
     has_runs = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='runs'"
                             ).fetchone()
     if version > SCHEMA_VERSION:
@@ -738,7 +890,12 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         conn.execute("ALTER TABLE runs ADD COLUMN owner TEXT")
     if has_runs and version < 5:  # a run is saved once
         _migrate_4_to_5(conn)
-    conn.executescript(_SCHEMA)
+    for statement in _schema_statements():
+        conn.execute(statement)
+    if has_runs and version < 6:  # datasets kept without a run: everyone's
+        conn.execute("INSERT INTO dataset_owners(fingerprint, owner) SELECT d.fingerprint, ? "
+                     "FROM datasets d WHERE NOT EXISTS (SELECT 1 FROM runs r "
+                     "WHERE r.dataset_fp = d.fingerprint)", (SHARED,))
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 

@@ -106,5 +106,6 @@ def test_a_store_from_a_newer_ragdash_is_refused_in_one_sentence(tmp_path):
     home.mkdir()
     with sqlite3.connect(home / "runs.sqlite") as conn:
         conn.execute("PRAGMA user_version=9")
-    with pytest.raises(RunStoreError, match=r"newer ragdash \(schema 9; this one reads up to 5\)"):
+    with pytest.raises(RunStoreError,
+                       match=rf"newer ragdash \(schema 9; this one reads up to {SCHEMA_VERSION}\)"):
         RunStore(home)
