@@ -7,9 +7,15 @@ A side (baseline or candidate) is named the way CI has it at hand:
 - a setup file (``*.toml``, docs/setup-file.md): run first, with the embeddings cache, so a
   rerun of an unchanged setup sends no request.
 
-Both sides are scored on the queries they share with the qrels (trec_eval's default), every
-metric asked, and :func:`ragdash.stats.gate.decide` decides. judged@10 of both sides is
-measured on the same queries, so a candidate that finds documents nobody judged is said to.
+Both sides are scored on the judged queries the baseline answers. A judged query the
+candidate does not answer scores 0 for it (trec_eval's ``-c``): leaving queries out is a
+regression like any other, and the gate says how many were left out. Judged queries the
+baseline does not answer are left out (and counted). Then :func:`ragdash.stats.gate.decide`
+decides, on every metric asked. judged@10 of both sides is measured on the same queries, so a
+candidate that finds documents nobody judged is said to.
+
+A cutoff deeper than both runs (``ndcg@100000`` on runs of 100) is scored at the runs' depth
+and said: the work stays bounded by the rankings given.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from .dataset import Dataset, Document, Query
 from .errors import StatsError
 from .i18n import dataset_error, error, text
@@ -25,7 +33,8 @@ from .ranking import Ranking
 from .run import Run
 from .stats.gate import DEFAULT_MARGIN, GateDecision, decide
 
-__all__ = ["STORE_PREFIX", "Side", "check", "report_runs", "resolve_side"]
+__all__ = ["MAX_DRAWS", "STORE_PREFIX", "Side", "cap_metric", "check", "check_draws",
+           "check_options", "check_seed", "report_runs", "resolve_side"]
 
 STORE_PREFIX = "store:"
 SETUP_SUFFIXES = (".toml",)
@@ -84,13 +93,11 @@ def check(qrels, baseline: str | Side, candidate: str | Side, *,
     """Score ``baseline`` and ``candidate`` against ``qrels`` (a path or ``{qid: {doc:
     grade}}``) on every metric and decide with the gate's ``rule``. Same inputs, same seed:
     the same decision."""
-    from .metrics import evaluate, parse_metric
+    from .metrics import evaluate
     from .stats import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
 
-    metrics = list(dict.fromkeys(m.strip().lower() for m in metrics if m and m.strip()))
-    if not metrics:
-        raise error(StatsError, "gate.no_metric")
-    ks = [parse_metric(m)[1] for m in metrics]
+    metrics = check_options(metrics, seed=seed, n_resamples=n_resamples,
+                            n_permutations=n_permutations)
     qrels_map = _qrels(qrels)
     notes = []
     if fill:
@@ -104,30 +111,120 @@ def check(qrels, baseline: str | Side, candidate: str | Side, *,
         cand.name = f"{cand.name} (candidate)"
         base.name = f"{base.name} (baseline)"
 
-    judged = [q for q in map(str, qrels_map) if qrels_map[q]]
-    in_base, in_cand = set(base.ranking.query_ids), set(cand.ranking.query_ids)
-    common = [q for q in judged if q in in_base and q in in_cand]
-    if not common:
-        raise error(StatsError, "gate.no_common", base=base.name, cand=cand.name)
-    left_out = len(judged) - len(common)
-    if left_out:
-        notes.append(text("gate.left_out", n=left_out, total=len(judged)))
-    kmax = max([k for k in ks if k is not None] or [max(base.ranking.kmax,
-                                                         cand.ranking.kmax, 1)])
-    kmax = max(kmax, COVERAGE_K)
-    tables = {side.name: evaluate(side.ranking, qrels_map, kmax=kmax, queries=common,
+    scored, said = _scored_queries(qrels_map, base, cand)
+    notes = said + notes
+    depth = max(base.ranking.kmax, cand.ranking.kmax, 1)
+    metrics, ks, capped = _capped(metrics, depth)
+    notes += capped
+    kmax = max(max([k for k in ks if k is not None] or [depth]), COVERAGE_K)
+    # a query the candidate does not answer is in `scored`: evaluate gives it 0
+    tables = {side.name: evaluate(side.ranking, qrels_map, kmax=kmax, queries=scored,
                                   relevance_level=relevance_level) for side in (base, cand)}
     values = {side.name: {m: tables[side.name].value(m) for m in metrics}
               for side in (base, cand)}
-    coverage = {side.name: tables[side.name].mean(f"judged@{COVERAGE_K}")
+    # coverage on the queries the candidate answers: one it left out is not "unjudged"
+    in_cand = set(cand.ranking.query_ids)
+    answered = np.fromiter((q in in_cand for q in scored), dtype=bool, count=len(scored))
+    coverage = {side.name: float(tables[side.name].value(f"judged@{COVERAGE_K}")[answered].mean())
                 for side in (base, cand)}
-    return decide(values[base.name], values[cand.name], query_ids=common,
+    return decide(values[base.name], values[cand.name], query_ids=scored,
                   baseline_name=base.name, candidate_name=cand.name, rule=rule,
                   margin=margin, alpha=alpha, confidence=confidence, seed=seed,
                   n_resamples=DEFAULT_RESAMPLES if n_resamples is None else n_resamples,
                   n_permutations=(DEFAULT_PERMUTATIONS if n_permutations is None
                                   else n_permutations),
                   coverage=coverage, notes=notes)
+
+
+def check_options(metrics: Sequence[str], *, seed=0, n_resamples: int | None = None,
+                  n_permutations: int | None = None) -> list[str]:
+    """The metrics asked (trimmed, lower case, each once) once the options are checked: a
+    usage error is said before a setup file runs or a ranking is read."""
+    from .metrics import parse_metric
+
+    check_seed(seed)
+    check_draws(n_resamples, n_permutations)
+    metrics = list(dict.fromkeys(m.strip().lower() for m in metrics if m and m.strip()))
+    if not metrics:
+        raise error(StatsError, "gate.no_metric")
+    for m in metrics:
+        parse_metric(m)
+    return metrics
+
+
+def check_seed(seed) -> None:
+    """A seed numpy takes: None or a whole number of 0 or more (``--seed -1`` is a usage
+    error, said before anything runs)."""
+    import numbers
+
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise error(StatsError, "gatechecks.seed", seed=seed)
+
+
+#: the most bootstrap resamples or sign flips one call may ask for: beyond it the figures
+#: change in the fourth decimal and the time grows without bound
+MAX_DRAWS = 1_000_000
+
+
+def check_draws(n_resamples: int | None, n_permutations: int | None) -> None:
+    """``--resamples`` / ``--permutations`` bounded above (the lower bound is the statistics'
+    own check)."""
+    for flag, n in (("--resamples", n_resamples), ("--permutations", n_permutations)):
+        if n is not None and n > MAX_DRAWS:
+            raise error(StatsError, "gatechecks.too_many_draws", flag=flag, n=f"{n:,}",
+                        max=f"{MAX_DRAWS:,}")
+
+
+def _scored_queries(qrels: dict, base: Side, cand: Side) -> tuple[list[str], list]:
+    """The queries both sides are scored on — the judged queries the baseline answers, a
+    query the candidate leaves out among them (it scores 0: trec_eval's ``-c``) — and what
+    is said about those left out."""
+    judged = [q for q in map(str, qrels) if qrels[q]]
+    in_base, in_cand = set(base.ranking.query_ids), set(cand.ranking.query_ids)
+    scored = [q for q in judged if q in in_base]
+    if not scored or in_cand.isdisjoint(scored):
+        raise error(StatsError, "gate.no_common", base=base.name, cand=cand.name)
+    notes = []
+    unanswered = sum(q not in in_cand for q in scored)
+    if unanswered:
+        notes.append(text("gatechecks.unanswered", cand=cand.name, n=unanswered,
+                          total=len(scored)))
+    if len(scored) < len(judged):
+        notes.append(text("gatechecks.baseline_left_out", base=base.name,
+                          n=len(judged) - len(scored), total=len(judged)))
+    return scored, notes
+
+
+def cap_metric(metric: str, depth: int, *, clause: bool = False) -> tuple[str, list]:
+    """``metric`` scored at most ``depth`` deep — the deepest of the runs (``ndcg@100000`` on
+    runs of 100 -> ``ndcg@100``): a cutoff asks for no more work than the rankings hold — and
+    the sentence that says so (none when it is not capped; ``clause``: without its full
+    stop, for ``compare``'s notes)."""
+    from .metrics import metric_label, parse_metric
+
+    family, k = parse_metric(metric)
+    if k is None or k <= depth:
+        return metric, []
+    capped = f"{family}@{depth}"
+    said = dict(metric=metric_label(metric), depth=f"{depth:,}", capped=metric_label(capped))
+    return capped, [text("gatechecks.k_capped_clause", **said) if clause
+                    else text("gatechecks.k_capped", **said)]
+
+
+def _capped(metrics: list[str], depth: int) -> tuple[list[str], list, list]:
+    """``metrics`` each capped at ``depth`` (:func:`cap_metric`); a metric that becomes one
+    already asked is asked once."""
+    from .metrics import parse_metric
+
+    out, notes = [], []
+    for m in metrics:
+        m, said = cap_metric(m, depth)
+        out.append(m)
+        notes += said
+    out = list(dict.fromkeys(out))
+    return out, [parse_metric(m)[1] for m in out], notes
 
 
 def _qrels(qrels) -> dict[str, dict[str, float]]:

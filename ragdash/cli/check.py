@@ -79,9 +79,11 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..gate import check, report_runs, resolve_side
+    from ..gate import check, check_options, report_runs, resolve_side
 
-    metrics = args.metric or ["ndcg@10"]
+    # usage errors before a setup file runs
+    metrics = check_options(args.metric or ["ndcg@10"], seed=args.seed,
+                            n_resamples=args.resamples, n_permutations=args.permutations)
     sides = [resolve_side(spec, note=note) for spec in (args.baseline, args.candidate)]
     decision = check(args.qrels, sides[0], sides[1], metrics=metrics, margin=args.margin,
                      rule=args.rule, alpha=args.alpha, seed=args.seed,

@@ -103,6 +103,7 @@ def compare_files(qrels_path: str, run_paths: list[str], *, metric: str, seed: i
 
     ``fill``: judgment files whose labels fill the pairs the qrels leave unjudged;
     ``judged_only``: condensed lists. Each run's Judged@K (K of ``metric``) goes with it."""
+    from ..gate import cap_metric, check_draws, check_seed
     from ..judgments.coverage import coverage_k_of
     from ..loaders import load_qrels
     from ..metrics import COVERAGE, evaluate, parse_metric
@@ -113,6 +114,8 @@ def compare_files(qrels_path: str, run_paths: list[str], *, metric: str, seed: i
         raise error(StatsError, "cli.resamples", n_resamples=n_resamples)
     if n_permutations < 1:
         raise error(StatsError, "cli.permutations", n_permutations=n_permutations)
+    check_seed(seed)
+    check_draws(n_resamples, n_permutations)
     _, k = parse_metric(metric)
     qrels = load_qrels(qrels_path)
     names = run_names(run_paths)
@@ -138,7 +141,11 @@ def compare_files(qrels_path: str, run_paths: list[str], *, metric: str, seed: i
     if not common:
         raise error(StatsError, "cli.cmp_no_common", samples=_no_common_samples(qrels_ids,
                                                                              rankings))
-    kmax = k if k is not None else max(max(r.kmax for r in rankings.values()), 1)
+    depth = max(max(r.kmax for r in rankings.values()), 1)
+    metric, capped = cap_metric(metric, depth, clause=True)  # ndcg@100000: ndcg@100
+    notes += capped
+    _, k = parse_metric(metric)
+    kmax = k if k is not None else depth
     filled = read_fill(list(fill), qrels,
                        queries=set(qrels_ids).union(*(r.query_ids for r in rankings.values())))
     scored = qrels if filled is None else filled.qrels

@@ -155,7 +155,9 @@ def parse_metric(name: str) -> tuple[str, int | None]:
     if not sep:
         return found, None
     cut = cut.strip()
-    if not cut.isdigit() or int(cut) < 1:
+    # ASCII digits only ("²" is a digit to str.isdigit, not to int); 18 digits at most (a
+    # cutoff is capped at a run's depth anyway, and int() refuses 4,300 digits)
+    if not (cut.isascii() and cut.isdigit()) or len(cut) > 18 or int(cut) < 1:
         raise error(MetricError, "metric.bad_cutoff", name=name, found=found)
     return found, int(cut)
 

@@ -132,6 +132,14 @@ def test_store_ids_and_setup_files_as_sides(runs, capsys, tmp_path):
     (["base", "base", "--rule", "strict"], "invalid choice"),
     (["base", "base", "--margin", "-1"], "margin"),
     (["base", "base", "--metric", "ndgc@10"], "ndgc"),
+    # issue 31: a numpy traceback, exit 1
+    (["base", "base", "--seed", "-1"], "the seed (--seed) must be a whole number of 0 or more"),
+    # a cutoff "²" is a digit to str.isdigit, not to int(); 5,000 digits are refused by int()
+    (["base", "base", "--metric", "ndcg@²"], "the cutoff after '@' must be a whole number"),
+    (["base", "base", "--metric", "ndcg@" + "9" * 5000], "the cutoff after '@'"),
+    # unbounded work from one flag
+    (["base", "base", "--resamples", "100000000"], "--resamples must be at most 1,000,000"),
+    (["base", "base", "--permutations", "100000000"], "--permutations must be at most"),
 ])
 def test_input_errors_exit_2_with_one_sentence(runs, capsys, args, words):
     args = [str(runs["base"]) if a == "base" else a for a in args]
@@ -196,3 +204,105 @@ def test_unjudged_documents_are_said_and_fill_labels_them(tmp_path, capsys):
     said = " ".join(obj["warnings"])
     assert f"filled {2 * len(queries)} pairs" in said  # r1 stays the human's 1
     assert "1 filled label names a query the qrels do not have" in said
+
+
+# -- a candidate that leaves queries out (issue 31, item 4) ------------------------------------
+@pytest.fixture(scope="module")
+def sample_runs(tmp_path_factory):
+    """BM25 on the bundled jsquad-mini sample (280 judged queries) as the baseline; the same
+    ranking answering only its first 3 queries; the same ranking without the 22 queries the
+    baseline finds hardest (lowest nDCG@10)."""
+    from ragdash.loaders import load_qrels
+    from ragdash.metrics import evaluate
+    from ragdash.samples import sample_path
+
+    folder = tmp_path_factory.mktemp("sample_runs")
+    sample = sample_path("jsquad-mini")
+    base = folder / "bm25.trec"
+    assert main(["evaluate", str(sample), "--kmax", "100", "--save-run", str(base),
+                 "--format", "json"]) == 0
+    ranking = Ranking.read_trec(base)
+    qrels = load_qrels(sample / "qrels" / "test.tsv")
+    table = evaluate(ranking, qrels, kmax=100)
+    order = np.argsort(table.value("ndcg@10"), kind="stable")
+    hardest = {table.query_ids[i] for i in order[:22]}
+
+    def keep(name, queries):
+        path = folder / f"{name}.trec"
+        Ranking.from_dict({q: dict(zip(*ranking.get(q))) for q in ranking.query_ids
+                           if q in queries}, name=name).write_trec(path)
+        return path
+
+    return {"qrels": sample / "qrels" / "test.tsv", "base": base, "qrels_map": qrels,
+            "three": keep("three", set(ranking.query_ids[:3])),
+            "easy": keep("easy", set(ranking.query_ids) - hardest)}
+
+
+@pytest.mark.parametrize("candidate, left_out", [("three", 277), ("easy", 22)])
+def test_a_candidate_that_leaves_judged_queries_out_scores_0_on_them_and_fails(
+        sample_runs, capsys, candidate, left_out):
+    """trec_eval -c: a judged query the candidate does not answer scores 0 for it. Before,
+    both candidates passed (exit 0, scored only on the queries they chose to answer)."""
+    said = (f"{candidate} does not answer {left_out} of the 280 judged queries the baseline "
+            "answers; they score 0 for it (as trec_eval -c).")
+    code, out, err = check(capsys, sample_runs["qrels"], sample_runs["base"],
+                           sample_runs[candidate])
+    assert code == 1, out + err
+    assert f"FAIL: {candidate} is worse than bm25" in out
+    assert said in out and "280 queries" in out
+
+    code, out, err = check(capsys, sample_runs["qrels"], sample_runs["base"],
+                           sample_runs[candidate], "--format", "json")
+    assert code == 1, err
+    obj = json.loads(out)
+    assert obj["decision"] == "fail" and obj["queries"] == 280
+    assert said in obj["warnings"]
+    # the candidate's mean is trec_eval -c's: pytrec_eval on the queries it answers, summed
+    # over all 280 judged queries
+    import pytrec_eval
+
+    run = Ranking.read_trec(sample_runs[candidate]).to_dict()
+    qrels = {q: {d: int(g) for d, g in docs.items()}
+             for q, docs in sample_runs["qrels_map"].items()}
+    scored = pytrec_eval.RelevanceEvaluator({q: qrels[q] for q in run},
+                                            {"ndcg_cut.10"}).evaluate(run)
+    assert len(scored) == 280 - left_out
+    expected = sum(v["ndcg_cut_10"] for v in scored.values()) / 280
+    assert obj["metrics"][0]["candidate"] == pytest.approx(expected, abs=1e-4)
+
+    code, out, err = check(capsys, sample_runs["qrels"], sample_runs["base"],
+                           sample_runs[candidate], "--format", "markdown", "--lang", "ja")
+    assert code == 1 and f"{left_out} 件に答えていないため、それらは 0 点" in out
+
+
+def test_the_candidate_answering_every_query_says_nothing_about_left_out_queries(
+        sample_runs, capsys):
+    code, out, err = check(capsys, sample_runs["qrels"], sample_runs["base"],
+                           sample_runs["base"], "--resamples", "1000", "--permutations", "1000")
+    assert code == 0, err
+    assert "does not answer" not in out and "left out" not in out
+
+
+def test_queries_the_baseline_does_not_answer_are_left_out_and_counted(sample_runs, capsys):
+    """The baseline sets the query set: the 22 it lacks are not held against the candidate."""
+    code, out, err = check(capsys, sample_runs["qrels"], sample_runs["easy"],
+                           sample_runs["base"], "--format", "json")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert obj["queries"] == 258
+    assert ("22 of 280 judged queries are not in the baseline easy and were left out."
+            in obj["warnings"])
+    assert not any("does not answer" in w for w in obj["warnings"])
+
+
+def test_a_cutoff_deeper_than_the_runs_is_scored_at_their_depth_and_said(sample_runs, capsys):
+    """ndcg@100000 on 280 queries took 28 s and 4.8 GB: now it is nDCG@100, the runs' depth."""
+    code, out, err = check(capsys, sample_runs["qrels"], sample_runs["base"],
+                           sample_runs["easy"], "--metric", "ndcg@100000", "--metric",
+                           "ndcg@100", "--metric", "recall@5000", "--format", "json")
+    assert code == 1, err
+    obj = json.loads(out)
+    assert [m["metric"] for m in obj["metrics"]] == ["ndcg@100", "recall@100"]
+    assert ("nDCG@100000 asks for a cutoff deeper than the runs, which rank at most 100 "
+            "documents per query: scored as nDCG@100.") in obj["warnings"]
+    assert any(w.startswith("Recall@5000 asks") for w in obj["warnings"])
