@@ -30,8 +30,9 @@ from typing import Any
 from .i18n import Text, text
 
 __all__ = ["BM25", "BM25_METHODS", "CHUNKING", "ENGINE", "EVALUATION", "FUSION", "FUSION_METHODS",
-           "FUSION_NORMS", "JUDGE", "KINDS", "LOCAL", "OPENAI", "RERANK_HTTP", "RERANK_KINDS",
-           "RERANK_LOCAL", "RERANK_PROTOCOLS", "RETRIEVER_KINDS", "Param", "Stage",
+           "FUSION_NORMS", "JUDGE", "KINDS", "LOCAL", "OPENAI", "OWN_KINDS", "PYTHON",
+           "RERANK_HTTP", "RERANK_KINDS", "RERANK_LOCAL", "RERANK_PROTOCOLS", "RETRIEVER_KINDS",
+           "Param", "Stage",
            "embedding_stage", "retriever_stage"]
 
 #: the types a parameter can have (``ints`` / ``floats``: a list of them)
@@ -220,7 +221,12 @@ class Stage:
 
 # -- the choices -----------------------------------------------------------------------------
 #: first-stage kinds, in the order help texts list them
-RETRIEVER_KINDS = ("bm25", "openai", "local", "milvus", "qdrant")
+RETRIEVER_KINDS = ("bm25", "openai", "local", "milvus", "qdrant", "python")
+#: the retriever kinds that are a team's own search (ragdash.retrieval.own): they chunk,
+#: embed and rank themselves
+OWN_KINDS = ("python",)
+#: how an own search's results are mapped to the corpus besides by id
+OWN_MATCHES = ("text",)
 #: the retriever kinds served by a vector engine (a deployed collection)
 ENGINE_KINDS = ("milvus", "qdrant", "chroma")
 #: BM25 variants (see ragdash.retrieval.bm25)
@@ -327,6 +333,19 @@ CHROMA_ENGINE = Stage("engine", tuple(
     Param("id_field", "str", "id", help="param.chroma.id_field", metavar="FIELD")
     if p.name == "id_field" else p for p in ENGINE.params), help="param.stage.engine")
 
+#: a team's own search in Python (``--retriever python --entry module:attribute``):
+#: ragdash.retrieval.own
+PYTHON = Stage("python", (
+    Param("entry", "str", help="param.python.entry", required=True, metavar="MODULE:ATTR"),
+    Param("id_field", "str", help="param.python.id_field", metavar="FIELD"),
+    Param("match", "str", help="param.python.match", choices=OWN_MATCHES),
+    Param("concurrency", "int", 1, help="param.python.concurrency", low=1, high=256,
+          metavar="N"),
+    Param("timeout", "float", 60.0, help="param.python.timeout", low=0, high=3600,
+          above=True, metavar="SECONDS", step=5.0),
+    Param("allow_failures", "bool", False, help="param.python.allow_failures"),
+), help="param.stage.python")
+
 # -- chunking, fusion, rerank ----------------------------------------------------------------
 CHUNKING = Stage("chunking", (
     Param("size", "int", help="param.chunking.size", required=True, low=16,
@@ -406,6 +425,8 @@ def retriever_stage(kind: str, embedder: str | None = None) -> Stage:
         return BM25
     if kind in ("openai", "local"):
         return embedding_stage(kind)
+    if kind == "python":
+        return PYTHON
     if kind in ENGINE_KINDS:
         base = CHROMA_ENGINE if kind == "chroma" else ENGINE
         return base.plus(kind, embedding_stage(embedder or ENGINE["embedder"].default).params)

@@ -54,7 +54,13 @@ from ._output import (
     parse_ks,
     to_json,
 )
-from ._params import EMBEDDING_BY_KIND, EMBEDDING_PARAMS, add_params, evaluate_setup
+from ._params import (
+    EMBEDDING_BY_KIND,
+    EMBEDDING_PARAMS,
+    add_params,
+    evaluate_setup,
+    help_text,
+)
 
 if TYPE_CHECKING:
     from ..dataset import Dataset
@@ -83,6 +89,8 @@ examples:
       --model text-embedding-3-small
   python -m ragdash evaluate data/jsquad-valid --retriever openai --model bge-m3 \\
       --base-url http://localhost:11434/v1          (a local server: no key needed)
+  python -m ragdash evaluate data/jsquad-valid --retriever python \\
+      --entry my_rag/search.py:retriever --id-field doc_id   (your own search)
 
 the API key: read from $OPENAI_API_KEY, or from the variable named by --api-key-env; never a
 command-line value (it would land in shell history and process lists). Servers on this machine
@@ -123,7 +131,21 @@ def register(subparsers) -> None:
     add_embedding_options(p)
     add_chunk_options(p)
     add_engine_options(p, deployed=True)
+    add_own_options(p)
     p.set_defaults(func=run)
+
+
+def add_own_options(p) -> None:
+    """``--retriever python``: ``--entry``, ``--match``, ``--allow-failures`` (``--id-field``,
+    ``--concurrency`` and ``--timeout`` are the engine's and the embedder's flags, read for
+    it too)."""
+    from .. import params as P
+
+    g = p.add_argument_group("your own search (--retriever python; docs/own-retriever.md; "
+                             "--id-field, --concurrency and --timeout apply to it too)")
+    add_params(g, [P.PYTHON["entry"], P.PYTHON["match"]])
+    g.add_argument("--allow-failures", dest="allow_failures", action="store_const",
+                   const=True, default=None, help=help_text(P.PYTHON["allow_failures"]))
 
 
 def add_chunk_options(p) -> None:
@@ -219,12 +241,16 @@ def report(result: Run, setup, *, fmt: str, run_file: str | None, warnings: list
         out = _json_report(setup, result, facts, run_file, table)
         if "unmapped_ids" in out:
             out["unmapped_examples"] = list(unmapped or [])
-        emit(to_json({**out, **labels_json(filled, table.judged_only), "warnings": warnings}))
+        own = _own_search_json(result)
+        emit(to_json({**out, **labels_json(filled, table.judged_only), "warnings": warnings,
+                      **({"own_search": own} if own else {})}))
         note_if_reused(result)
         return 0
     emit(_text_report(result, facts, ks, kmax, table))
     coverage_note(table, result.name or result.retriever, ks)
     note_if_reused(result)
+    for said in _own_search_notes(result):
+        note(text("cli.note", note=said))
     if int(result.usage.get("unmapped_ids", 0) or 0):
         note(text("cli.note_unmapped", n=int(result.usage["unmapped_ids"]),
                   field=(result.config or {}).get("id_field") or "id",
@@ -236,6 +262,33 @@ def report(result: Run, setup, *, fmt: str, run_file: str | None, warnings: list
     if run_file:
         note(text("cli.run_written", path=run_file))
     return 0
+
+
+def _own_search_notes(result: Run) -> list[str]:
+    """An own search's latency, mapping and failures (``--retriever python``), in the
+    command line's language."""
+    from ..retrieval.own.retriever import own_notes
+
+    return own_notes(result.resources, _output.LANG)
+
+
+def _own_search_json(result: Run) -> dict | None:
+    """``"own_search"`` of the JSON output: latency (p50 / p95 / p99 ms), the mapping's
+    counts and examples, the failed queries, the notes."""
+    kept = (result.resources or {}).get("own_search")
+    if not kept:
+        return None
+    probe = result.resources.get("latency_probe") or {}
+    usage = result.usage or {}
+    return {"latency_ms": {k: probe.get(f"{k}_ms") for k in ("p50", "p95", "p99")},
+            "concurrency": kept.get("concurrency"),
+            **{k: int(usage.get(k, 0) or 0) for k in (
+                "hits", "not_found", "ambiguous", "duplicates_folded", "failed_queries",
+                "answered_before", "no_score_queries", "reordered_queries")},
+            "not_found_examples": kept.get("not_found_examples", []),
+            "ambiguous_examples": kept.get("ambiguous_examples", []),
+            "failed": kept.get("failed", []),
+            "notes": _own_search_notes(result)}
 
 
 def _say_moves(result: Run) -> None:

@@ -85,7 +85,7 @@ def build(setup: Setup, *, keys: KeySource | None = None, rerank: bool = True) -
     keys = keys or environment_keys()
     out = Stages(first=[])
     for stage in setup.retrievers:
-        out.first.append(build_retriever(stage, keys=keys, into=out))
+        out.first.append(build_retriever(stage, keys=keys, into=out, base=setup.base))
     out.fusion = fusion_options(setup.fusion)
     if rerank and setup.rerank is not None:
         out.reranker = build_reranker(setup.rerank, keys=keys, into=out)
@@ -105,9 +105,10 @@ def fusion_options(fusion: dict | None) -> dict | None:
 
 
 def build_retriever(stage: FirstStage, *, keys: KeySource | None = None,
-                    into: Stages | None = None):
+                    into: Stages | None = None, base=None):
     """The retriever of one first stage (over chunks when it has ``chunking``); the keys it
-    uses and its warnings are added to ``into``."""
+    uses and its warnings are added to ``into``. ``base``: the folder a relative path in
+    the stage starts from (a setup file's; a python ``entry``'s file)."""
     from ..retrieval import make_retriever
 
     keys = keys or environment_keys()
@@ -117,6 +118,11 @@ def build_retriever(stage: FirstStage, *, keys: KeySource | None = None,
         retriever = make_retriever("bm25", **{p.name: o.get(p.name) for p in P.BM25})
     elif stage.kind in ("openai", "local"):
         retriever = make_retriever(stage.kind, **_dense_options(stage.kind, o, keys, into))
+    elif stage.kind == "python":  # a team's own search (ragdash.retrieval.own)
+        from ..retrieval.own.search import own_retriever
+
+        retriever = own_retriever(entry=o["entry"], base=base, **{
+            p.name: o[p.name] for p in P.PYTHON if p.name != "entry" and p.name in o})
     else:
         retriever = _engine_retriever(stage.kind, o, keys, into)
     into.warnings += list(getattr(getattr(retriever, "embedder", None), "warnings", ()))

@@ -269,8 +269,10 @@ def _read_first_stage(raw: Mapping, path: tuple, src: Source,
     options = _read_params(raw, path, stage, src, skip=("kind", "chunking"), owner=kind)
     own = _read_chunking(raw.get("chunking"), (*path, "chunking"), src)
     chunks = own if own is not None else chunking
-    if chunks is not None and kind in P.ENGINE_KINDS:
+    if chunks is not None and kind in (*P.ENGINE_KINDS, *P.OWN_KINDS):
         where = (*path, "chunking") if own is not None else ("chunking",)
+        if kind in P.OWN_KINDS:  # it chunks (or not) itself
+            raise src.fail(where, text("setup.chunk_own", kind=kind))
         raise src.fail(where, text("setup.chunk_engine", kind=kind))
     return FirstStage(kind, options, chunks)
 

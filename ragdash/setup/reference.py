@@ -165,6 +165,8 @@ def reference() -> str:
     out += _section('`kind = "milvus"` / `kind = "qdrant"`', P.ENGINE,
                     note="With the keys of the embedder it names (`openai` or `local`, above) "
                          "in the same table, for the queries.")
+    out += _section('`kind = "python"`', P.PYTHON,
+                    note="Your own search (docs/own-retriever.md); `chunking` does not apply.")
     out += _section("`[chunking]`", P.CHUNKING)
     out += _section("`[fusion]`", P.FUSION)
     rk = P.RERANK_KIND

@@ -214,7 +214,8 @@ def _has_param(fn, name: str) -> bool:
 def _name(obj) -> str:
     target = obj.func if isinstance(obj, functools.partial) else obj
     if inspect.isroutine(target):
-        return getattr(target, "__qualname__", None) or getattr(target, "__name__", "search")
+        qual = getattr(target, "__qualname__", None) or ""
+        return qual if qual and "<" not in qual else getattr(target, "__name__", "search")
     return type(target).__name__
 
 

@@ -83,7 +83,7 @@ def _iterable(value) -> bool:
 
 
 def _one(item, rank: int, id_field: str | None) -> Hit:
-    if isinstance(item, (str, int)) and not isinstance(item, bool):
+    if isinstance(item, (str, int, float, bytes)):  # an id alone (a float one is refused)
         return Hit(_id(item, rank), None)
     if isinstance(item, (tuple, list)):
         if not 1 <= len(item) <= 3:

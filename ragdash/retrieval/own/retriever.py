@@ -67,6 +67,8 @@ DEFAULT_TIMEOUT = 60.0
 EXAMPLES = 5
 #: retries of a transient error raised by the user's own code (a service retries its own)
 OWN_RETRIES = 3
+#: seconds a cancelled run waits for the answers of the calls already under way
+CANCEL_GRACE = 2.0
 #: how often the waiting thread looks at ``cancel`` and the deadlines, seconds
 _TICK = 0.05
 
@@ -113,8 +115,8 @@ class OwnRetriever:
         self._reset()
 
     def _reset(self) -> None:
-        self._counts = {"requests": 0, "queries": 0, "answered_before": 0,
-                        "failed_queries": 0, "hits": 0, "unmapped_ids": 0, "not_found": 0,
+        self._counts = {"search_calls": 0, "queries": 0, "answered_before": 0,
+                        "failed_queries": 0, "hits": 0, "not_found": 0,
                         "ambiguous": 0, "duplicates_folded": 0, "no_score_queries": 0,
                         "reordered_queries": 0, "beyond_k": 0, "retries": 0}
         #: failed queries: (query id, one sentence), in query order
@@ -204,7 +206,7 @@ class OwnRetriever:
         attempt = 0
         while True:
             with self._lock:
-                self._counts["requests"] += 1
+                self._counts["search_calls"] += 1
             t0 = time.perf_counter()
             try:
                 hits = to_hits(self.search(qtext, k), id_field=self.id_field)
@@ -231,12 +233,13 @@ class OwnRetriever:
         workers: dict[int, _Worker] = {}
         n_workers = min(self.concurrency, len(todo))
         for _ in range(n_workers):
-            w = _Worker(self, k, work, done)
+            w = _Worker(self, k, work, done, cancel)
             workers[id(w)] = w
         remaining = set(todo)
         try:
             while remaining:
                 if cancel is not None and cancel.is_set():
+                    self._collect_in_flight(workers, done, remaining, answered)
                     raise error(Cancelled, "own.cancelled")
                 wait = _TICK if cancel is not None or self.timeout is not None else None
                 try:
@@ -262,11 +265,28 @@ class OwnRetriever:
                         answered(busy[0], _Answer(None, now - busy[1], str(text(
                             "own.timed_out", seconds=_seconds(self.timeout)))))
                     if remaining:
-                        fresh = _Worker(self, k, work, done)
+                        fresh = _Worker(self, k, work, done, cancel)
                         workers[id(fresh)] = fresh
         finally:
             for w in workers.values():
                 w.stop()
+
+    def _collect_in_flight(self, workers: dict, done: queue.SimpleQueue, remaining: set,
+                           answered) -> None:
+        """On cancel: the answers of the calls already under way (paid for) are kept, for a
+        grace of at most :data:`CANCEL_GRACE` seconds; no new call starts."""
+        deadline = time.perf_counter() + CANCEL_GRACE
+        while True:
+            try:
+                _wid, qtext, answer = done.get(timeout=_TICK)
+            except queue.Empty:
+                if not any(w.busy for w in workers.values()) or \
+                        time.perf_counter() > deadline:
+                    return
+                continue
+            if qtext in remaining:
+                remaining.discard(qtext)
+                answered(qtext, answer)
 
     def _ask_async(self, todo: list[str], k: int, answered, cancel) -> None:
         if not todo:
@@ -313,7 +333,7 @@ class OwnRetriever:
     async def _call_async(self, qtext: str, k: int) -> _Answer:
         attempt = 0
         while True:
-            self._counts["requests"] += 1
+            self._counts["search_calls"] += 1
             t0 = time.perf_counter()
             try:
                 coro = self.search(qtext, k)
@@ -376,7 +396,6 @@ class OwnRetriever:
             scores.extend(m.scores[:keep])
             offsets.append(len(docs))
         c["failed_queries"] = len(self.failed)
-        c["unmapped_ids"] = c["not_found"] + c["ambiguous"]
         if len(self.failed) == len(queries) and queries:
             raise error(RetrievalError, "own.all_failed", n=len(queries),
                         first=self.failed[0][1])
@@ -392,8 +411,8 @@ class OwnRetriever:
                         share=f"{100 * share:.1f}", hits=c["hits"],
                         examples=", ".join(map(repr, self.unmapped_examples
                                                or self.ambiguous_examples)) or "—",
-                        fix=text("own.fix_match_text" if self.match != "text"
-                                 else "own.fix_id_field"))
+                        fix=text("own.fix_id_field") if self.match == "text"
+                        else text("own.fix_match_text"))
         self._measure(wall)
         if self.store is not None and self.identity:
             with contextlib.suppress(RagdashError):
@@ -433,8 +452,9 @@ class _Worker:
     """A daemon thread asking queries from ``work`` until stopped or abandoned."""
 
     def __init__(self, owner: OwnRetriever, k: int, work: queue.SimpleQueue,
-                 done: queue.SimpleQueue) -> None:
+                 done: queue.SimpleQueue, cancel: threading.Event | None) -> None:
         self.owner, self.k, self.work, self.done = owner, k, work, done
+        self.cancel = cancel
         #: (query text, start time) while a call runs
         self.busy: tuple[str, float] | None = None
         self._stop = False
@@ -444,6 +464,8 @@ class _Worker:
 
     def _loop(self) -> None:
         while not self._stop:
+            if self.cancel is not None and self.cancel.is_set():
+                return
             try:
                 qtext = self.work.get_nowait()
             except queue.Empty:
