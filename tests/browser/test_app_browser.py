@@ -272,4 +272,26 @@ def test_clicking_a_scatter_point_on_compare_opens_that_query(browser, app_url, 
         ".every(c => c.textContent === q)", arg=qid, timeout=15_000)
     assert page.locator('[class*="st-key-drill-"] code').count() == 2  # both runs
     assert dataset.query(qid).text[:10] in page.inner_text("body")
+
+    # the gate on the same page: a candidate that answers 3 of the 280 queries fails, the
+    # 277 it left out scoring 0 (issue 31: it passed, scored on its 3 queries alone)
+    from ragdash.ranking import Ranking
+    from ragdash.run import Run
+
+    kept = tuned.ranking.query_ids[:3]
+    three = store.save(Run.of_ranking(
+        dataset, Ranking.from_dict({q: dict(zip(*tuned.ranking.get(q))) for q in kept}),
+        name="three", retriever="trec", source="trec", config={"retriever": "trec"}))
+    page.goto(f"{app_url}/?run={three}")  # Compare: the newest other run (tuned) against it
+    page.locator('[data-testid="stSidebar"]').wait_for(timeout=60_000)
+    wait_idle(page)
+    nav(page, t("nav.compare", "en"))
+    page.get_by_text(t("gate.ui.title", "en", base="bm25 k1=0.5 b=0.3", cand="three")).click()
+    wait_idle(page)
+    gate = page.locator('[data-testid="stExpander"]').filter(has_text="(ragdash check)")
+    fail = gate.locator('[data-testid="stAlertContentError"]').first
+    fail.wait_for(timeout=30_000)
+    assert fail.inner_text().startswith("FAIL: three is worse than bm25 k1=0.5 b=0.3")
+    assert ("three does not answer 277 of the 280 judged queries the baseline answers; they "
+            "score 0 for it (as trec_eval -c).") in gate.inner_text()
     context.close()
