@@ -459,6 +459,8 @@ class RunStore:
     def _open_schema(self) -> None:
         """Check the file's schema version; create or migrate it (once, under the write
         lock) when it is not the current one."""
+        if self._empty:
+            return
         with self._connect() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == SCHEMA_VERSION:
