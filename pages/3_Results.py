@@ -7,6 +7,7 @@ from ragdash.present.charts import PLOTLY_CONFIG, curve_figure
 from ragdash.present.tables import summary_grid
 from ragdash.ui import job_panel, keys, labels, page_setup, results, state
 from ragdash.ui.memo import memo
+from ragdash.ui.own_view import own_search_notes
 from ragdash.ui.widgets import bind, bind_choice, synthetic_banner
 
 ctx = page_setup("results", settle=2.0)
@@ -50,16 +51,12 @@ results.keep_lang_in_address(ctx)
 results.drill_follows_run(run.id)
 st.session_state[keys.RUN_PARAM] = run.id
 
-sizes = run.dataset.sizes()
-cols = st.columns(4)
-cols[0].metric(t("res.dataset"), run.dataset.name)
-cols[1].metric(t("res.queries"), f"{len(table):,}")
-cols[2].metric(t("res.retriever"), run.model or run.retriever)
-cols[3].metric(t("res.seconds"), f"{run.seconds:.1f} s" if run.seconds is not None else "—")
+results.run_cards(ctx, run, len(table))
 synthetic_banner(ctx.lang, run.dataset)
+own_search_notes(ctx, run)  # a team's own search: latency, mapping, failures
 n_empty = int(table.no_relevant.sum())
 
-controls = st.columns([3, 1, 3])
+controls = results.wrapping("res_controls").columns([3, 1, 3])
 with controls[0]:
     families = results.pick_families(ctx)
 with controls[1]:
@@ -68,6 +65,8 @@ with controls[2]:
     drop = st.toggle(t("res.drop_empty", n=n_empty), disabled=n_empty == 0,
                      help=t("res.drop_empty_help"), **bind(keys.DROP_NO_RELEVANT, False))
 
+# read before any number: the top K thinly judged makes the metrics lower bounds
+results.coverage_warning(ctx, run, table, families, k, drop_no_relevant=drop)
 # Judged@K beside every metric: how much of the top K the labels cover
 shown = [*families, *([] if "judged" in families else ["judged"])]
 view = ("res", run.id, run.name, results.view_of(run), tuple(shown), drop)
@@ -101,5 +100,5 @@ with left:
     results.drilldown_view(ctx, run, qid, k)
 
 st.subheader(t("res.downloads"))
-results.downloads(ctx, run, frame)
+results.downloads(ctx, run, frame, families=families, k=k)
 results.share_link(ctx, run)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import html
 import math
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -422,6 +424,36 @@ def cost_quality_figure(runs: CostRows, *, metric: str = "ndcg@10", currency: st
     return fig
 
 
+#: a chart title's line, in columns (a wide Japanese character takes two): what a chart
+#: 700 pixels wide holds in plotly's title font, beside the axis's margin
+TITLE_COLUMNS = 60
+#: where a title's line may end: after a space or a comma (ASCII, or the Japanese U+3001 and
+#: U+FF0C, written by code point: no Japanese text lives outside the catalog)
+_BREAK_AFTER = re.compile(f"(?<=[\\s,{chr(0x3001)}{chr(0xFF0C)}])")
+#: the height of one line of a chart title (plotly's title font: 1.4 × 13 px)
+TITLE_LINE_PX = 24
+
+
+def _wrapped(title: str, columns: int = TITLE_COLUMNS) -> str:
+    """``title`` escaped, with ``<br>`` where it would run past ``columns``: plotly draws a
+    title on one line, cut at the chart's edge. Lines break at spaces and after commas (the
+    Japanese ones, U+3001 and U+FF0C, too), never inside a word."""
+
+    def width(text: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+    pieces = [p for p in _BREAK_AFTER.split(title) if p]
+    lines, line = [], ""
+    for piece in pieces:
+        if line and width(line + piece.rstrip()) > columns:
+            lines.append(line.rstrip())
+            line = piece.lstrip()
+        else:
+            line += piece
+    lines.append(line.rstrip())
+    return "<br>".join(_esc(x) for x in lines if x)
+
+
 def _alternating(x: Sequence[float]) -> list[str]:
     order = sorted(range(len(x)), key=lambda i: x[i])
     where = [""] * len(x)
@@ -462,11 +494,26 @@ def sweep_figure(sweep: WeightSweep, band: Bands | None = None, *, lang: str = "
         name=_esc(t("sweep.chosen", lang, alpha=f"{sweep.chosen_alpha:g}")),
         marker={"size": 13, "symbol": "star", "color": PALETTE[2]},
         text=[f"{test[j]:.4f}"], textposition="top center", meta={"kind": "chosen"},
+        cliponaxis=False,  # at α = 0 or 1 the value is drawn half outside the plot
         hovertemplate=f"α=%{{x}}<br>{_esc(label)}: %{{y:.4f}}<extra></extra>"))
     a, b = sweep.names
-    _layout(fig, lang, t("sweep.title", lang, metric=label, a=a, b=b), hovermode="closest")
-    fig.update_xaxes(title={"text": _esc(t("sweep.alpha_axis", lang))}, range=[-0.03, 1.03],
-                     tickvals=list(alphas), ticktext=[f"{x:g}" for x in alphas])
+    title = _wrapped(t("sweep.title", lang, metric=label, a=a, b=b))
+    _layout(fig, lang, None, hovermode="closest")
+    # Two run names make a long title, and four legend entries wrap: a legend above the plot
+    # grew up into the title. The title sits above the plot in as many lines as it takes
+    # (broken here: plotly does not wrap) and pushes the top margin; the legend goes below
+    # the α axis, where more rows push the bottom margin.
+    # (plotly anchors a title of several lines by its first line: the pad lifts the rest)
+    more = title.count("<br>") * TITLE_LINE_PX
+    fig.update_layout(
+        title={"text": title, "x": 0, "xanchor": "left", "xref": "paper", "y": 1,
+               "yref": "paper", "yanchor": "bottom", "pad": {"b": 12 + more}},
+        margin={"t": 24 + TITLE_LINE_PX + more, "b": 40},
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.12, "yref": "paper",
+                "yanchor": "top"})
+    fig.update_xaxes(title={"text": _esc(t("sweep.alpha_axis", lang)), "standoff": 6},
+                     range=[-0.03, 1.03], tickvals=list(alphas),
+                     ticktext=[f"{x:g}" for x in alphas])
     fig.update_yaxes(title={"text": _esc(label)}, rangemode="tozero")
     return fig
 

@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 Qrels = Mapping[str, Mapping[str, float]]
 
 __all__ = ["Drilldown", "disagreement", "display_frame", "drilldown", "first_relevant_ranks",
-           "per_query_frame", "runs_frame", "safe_csv", "snippet", "summary_frame",
-           "summary_grid"]
+           "per_query_every_k", "per_query_frame", "runs_frame", "safe_csv", "snippet",
+           "summary_frame", "summary_grid"]
 
 #: cell prefixes a spreadsheet would read as a formula (CSV / formula injection)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -110,17 +110,19 @@ def first_relevant_ranks(ranking: Ranking, qrels: Qrels, query_ids: Sequence[str
 
 def per_query_frame(table: MetricTable, dataset: Dataset, ranking: Ranking,
                     metrics: Sequence[str] = ("ndcg@10",), *, include_text: bool = True,
-                    worst_first: bool = True) -> pd.DataFrame:
+                    worst_first: bool = True, sort_on: str | None = None) -> pd.DataFrame:
     """One row per evaluated query: ``query_id``, ``query`` (its text, unless
     ``include_text=False``), ``n_relevant``, ``first_relevant_rank`` (nullable Int64; missing
     when no relevant document was retrieved at any depth), ``no_relevant`` (the query has
     none in the qrels), then one column per metric in ``metrics`` (K above the table's Kmax is
     cut to Kmax).
 
-    Sorted worst first on the first metric (ties: later first relevant rank first, then query
-    id), so the queries to look at are on top.
+    Sorted worst first on ``sort_on`` (default: the first metric; ties: later first relevant
+    rank first, then query id), so the queries to look at are on top.
     """
     metrics = [_clip_metric(m, table.kmax) for m in metrics]
+    key = _clip_metric(sort_on, table.kmax) if sort_on is not None else \
+        (metrics[0] if metrics else None)
     qids = list(table.query_ids)
     first = first_relevant_ranks(ranking, dataset.qrels, qids,
                                  relevance_level=table.relevance_level)
@@ -131,15 +133,35 @@ def per_query_frame(table: MetricTable, dataset: Dataset, ranking: Ranking,
     frame["first_relevant_rank"] = pd.array([int(r) if r > 0 else pd.NA for r in first],
                                             dtype="Int64")
     frame["no_relevant"] = np.asarray(table.no_relevant, dtype=bool)
-    for m in dict.fromkeys(metrics):
-        frame[m] = table.value(m)
-    if worst_first and metrics:
+    # every metric column at once: hundreds of them (every K) inserted one by one would
+    # fragment the frame
+    names = list(dict.fromkeys(metrics))
+    frame = pd.concat([frame, pd.DataFrame({m: table.value(m) for m in names},
+                                           columns=names)], axis=1)
+    if worst_first and key is not None:
         # Missing first-relevant ranks sort as "worst" (beyond any rank).
         depth = frame["first_relevant_rank"].fillna(np.iinfo(np.int64).max).astype("int64")
         order = np.lexsort((np.asarray(frame["query_id"], dtype=str), -depth.to_numpy(),
-                            frame[metrics[0]].to_numpy()))
+                            table.value(key)))
         frame = frame.iloc[order].reset_index(drop=True)
     return frame
+
+
+def per_query_every_k(table: MetricTable, dataset: Dataset, ranking: Ranking,
+                      families: Iterable[str], *, sort_on: str | None = None,
+                      include_text: bool = True) -> pd.DataFrame:
+    """:func:`per_query_frame` with every K from 1 to the table's Kmax of ``families``: one
+    row per query, the metric columns family by family, K ascending (``recall@1`` …
+    ``recall@100``, ``ndcg@1`` …), rows worst first on ``sort_on`` (the metric the page's
+    table is read on).
+
+    Wide, not long (``query_id, metric, k, value``): a spreadsheet sorts and filters rows of
+    queries, and 10,000 queries × 4 metrics × 100 K would be 4 million long rows — more than
+    a sheet holds (1,048,576) — where wide they are 10,000 rows of 400 metric columns.
+    """
+    names = table.names(range(1, table.kmax + 1), list(dict.fromkeys(families)))
+    return per_query_frame(table, dataset, ranking, names, sort_on=sort_on,
+                           include_text=include_text)
 
 
 def _clip_metric(name: str, kmax: int) -> str:

@@ -4,15 +4,25 @@ retrieval, and metric tables come memoized on the :class:`ragdash.run.Run`."""
 
 from __future__ import annotations
 
+import math
+import unicodedata
+
 import pandas as pd
 import streamlit as st
 
 from ..cost import estimate_evaluation
 from ..errors import RagdashError
 from ..i18n import DEFAULT_LANG, convention
-from ..metrics import DEFAULT_KS, FAMILIES, FAMILY_NAMES
+from ..judgments.coverage import caveat
+from ..metrics import DEFAULT_KS, FAMILIES, FAMILY_NAMES, MetricTable, metric_label
 from ..present.charts import PLOTLY_CONFIG, histogram_figure
-from ..present.tables import display_frame, drilldown, per_query_frame, safe_csv
+from ..present.tables import (
+    display_frame,
+    drilldown,
+    per_query_every_k,
+    per_query_frame,
+    safe_csv,
+)
 from ..run import Run
 from ..runs import export_json, export_trec
 from . import keys, labels, setup_download
@@ -20,7 +30,7 @@ from .chunk_view import with_matched_chunks
 from .memo import memo
 from .page import PageContext, missing_link
 from .tables import runs_table, shared_note
-from .widgets import bind, bind_choice, bind_multi, code, md
+from .widgets import bind, bind_choice, bind_multi, code, md, say
 
 DEFAULT_FAMILIES = ["recall", "ndcg", "mrr"]
 
@@ -47,6 +57,56 @@ def pick_k(ctx: PageContext, kmax: int) -> int:
     default = 10 if 10 in options else options[-1]
     return int(st.selectbox(ctx.t("res.k"), options, help=ctx.t("res.k_help"),
                             **bind_choice(keys.K_VIEW, options, default)))
+
+
+#: CSS: in the container ``key``, labels and values that do not fit wrap onto another line
+#: instead of ending in "…" (a model id on a card, a Japanese toggle label); Streamlit 1.67
+#: cuts them to one line
+_WRAP = ("<style>.st-key-{key} .stMarkdownEllipsis,.st-key-{key} .stMarkdownEllipsis *"
+         "{{white-space:normal;overflow-wrap:anywhere;text-overflow:clip}}</style>")
+
+
+def wrapping(key: str):
+    """A container (``st.container(key=key)``) whose texts wrap instead of being cut."""
+    box = st.container(key=key)
+    box.html(_WRAP.format(key=key))
+    return box
+
+
+def run_cards(ctx: PageContext, run: Run, n_queries: int) -> None:
+    """The run at a glance: dataset, queries, retriever or model, time taken. A long model
+    id or dataset name wraps onto a second line rather than ending in "…"."""
+    t = ctx.t
+    box = wrapping("res_cards")
+    with box:
+        # smaller than Streamlit's 2.25rem, so a 40-character model id takes two lines
+        # rather than four; the names get the room
+        box.html("<style>.st-key-res_cards [data-testid='stMetricValue']{font-size:1.5rem;"
+                 "line-height:1.3}</style>")
+        cols = st.columns([2, 1.2, 3, 1.3])
+        cols[0].metric(t("res.dataset"), run.dataset.name)
+        cols[1].metric(t("res.queries"), f"{n_queries:,}")
+        cols[2].metric(t("res.retriever"), run.model or run.retriever)
+        cols[3].metric(t("res.seconds"),
+                       f"{run.seconds:.1f} s" if run.seconds is not None else "—")
+
+
+def coverage_warning(ctx: PageContext, run: Run, table: MetricTable, families: list[str],
+                     k: int, *, drop_no_relevant: bool = False) -> str | None:
+    """When the run's top ``k`` is thinly judged, the sentence Compare's verdict and the
+    command line say (:func:`ragdash.judgments.coverage.caveat`): "bm25's top 10 is 87%
+    unjudged: bm25's nDCG@10 is a lower bound; …", on nDCG when it is picked (as the command
+    line reads it), else on the first metric picked. Returns what was said, or ``None``."""
+    read_on = [f for f in families if f != "judged"] or ["ndcg"]
+    fam = "ndcg" if "ndcg" in read_on else read_on[0]
+    said = caveat({run.name or run.id or "": table.mean(f"judged@{k}",
+                                                         drop_no_relevant=drop_no_relevant)},
+                  k=k, metric=metric_label(f"{fam}@{k}"), judged_only=table.judged_only)
+    if said is None:
+        return None
+    text = say(said, ctx.lang)
+    st.warning(text, icon=":material/rule:")
+    return text
 
 
 def per_query_table(ctx: PageContext, run: Run, families: list[str], k: int,
@@ -216,7 +276,12 @@ def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int, *,
     if narrow:
         st.table(rel_shown.hide(axis="index"))
     else:
-        st.dataframe(rel_shown, hide_index=True, key=f"drill_rel:{run.id}")
+        # the rank column as wide as its longest label: the grid sizes a column to its
+        # typical cell and, past 5 rows, ignores cells twice the average, so among many
+        # short ranks "rank 13 (below the top 10)" was cut to "rank 13 (below t…"
+        header = t("col.rank_got")
+        st.dataframe(rel_shown, hide_index=True, key=f"drill_rel:{run.id}", column_config={
+            header: st.column_config.TextColumn(width=fit_width([header, *rel["rank_got"]]))})
     st.markdown(f"**{t('res.drill_top', k=d.k)}**")
     top = with_matched_chunks(run, qid, d.top.copy())  # a chunked run: the chunk that matched
     top["relevant"] = top["relevant"].map({True: "✓", False: ""})
@@ -236,6 +301,20 @@ def drilldown_view(ctx: PageContext, run: Run, qid: str, k: int, *,
                      hide_index=True, key=f"drill_top:{run.id}",
                      column_config={t("col.score"): st.column_config.NumberColumn(
                          format="%.4f")})
+
+
+#: the data grid's text size and a cell's padding on both sides, in pixels (Streamlit 1.67)
+GRID_FONT_PX, GRID_PADDING_PX = 14, 2 * 8
+
+
+def fit_width(texts) -> int:
+    """Pixels wide enough for the longest of ``texts`` in a data grid cell, on the safe side:
+    a wide (CJK) character counts 1 em, any other 0.5 em (a label in the app's font, Source
+    Sans, averages 0.42 em a character; tests/browser/test_japanese_views.py measures the
+    drill-down's labels in Chromium)."""
+    ems = max((sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.5
+                   for ch in str(text)) for text in texts), default=0.0)
+    return math.ceil(ems * GRID_FONT_PX) + GRID_PADDING_PX + 8
 
 
 #: characters of a document text kept in a narrow drill-down (the table wraps them)
@@ -289,29 +368,54 @@ def _highlight(frame: pd.DataFrame, mask, color: str):
         axis=1)
 
 
-def downloads(ctx: PageContext, run: Run, per_query: pd.DataFrame) -> None:
-    """Per-query CSV, run JSON, TREC run, and the standalone HTML report."""
+#: what the per-query CSV holds: the K of the table, or every K (message keys)
+_CSV_KS = {"table": "resultsview.csv_table_k", "every": "resultsview.csv_every_k"}
+
+
+def downloads(ctx: PageContext, run: Run, per_query: pd.DataFrame, *, families: list[str],
+              k: int) -> None:
+    """Per-query CSV (the table's K, or every K), run JSON, TREC run, the setup file and the
+    standalone HTML report. Every label wraps onto a second line where it does not fit."""
     t = ctx.t
     stem = _file_stem(run.name)
     report_button(ctx, [run], key="dl_report")
+    kmax = labels.table_of(run).kmax
+    which = st.radio(t("resultsview.csv_ks"), list(_CSV_KS), horizontal=True,
+                     format_func=lambda v: t(_CSV_KS[v], k=k, kmax=kmax),
+                     help=t("resultsview.csv_ks_help", kmax=kmax),
+                     **bind_choice("rd_csv_ks", list(_CSV_KS), "table"))
+    if which == "every":
+        # the metrics picked and Judged@K (the curves' lines), every K; rows in the table's
+        # order. Built on click only: 280 queries x 400 columns is a moment, 10,000 a second
+        shown = [*families, "judged"]
+
+        def csv() -> bytes:
+            return safe_csv(per_query_every_k(labels.table_of(run), run.dataset, run.ranking,
+                                              shown, sort_on=f"{families[0]}@{k}"))
+        csv_name = f"{stem}-per-query-every-k.csv"
+    else:
+        def csv() -> bytes:
+            return safe_csv(per_query)
+        csv_name = f"{stem}-per-query.csv"
     # Callables: a file is built when its button is clicked, not on every redraw. A click
     # does not rerun the page (on_click="ignore"): every rerun gives each deferred file a new
     # id, so a second click within a second would ask for the old one and never get its file.
     cols = st.columns(4)
-    cols[0].download_button(t("res.dl_csv"), lambda: safe_csv(per_query),
-                            f"{stem}-per-query.csv", "text/csv", key="dl_csv",
-                            icon=":material/table:", on_click="ignore")
+    cols[0].download_button(t("res.dl_csv"), csv, csv_name, "text/csv", key="dl_csv",
+                            icon=":material/table:", on_click="ignore", wrap=True)
     cols[1].download_button(t("res.dl_json"), lambda: export_json(run), f"{stem}.json",
                             "application/json", key="dl_json", icon=":material/data_object:",
-                            on_click="ignore")
+                            on_click="ignore", wrap=True)
     # an id with a space: score could not read it back (a pass over every row: kept)
     unsafe = memo(("trec_ids", run.id), run.ranking.trec_id_problem)
     cols[2].download_button(t("res.dl_trec"), lambda: export_trec(run), f"{stem}.trec.txt",
                             "text/plain", key="dl_trec", icon=":material/list:",
-                            disabled=unsafe is not None, on_click="ignore",
+                            disabled=unsafe is not None, on_click="ignore", wrap=True,
                             help=None if unsafe is None else t("res.dl_trec_unsafe", id=md(
                                 repr(unsafe[1])), kind=t(_ID_KIND_KEYS[unsafe[0]])))
-    setup_download.download_button(ctx, run, cols[3], stem=stem)  # the file that reruns it
+    # the file that reruns it; in a container of its own, whose buttons wrap their label
+    # (a button placed straight in a column is cut to one line)
+    setup_download.download_button(ctx, run, cols[3].container(), stem=stem)
     labels.export_button(ctx, run, key="dl_labels")
 
 
@@ -344,7 +448,7 @@ def report_button(ctx: PageContext, runs: list[Run], *, key: str, frontier=None,
     stem = _file_stem(runs[0].name if len(runs) == 1 else "comparison")
     left.download_button(t("res.dl_report"), build, f"{stem}-report.html", "text/html",
                          key=key, type="primary", icon=":material/description:",
-                         on_click="ignore")
+                         on_click="ignore", wrap=True)
 
 
 def _file_stem(name: str) -> str:
