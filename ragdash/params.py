@@ -30,7 +30,7 @@ from typing import Any
 from .i18n import Text, text
 
 __all__ = ["BM25", "BM25_METHODS", "CHUNKING", "ENGINE", "EVALUATION", "FUSION", "FUSION_METHODS",
-           "FUSION_NORMS", "JUDGE", "KINDS", "LOCAL", "OPENAI", "OWN_KINDS", "PYTHON",
+           "FUSION_NORMS", "HTTP", "JUDGE", "KINDS", "LOCAL", "OPENAI", "OWN_KINDS", "PYTHON",
            "RERANK_HTTP", "RERANK_KINDS", "RERANK_LOCAL", "RERANK_PROTOCOLS", "RETRIEVER_KINDS",
            "Param", "Stage",
            "embedding_stage", "retriever_stage"]
@@ -221,10 +221,10 @@ class Stage:
 
 # -- the choices -----------------------------------------------------------------------------
 #: first-stage kinds, in the order help texts list them
-RETRIEVER_KINDS = ("bm25", "openai", "local", "milvus", "qdrant", "python")
+RETRIEVER_KINDS = ("bm25", "openai", "local", "milvus", "qdrant", "chroma", "python", "http")
 #: the retriever kinds that are a team's own search (ragdash.retrieval.own): they chunk,
 #: embed and rank themselves
-OWN_KINDS = ("python",)
+OWN_KINDS = ("python", "http")
 #: how an own search's results are mapped to the corpus besides by id
 OWN_MATCHES = ("text",)
 #: the retriever kinds served by a vector engine (a deployed collection)
@@ -346,6 +346,28 @@ PYTHON = Stage("python", (
     Param("allow_failures", "bool", False, help="param.python.allow_failures"),
 ), help="param.stage.python")
 
+#: how a search service is asked (ragdash.retrieval.own.http)
+HTTP_METHODS = ("POST", "GET")
+
+#: a team's search service over HTTP (``--retriever http --url URL --ids PATH``):
+#: ragdash.retrieval.own.http; the key comes from the variable ``api_key_env`` names
+HTTP = Stage("http", (
+    Param("url", "str", help="param.http.url", required=True, metavar="URL"),
+    Param("request", "str", help="param.http.request", metavar="TEMPLATE"),
+    Param("method", "str", "POST", help="param.http.method", choices=HTTP_METHODS),
+    Param("ids", "str", help="param.http.ids", metavar="PATH"),
+    Param("scores", "str", help="param.http.scores", metavar="PATH"),
+    Param("texts", "str", help="param.http.texts", metavar="PATH"),
+    Param("api_key_env", "str", help="param.http.api_key_env", metavar="NAME", env=True),
+    Param("api_key_header", "str", help="param.http.api_key_header", metavar="NAME"),
+    PYTHON["match"],
+    Param("concurrency", "int", 4, help="param.http.concurrency", low=1, high=256,
+          metavar="N"),
+    Param("timeout", "float", 30.0, help="param.http.timeout", low=0, high=3600, above=True,
+          metavar="SECONDS", step=5.0),
+    PYTHON["allow_failures"],
+), help="param.stage.http")
+
 # -- chunking, fusion, rerank ----------------------------------------------------------------
 CHUNKING = Stage("chunking", (
     Param("size", "int", help="param.chunking.size", required=True, low=16,
@@ -427,6 +449,8 @@ def retriever_stage(kind: str, embedder: str | None = None) -> Stage:
         return embedding_stage(kind)
     if kind == "python":
         return PYTHON
+    if kind == "http":
+        return HTTP
     if kind in ENGINE_KINDS:
         base = CHROMA_ENGINE if kind == "chroma" else ENGINE
         return base.plus(kind, embedding_stage(embedder or ENGINE["embedder"].default).params)

@@ -55,7 +55,7 @@ class SearchIndex:
 
 
 def _desc(doc_id: str):
-    return tuple(-b for b in doc_id.encode("utf-8")) + (1,)
+    return (*(-b for b in doc_id.encode("utf-8")), 1)
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -130,7 +130,7 @@ def evaluate_setup(args, *, ks: list[int], kmax: int) -> Setup:
     embedder = getattr(args, "embedder", None) if kind in P.ENGINE_KINDS else None
     stage = P.retriever_stage(kind, embedder)
     every = [*P.BM25, *EMBEDDING_PARAMS, *(p for p in P.ENGINE if p.name != "embedder"),
-             *P.PYTHON]
+             *P.PYTHON, *P.HTTP]
     _stray(args, every, set(stage.names), "--retriever", _first_stage_owners())
     flags: dict = {}
     retriever = {"kind": kind, **_values(args, stage, ("retriever",), flags)}

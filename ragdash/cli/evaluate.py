@@ -91,6 +91,10 @@ examples:
       --base-url http://localhost:11434/v1          (a local server: no key needed)
   python -m ragdash evaluate data/jsquad-valid --retriever python \\
       --entry my_rag/search.py:retriever --id-field doc_id   (your own search)
+  SEARCH_KEY=... python -m ragdash evaluate data/jsquad-valid --retriever http \\
+      --url http://localhost:9200/docs/_search --api-key-env SEARCH_KEY \\
+      --request '{"query": {"match": {"text": "{query}"}}, "size": {k}}' \\
+      --ids 'hits.hits[*]._id' --scores 'hits.hits[*]._score'   (a search service)
 
 the API key: read from $OPENAI_API_KEY, or from the variable named by --api-key-env; never a
 command-line value (it would land in shell history and process lists). Servers on this machine
@@ -132,6 +136,7 @@ def register(subparsers) -> None:
     add_chunk_options(p)
     add_engine_options(p, deployed=True)
     add_own_options(p)
+    add_http_options(p)
     p.set_defaults(func=run)
 
 
@@ -146,6 +151,18 @@ def add_own_options(p) -> None:
     add_params(g, [P.PYTHON["entry"], P.PYTHON["match"]])
     g.add_argument("--allow-failures", dest="allow_failures", action="store_const",
                    const=True, default=None, help=help_text(P.PYTHON["allow_failures"]))
+
+
+def add_http_options(p) -> None:
+    """``--retriever http``: ``--url``, ``--request``, ``--method``, ``--ids``, ``--scores``,
+    ``--texts`` (the key: ``--api-key-env`` / ``--api-key-header``; ``--match``,
+    ``--concurrency``, ``--timeout`` and ``--allow-failures`` are read for it too)."""
+    from .. import params as P
+
+    g = p.add_argument_group("your search service (--retriever http; docs/own-retriever.md; "
+                             "the key from --api-key-env, in --api-key-header; --match, "
+                             "--concurrency, --timeout and --allow-failures apply to it too)")
+    add_params(g, [P.HTTP[n] for n in ("url", "request", "method", "ids", "scores", "texts")])
 
 
 def add_chunk_options(p) -> None:

@@ -6,11 +6,11 @@ and rerankers.
     stages.first, stages.fusion, stages.reranker, stages.secrets
 
 Credentials never travel in a setup: a :data:`KeySource` gives them — ``(role, env, url)``
-with ``role`` one of ``"embeddings"``, ``"rerank"``, ``"engine"``, ``env`` the variable the
-setup names (``api_key_env``, ``engine_token_env``; None: the default for that service) and
-``url`` the server's base URL. :func:`environment_keys` reads the environment (the command
-line's rule: a server on another machine must have a key); the app passes the keys typed in
-its password fields.
+with ``role`` one of ``"embeddings"``, ``"rerank"``, ``"engine"``, ``"search"`` (a search
+service), ``env`` the variable the setup names (``api_key_env``, ``engine_token_env``; None:
+the default for that service) and ``url`` the server's base URL. :func:`environment_keys`
+reads the environment (the command line's rule: a server on another machine must have a key);
+the app passes the keys typed in its password fields.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ def environment_keys(*, flags: bool = True, environ=None) -> KeySource:
         key = env_vars.get(env, "").strip()
         if key or is_loopback_url(url):
             return key or None
+        if role == "search":  # a search service on another machine, its key not set
+            raise error(AuthenticationError, "searchsvc.no_api_key", env=env, url=url)
         if not flags:
             raise error(AuthenticationError, "setup.no_api_key", env=env)
         if role == "embeddings":
@@ -123,6 +125,8 @@ def build_retriever(stage: FirstStage, *, keys: KeySource | None = None,
 
         retriever = own_retriever(entry=o["entry"], base=base, **{
             p.name: o[p.name] for p in P.PYTHON if p.name != "entry" and p.name in o})
+    elif stage.kind == "http":  # a team's search service (ragdash.retrieval.own.http)
+        retriever = _http_retriever(o, keys, into)
     else:
         retriever = _engine_retriever(stage.kind, o, keys, into)
     into.warnings += list(getattr(getattr(retriever, "embedder", None), "warnings", ()))
@@ -143,6 +147,20 @@ def _dense_options(kind: str, o: dict, keys: KeySource, into: Stages) -> dict:
             into.secrets.append(key)
         out["api_key"] = key
     return out
+
+
+def _http_retriever(o: dict, keys: KeySource, into: Stages):
+    """A search service's retriever; its key (role ``"search"``) from ``keys``, never from
+    the setup."""
+    from ..retrieval.own.http import http_retriever
+
+    key = keys("search", o.get("api_key_env"), o.get("url"))
+    if key:
+        into.secrets.append(key)
+    retriever = http_retriever(o["url"], api_key=key, api_key_env=o.get("api_key_env"), **{
+        p.name: o[p.name] for p in P.HTTP if p.name != "url" and not p.env and p.name in o})
+    into.warnings += list(retriever.search.warnings)
+    return retriever
 
 
 def _engine_retriever(kind: str, o: dict, keys: KeySource, into: Stages):

@@ -235,6 +235,11 @@ def _first_from_config(config: Mapping, label: str) -> dict:
         item.update(_embedding_options(embedder, dense))
     elif kind == "bm25":
         item.update({k: config[k] for k in P.BM25.names if config.get(k) is not None})
+    elif kind == "http":  # a search service: its settings, never its key
+        item.update({k: config[k] for k in P.HTTP.names
+                     if config.get(k) is not None and not P.HTTP[k].env})
+        if config.get("api_key_set") and config.get("api_key_env"):
+            item["api_key_env"] = config["api_key_env"]
     else:
         item.update(_embedding_options(kind, config))
     if config.get("chunking"):

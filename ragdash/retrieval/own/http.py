@@ -55,7 +55,7 @@ from ...services.http import REPLY_FLOOR
 from ...services.service import Service, Spec, key_headers
 from .hits import Hit
 
-__all__ = ["DEFAULT_REQUEST", "METHODS", "HttpSearch", "Trial", "fill_template"]
+__all__ = ["DEFAULT_REQUEST", "METHODS", "HttpSearch", "Trial", "fill_template", "http_retriever"]
 
 #: the request body when none is given
 DEFAULT_REQUEST = '{"query": "{query}", "k": {k}}'
@@ -499,3 +499,31 @@ class HttpSearch:
 def _scrubbed(url: str, key: str | None) -> str:
     return scrub_secrets(url, [key] if key and len(key) >= 4 else [])
 
+
+
+#: what decides a search service's answers (its identity for the resume store): not its
+#: timeout, its concurrency, nor whether a key is set
+_IDENTITY = ("url", "method", "request", "ids", "scores", "texts")
+
+
+def http_retriever(url: str, *, match: str | None = None, concurrency: int = 4,
+                   allow_failures: bool = False, resume: bool = True, home=None,
+                   name: str | None = None, **options):
+    """An :class:`~ragdash.retrieval.own.retriever.OwnRetriever` over an :class:`HttpSearch`
+    (``options``: its settings — ``request``, ``method``, ``ids``, ``scores``, ``texts``,
+    ``api_key``, ``api_key_header``, ``api_key_env``, ``timeout``). Each request is bounded
+    by the service layer (deadline, retries), so the retriever sets no timeout of its own;
+    ``resume``: answers kept in ``$RAGDASH_HOME`` (``home``) as they arrive, so that a restart
+    asks only for the queries not answered yet."""
+    from .adapters import identity_of
+    from .answers import AnswerStore
+    from .retriever import OwnRetriever
+
+    search = HttpSearch(url, concurrency=concurrency, **options)
+    config = search.config()
+    identity = identity_of({k: config[k] for k in _IDENTITY}, None)
+    retriever = OwnRetriever(search, name=name or search.name, config=config, match=match,
+                             concurrency=concurrency, allow_failures=allow_failures,
+                             timeout=None, store=AnswerStore(home) if resume else None,
+                             identity=identity)
+    return retriever

@@ -192,3 +192,19 @@ def test_a_failed_query_is_counted_and_the_rest_kept(sample, service):
     assert len(run.ranking.get(queries[0].id)[0]) > 0
     while service.pending_faults:
         service._take_fault([queries[2].text])
+
+
+def test_a_saved_runs_configuration_gives_back_its_setup_without_the_key(service):
+    from ragdash.setup.run import setup_from_config
+
+    search = HttpSearch(service.url("es"), request=ES_REQUEST, api_key="sk-abc-123456789",
+                        api_key_header="X-Api-Key", api_key_env="SEARCH_KEY", **ES_PATHS)
+    config = {**search.config(), "match": None}
+    setup = setup_from_config(config, dataset="data", kmax=10)
+    (first,) = setup.retrievers
+    assert first.kind == "http"
+    assert {k: first.options.get(k) for k in ("url", "request", "ids", "scores", "texts",
+                                              "api_key_env", "api_key_header")} == {
+        "url": service.url("es"), "request": ES_REQUEST, **ES_PATHS,
+        "api_key_env": "SEARCH_KEY", "api_key_header": "X-Api-Key"}
+    assert "sk-abc" not in json.dumps(first.options)
