@@ -434,18 +434,20 @@ _BREAK_AFTER = re.compile(f"(?<=[\\s,{chr(0x3001)}{chr(0xFF0C)}])")
 TITLE_LINE_PX = 24
 
 
+def _width(text: str) -> int:
+    """Columns ``text`` takes: a wide (CJK) character two, any other one."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def _wrapped(title: str, columns: int = TITLE_COLUMNS) -> str:
     """``title`` escaped, with ``<br>`` where it would run past ``columns``: plotly draws a
     title on one line, cut at the chart's edge. Lines break at spaces and after commas (the
     Japanese ones, U+3001 and U+FF0C, too), never inside a word."""
 
-    def width(text: str) -> int:
-        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
     pieces = [p for p in _BREAK_AFTER.split(title) if p]
     lines, line = [], ""
     for piece in pieces:
-        if line and width(line + piece.rstrip()) > columns:
+        if line and _width(line + piece.rstrip()) > columns:
             lines.append(line.rstrip())
             line = piece.lstrip()
         else:

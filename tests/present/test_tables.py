@@ -16,6 +16,7 @@ from ragdash.present.tables import (
     display_frame,
     drilldown,
     first_relevant_ranks,
+    per_query_every_k,
     per_query_frame,
     runs_frame,
     safe_csv,
@@ -105,6 +106,46 @@ def test_per_query_frame_options(ds):
     assert "query" not in frame.columns
     assert "ndcg@3" in frame.columns  # K cut to the table's Kmax
     assert list(frame["query_id"]) == ["q1", "q2", "q3"]
+
+
+def test_per_query_every_k_holds_every_k_of_the_table_in_the_tables_order(ds):
+    rk = Ranking.from_dict(RUN_A)
+    table = evaluate(rk, ds.qrels, kmax=3, queries=ALL)
+    frame = per_query_every_k(table, ds, rk, ["recall", "judged", "recall"], sort_on="mrr@3")
+    metrics = ["recall@1", "recall@2", "recall@3", "judged@1", "judged@2", "judged@3"]
+    assert list(frame.columns) == ["query_id", "query", "n_relevant", "first_relevant_rank",
+                                   "no_relevant", *metrics]
+    # rows in the order of the table sorted on MRR@3 (the metric it is not made of)
+    assert list(frame["query_id"]) == list(per_query_frame(table, ds, rk, ["mrr@3"])["query_id"])
+    by = frame.set_index("query_id")
+    for name in metrics:
+        expected = dict(zip(table.query_ids, table.value(name)))
+        assert by[name].to_dict() == pytest.approx(expected), name
+    # hand-worked: q3 finds d2 at 1 and d5 at 3 (two relevant); q1's top 3 is d1, d4 judged
+    assert by.loc["q3", ["recall@1", "recall@2", "recall@3"]].tolist() == [0.5, 0.5, 1.0]
+    assert by.loc["q1", "judged@3"] == pytest.approx(2 / 3)
+
+
+def test_the_every_k_csv_reads_back_as_the_table(ds):
+    rk = Ranking.from_dict(RUN_A)
+    table = evaluate(rk, ds.qrels, kmax=3, queries=ALL)
+    data = safe_csv(per_query_every_k(table, ds, rk, ["ndcg", "mrr"]))
+    back = pd.read_csv(io.BytesIO(data), encoding="utf-8-sig", dtype={"query_id": str})
+    assert len(back) == len(table)
+    for name in table.names(range(1, 4), ["ndcg", "mrr"]):
+        got = dict(zip(back["query_id"], back[name]))
+        assert got == pytest.approx(dict(zip(table.query_ids, table.value(name)))), name
+
+
+def test_per_query_frame_sorts_on_the_metric_asked(ds):
+    rk = Ranking.from_dict(RUN_A)
+    table = evaluate(rk, ds.qrels, kmax=3, queries=["q1", "q2", "q3"])
+    # A: Recall@1 is q1 1, q2 0, q3 0.5; MRR@3 is q1 1, q2 0.5, q3 1 (a tie: by id)
+    default = per_query_frame(table, ds, rk, ["recall@1", "mrr@3"])
+    assert list(default["query_id"]) == ["q2", "q3", "q1"]
+    frame = per_query_frame(table, ds, rk, ["recall@1", "mrr@3"], sort_on="mrr@3")
+    assert list(frame["query_id"]) == ["q2", "q1", "q3"]
+    assert list(frame.columns[-2:]) == ["recall@1", "mrr@3"]
 
 
 def test_first_relevant_rank_follows_the_relevance_level(ds):

@@ -256,3 +256,93 @@ def test_a_run_link_carries_its_language(sample, run_id):
     assert fresh.title[0].value == "結果" and fresh.session_state["rd_lang"] == "ja"
     fresh.sidebar.radio(key="w:rd_lang").set_value("en").run()  # the switch still works
     assert fresh.title[0].value == "Results" and "lang" not in fresh.query_params
+
+
+# -- the coverage sentence: a thinly judged top K makes the numbers lower bounds ------------------
+def _warnings(at) -> str:
+    return plain("\n".join(str(w.value) for w in at.warning))
+
+
+def test_a_thinly_judged_top_k_is_said_to_make_the_metric_a_lower_bound(run_id):
+    """The sentence Compare's verdict and `evaluate` say: JSQuAD judges one paragraph per
+    question, so BM25's top 10 is mostly unjudged."""
+    at = open_page(new_app(run=run_id), "results")
+    table = get_store().load(run_id).table()
+    unjudged = round(100 * (1 - float(np.mean(table.value("judged@10")))))
+    assert 50 < unjudged < 100  # the premise: most of the top 10 has no label
+    said = _warnings(at)
+    assert (f"bm25 baseline's top 10 is {unjudged}% unjudged: bm25 baseline's nDCG@10 is a "
+            "lower bound; judge the gaps before deciding.") in said
+    # at the K picked for the tables, on the first metric picked when nDCG is not
+    at.selectbox(key="w:rd_k_view").set_value(5).run()
+    at.multiselect(key="w:rd_metrics").set_value(["recall", "mrr"]).run()
+    unjudged5 = round(100 * (1 - float(np.mean(table.value("judged@5")))))
+    said = _warnings(at)
+    assert f"top 5 is {unjudged5}% unjudged" in said and "Recall@5 is a lower bound" in said
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    assert (f"bm25 baseline の上位5件は {unjudged5}% が未判定です。bm25 baseline の Recall@5 は"
+            "下限値です。") in _warnings(at)
+
+
+def _fully_judged_run() -> str:
+    """Six documents, every one judged for every query (grade 0 is a judgement)."""
+    from ragdash.dataset import Dataset, Document, Query
+    from ragdash.ranking import Ranking
+    from ragdash.run import Run
+
+    docs = [Document(f"d{i}", f"document {i} about topic {i % 3}", f"doc {i}") for i in range(6)]
+    queries = [Query("q1", "topic 0"), Query("q2", "topic 1"), Query("q3", "topic 2")]
+    qrels = {q.id: {d.id: float(j % 3 == i) for j, d in enumerate(docs)}
+             for i, q in enumerate(queries)}
+    ranking = Ranking.from_dict({q.id: {d.id: float(6 - j) for j, d in enumerate(docs)}
+                                 for q in queries})
+    dataset = Dataset(docs, queries, qrels, name="fully judged")
+    return get_store().save(Run(dataset=dataset, ranking=ranking, query_ids=[q.id for q in queries],
+                                kmax=5, name="every document judged", retriever="bm25",
+                                seconds=0.1))
+
+
+def test_a_fully_judged_top_k_gets_no_coverage_sentence():
+    run_id = _fully_judged_run()
+    at = open_page(new_app(run=run_id), "results")
+    assert get_store().load(run_id).table().mean("judged@5") == 1.0
+    assert at.selectbox(key="w:rd_k_view").value == 5
+    assert "unjudged" not in _warnings(at) and "lower bound" not in texts(at)
+    at.sidebar.radio(key="w:rd_lang").set_value("ja").run()
+    assert "下限値" not in texts(at)
+
+
+# -- the per-query CSV: the table's K or every K ---------------------------------------------------
+def test_the_csv_offers_the_tables_k_or_every_k_of_the_run(run_id):
+    at = open_page(new_app(run=run_id), "results")
+    choice = at.radio(key="w:rd_csv_ks")
+    assert choice.value == "table"
+    assert list(choice.options) == ["K = 10, as in the table", "every K, 1 to 100"]
+    at.selectbox(key="w:rd_k_view").set_value(20).run()
+    choice = at.radio(key="w:rd_csv_ks")
+    assert choice.options[0] == "K = 20, as in the table"
+    choice.set_value("every").run()
+    assert not at.exception and at.radio(key="w:rd_csv_ks").value == "every"
+
+
+# -- the drill-down: a rank below the top K shown whole ------------------------------------------
+def test_the_rank_column_is_as_wide_as_its_longest_label(sample):
+    """Eight relevant documents, six in the top 10: the grid sized its rank column for "1" …
+    "6" (it ignores cells twice the average) and cut "rank 13 (below the top 10)"."""
+    import json
+
+    from ragdash.dataset import Dataset
+    from ragdash.retrieval.bm25 import BM25Retriever
+
+    query = sample.evaluated_queries()[0]
+    docs, _ = BM25Retriever().rank(sample, [query], 100).get(query.id)
+    qrels = {query.id: {d: 1.0 for d in [*docs[:6], docs[12], docs[39]]}}
+    many = Dataset(sample.documents, [query], qrels, name="many relevant")
+    at = open_page(new_app(run=save_bm25_run(many, name="many")), "results")
+    grid = next(d for d in at.dataframe if "Rank retrieved" in d.value.columns)
+    labels = list(grid.value["Rank retrieved"])
+    assert "rank 13 (below the top 10)" in labels and "rank 40 (below the top 10)" in labels
+    width = json.loads(grid.proto.columns)["Rank retrieved"]["width"]
+    # the app's font draws such a label at about 6 px a character (measured in Chromium by
+    # tests/browser/test_japanese_views.py), plus 8 px of padding each side
+    assert width >= 6 * max(map(len, labels)) + 16
