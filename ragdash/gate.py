@@ -107,6 +107,8 @@ def check(qrels, baseline: str | Side, candidate: str | Side, *,
         baseline, name=names[0], store=store, note=note)
     cand = candidate if isinstance(candidate, Side) else resolve_side(
         candidate, name=names[1], store=store, note=note)
+    for side in (base, cand):  # a name from a file or the store, safe to print
+        side.name = shown_name(side.name)
     if base.name == cand.name:
         cand.name = f"{cand.name} (candidate)"
         base.name = f"{base.name} (baseline)"
@@ -134,6 +136,15 @@ def check(qrels, baseline: str | Side, candidate: str | Side, *,
                   n_permutations=(DEFAULT_PERMUTATIONS if n_permutations is None
                                   else n_permutations),
                   coverage=coverage, notes=notes)
+
+
+def shown_name(name: str) -> str:
+    """A run's name as the gate prints it: control characters escaped (an ESC in a run file's
+    name or tag colours no terminal), at most :data:`ragdash.params.NAME_MAX` characters."""
+    from .params import NAME_MAX, escape_controls
+
+    name = str(name)
+    return escape_controls(name if len(name) <= NAME_MAX else name[:NAME_MAX] + "…")
 
 
 def check_options(metrics: Sequence[str], *, seed=0, n_resamples: int | None = None,

@@ -23,6 +23,7 @@ layer may read a default from it.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -455,3 +456,32 @@ def retriever_stage(kind: str, embedder: str | None = None) -> Stage:
         base = CHROMA_ENGINE if kind == "chroma" else ENGINE
         return base.plus(kind, embedding_stage(embedder or ENGINE["embedder"].default).params)
     raise KeyError(kind)
+
+
+# -- run names -------------------------------------------------------------------------------
+#: the longest run name ragdash takes (a setup file's ``name``, ``--name``, the Run page's
+#: field): tables, legends and reports show a name whole
+NAME_MAX = 200
+#: control characters (C0, DEL, C1: ESC, BEL, a line break, ...): never in a name, never
+#: written raw to a terminal
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def name_problem(name: str) -> str | None:
+    """None when ``name`` can be a run's name, else ``"long"`` (more than :data:`NAME_MAX`
+    characters) or ``"control"`` (it holds a control character)."""
+    if len(name) > NAME_MAX:
+        return "long"
+    return "control" if _CONTROL.search(name) else None
+
+
+def clean_name(name: str) -> str:
+    """``name`` as a run may have it, for a text field where a refusal would be in the way:
+    control characters dropped, spaces trimmed, at most :data:`NAME_MAX` characters."""
+    return _CONTROL.sub("", str(name)).strip()[:NAME_MAX].strip()
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control character written as ``\\xNN`` (ESC as ``\\x1b``): a
+    name or key from a file, safe to print on a terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))

@@ -90,9 +90,26 @@ def main(argv: list[str] | None = None) -> int:
             os.environ["RAGDASH_VERBOSE"] = before
 
 
+def _check_name(name) -> None:
+    """``--name`` (evaluate, fuse, rerank, sweep) is a run's name: one line, at most
+    :data:`ragdash.params.NAME_MAX` characters; else a usage error, the value shown escaped."""
+    if not isinstance(name, str):
+        return
+    from ..params import NAME_MAX, name_problem
+
+    if name_problem(name) is not None:
+        from ..errors import RetrievalError
+        from ..i18n import error
+        from ..setup.model import show
+
+        raise error(RetrievalError, "gatechecks.bad_name_flag", flag="--name", max=NAME_MAX,
+                    value=show(name))
+
+
 def _run(args) -> int:
     """The command, with ragdash's own errors as one line on stderr (exit 2)."""
     try:
+        _check_name(getattr(args, "name", None))
         return int(args.func(args) or 0)
     except RagdashError as exc:
         lang = _lang(args)

@@ -19,7 +19,7 @@ from pathlib import Path
 from .. import params as P
 from ..errors import RetrievalError
 from ..i18n import error, text
-from ..setup.model import Setup, Source, setup_from_dict
+from ..setup.model import Setup, Source, setup_from_dict, show
 from ._flags import _shown, add_params, dest, help_text
 
 __all__ = ["EMBEDDING_PARAMS", "FlagSource", "add_params", "dest", "evaluate_setup",
@@ -59,9 +59,14 @@ class FlagSource(Source):
         return self.flags.get(tuple(path)) or self.flags.get(tuple(path[-1:])) or str(path[-1])
 
     def bad_value(self, path, param, value):
-        shown = _shown(value) if not isinstance(value, str) else repr(value)
+        # a text as the setup's messages show it: cut when long, control characters escaped
+        shown = _shown(value) if not isinstance(value, str) else show(value)
         return error(RetrievalError, "setup.bad_flag", flag=self.flag(path),
                      expected=param.expected(), value=shown)
+
+    def bad_name(self, path, value):
+        return error(RetrievalError, "gatechecks.bad_name_flag", flag=self.flag(path),
+                     max=P.NAME_MAX, value=show(value))
 
     def missing(self, path, param, owner):
         return error(RetrievalError, "setup.needs_flag", owner=self.owner or owner,
@@ -141,6 +146,7 @@ def evaluate_setup(args, *, ks: list[int], kmax: int) -> Setup:
     for name in ("limit_queries", "relevance_level", "name"):
         if getattr(args, name, None) is not None:
             raw[name] = getattr(args, name)
+            flags[(name,)] = "--" + name.replace("_", "-")
     chunking = _values(args, P.CHUNKING, ("chunking",), flags)
     if chunking:
         if "size" not in chunking:

@@ -84,9 +84,21 @@ class LineIndex:
         return None
 
 
+#: the most a setup file may hold: a setup is a few dozen lines (a megabyte is a wrong file,
+#: or a name of a hundred megabytes)
+MAX_BYTES = 1_000_000
+#: how deep a setup file may nest tables and lists (``[[retrievers]]`` > an item >
+#: ``chunking`` > a key is 4): thousands of levels are a broken or hostile file, refused
+#: before anything walks it (the TOML reader and the checks recurse once per level)
+MAX_DEPTH = 16
+
+
 def parse_setup(text: str, *, file: str | None = None, base: Path | None = None) -> Setup:
     """A checked :class:`Setup` from a setup file's text (``file``: its name, for messages;
     ``base``: the folder a relative dataset path starts from)."""
+    if len(text) > MAX_BYTES:
+        raise dataset_error("gatechecks.setup_too_big", file=file, size=f"{len(text):,}",
+                            max=f"{MAX_BYTES:,}")
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -96,7 +108,29 @@ def parse_setup(text: str, *, file: str | None = None, base: Path | None = None)
         raise dataset_error("setup.not_toml", file=file,
                             line=int(line.group(1)) if line else None,
                             reason=reason) from None
-    return setup_from_dict(raw, source=Source(file, LineIndex(text)), base=base)
+    except RecursionError:  # tomllib recurses once per nested list or inline table
+        raise dataset_error("gatechecks.setup_too_deep", file=file, max=MAX_DEPTH) from None
+    lines = LineIndex(text)
+    deep = _too_deep(raw)
+    if deep is not None:
+        raise dataset_error("gatechecks.setup_too_deep", file=file, line=lines(deep),
+                            max=MAX_DEPTH)
+    return setup_from_dict(raw, source=Source(file, lines), base=base)
+
+
+def _too_deep(raw: Mapping) -> tuple | None:
+    """The path of a value nested more than :data:`MAX_DEPTH` deep, else None (walked
+    without recursion: the point is to refuse what recursion cannot walk)."""
+    todo: list[tuple[tuple, object]] = [((), raw)]
+    while todo:
+        path, value = todo.pop()
+        if len(path) > MAX_DEPTH:
+            return path
+        if isinstance(value, Mapping):
+            todo += [((*path, k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            todo += [((*path, i), v) for i, v in enumerate(value)]
+    return None
 
 
 def load_setup(path: str | Path) -> Setup:
@@ -104,6 +138,10 @@ def load_setup(path: str | Path) -> Setup:
     folder."""
     p = Path(path)
     try:
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise dataset_error("gatechecks.setup_too_big", file=str(path), size=f"{size:,}",
+                                max=f"{MAX_BYTES:,}")
         raw = p.read_bytes()
     except OSError as exc:
         raise dataset_error("setup.unreadable", file=str(path),

@@ -126,9 +126,17 @@ class Source:
         return self.fail(path[:-1], text("setup.missing_key", key=param.name,
                          section=section(path[:-1])))
 
+    def bad_name(self, path: tuple, value: str) -> RagdashError:
+        """A run name too long or with a control character (:func:`ragdash.params.name_problem`)."""
+        return self.fail(path, text("gatechecks.bad_name", key=path[-1],
+                                    section=section(path[:-1]), max=P.NAME_MAX,
+                                    value=show(value)))
+
     def unknown(self, path: tuple, known: tuple[str, ...]) -> RagdashError:
-        key = str(path[-1])
-        guess = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        key = shown_key(path[-1])
+        # a key of a megabyte is no typo of a known one (and difflib would take minutes on it)
+        guess = (difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+                 if len(key) <= _SHOWN_CHARS else [])
         where = section(path[:-1])
         if guess:
             return self.fail(path, text("setup.unknown_key", key=key, section=where,
@@ -144,21 +152,50 @@ def section(path: tuple) -> str:
         return text("setup.top_level")
     if path[0] == "retrievers" and len(path) > 1:
         head = f"[[retrievers]] #{int(path[1]) + 1}"
-        rest = ".".join(str(p) for p in path[2:])
+        rest = ".".join(shown_key(p) for p in path[2:])
         return f"{head} {rest}".strip() if rest else head
-    return "[" + ".".join(str(p) for p in path) + "]"
+    return "[" + ".".join(shown_key(p) for p in path) + "]"
+
+
+#: how much of a text or key a message shows (a megabyte-long value is not echoed whole)
+_SHOWN_CHARS = 80
+
+
+def shown_key(key: Any) -> str:
+    """A key or table name as a message shows it: control characters escaped (``\\x1b``),
+    at most :data:`_SHOWN_CHARS` characters."""
+    key = str(key)
+    if len(key) > _SHOWN_CHARS:
+        key = key[:_SHOWN_CHARS] + "…"
+    return P.escape_controls(key)
 
 
 def show(value: Any) -> str:
-    """A value as a setup file writes it: ``"text"``, ``3``, ``true``, ``[1, 2]``."""
+    """A value as a setup file writes it: ``"text"``, ``3``, ``true``, ``[1, 2]``; a long
+    text, list or table cut after a few dozen characters (``…``), control characters
+    escaped."""
+    if isinstance(value, Mapping):
+        items = list(value.items())[:_SHOWN_ITEMS]
+        said = "{" + ", ".join(f"{shown_key(k)} = {show(v)}" for k, v in items)
+        return said + (", …}" if len(value) > _SHOWN_ITEMS else "}")
+    if isinstance(value, (list, tuple)):
+        said = "[" + ", ".join(show(v) for v in value[:_SHOWN_ITEMS])
+        return said + (", …]" if len(value) > _SHOWN_ITEMS else "]")
+    return _show_scalar(value)
+
+
+#: how many items of a list or table a message shows
+_SHOWN_ITEMS = 12
+
+
+def _show_scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{k} = {show(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(show(v) for v in value) + "]"
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        if len(value) > _SHOWN_CHARS:
+            value = value[:_SHOWN_CHARS] + "…"
+        # json escapes C0 controls; DEL and C1 (a terminal's CSI) are escaped here
+        return P.escape_controls(json.dumps(value, ensure_ascii=False))
     return str(value)
 
 
@@ -172,6 +209,8 @@ def setup_from_dict(raw: Mapping, *, source: Source | None = None,
     _refuse_credentials(raw, (), src)
     _check_table(raw, (), src, P.EVALUATION.names + TABLES)
     top = _read_params(raw, (), P.EVALUATION, src, skip=TABLES)
+    if "name" in top and P.name_problem(top["name"]) is not None:
+        raise src.bad_name(("name",), top["name"])
     chunking = _read_chunking(raw.get("chunking"), ("chunking",), src)
     if "retriever" in raw and "retrievers" in raw:
         raise src.fail(("retrievers",), text("setup.both_retrievers"))
@@ -324,7 +363,8 @@ def _refuse_credentials(raw: Any, path: tuple, src: Source) -> None:
         for key, value in raw.items():
             here = (*path, key)
             if is_credential_name(str(key)):
-                raise src.fail(here, text("setup.secret_key", key=key, section=section(path),
+                raise src.fail(here, text("setup.secret_key", key=shown_key(key),
+                                          section=section(path),
                                env_key=_env_key(path)))
             _refuse_credentials(value, here, src)
     elif isinstance(raw, list):
