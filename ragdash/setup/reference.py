@@ -162,11 +162,17 @@ def reference() -> str:
     out += _section('`kind = "bm25"`', P.BM25)
     out += _section('`kind = "openai"`', P.OPENAI)
     out += _section('`kind = "local"`', P.LOCAL)
-    out += _section('`kind = "milvus"` / `kind = "qdrant"`', P.ENGINE,
+    out += _section('`kind = "milvus"` / `kind = "qdrant"` / `kind = "chroma"`', P.ENGINE,
                     note="With the keys of the embedder it names (`openai` or `local`, above) "
-                         "in the same table, for the queries.")
+                         "in the same table, for the queries. Chroma: `uri` is the folder "
+                         "Chroma keeps its data in; `id_field` defaults to `id`, the record "
+                         "id.")
     out += _section('`kind = "python"`', P.PYTHON,
                     note="Your own search (docs/own-retriever.md); `chunking` does not apply.")
+    out += _section('`kind = "http"`', P.HTTP,
+                    note="Your search service (docs/own-retriever.md): `ids` (or `texts`) is "
+                         "required; the key is read from the variable `api_key_env` names, "
+                         "never written here; `chunking` does not apply.")
     out += _section("`[chunking]`", P.CHUNKING)
     out += _section("`[fusion]`", P.FUSION)
     rk = P.RERANK_KIND
