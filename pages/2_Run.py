@@ -46,7 +46,8 @@ else:
     limit = number(cols[1], P.EVALUATION["limit_queries"], t("run.limit"), keys.QUERY_LIMIT, t,
                    off=True)
     name = cols[2].text_input(t("run.name"), placeholder=t("run.name_placeholder"),
-                              **bind(keys.RUN_NAME, ""))
+                              max_chars=P.NAME_MAX, **bind(keys.RUN_NAME, ""))
+    name = P.clean_name(name)  # a pasted ESC or line break is not kept in the run's name
     limit = int(limit) or None
     estimate = run_form.cost_preview(ctx, ds, settings, limit)
 

@@ -54,6 +54,7 @@ from ..errors import RunStoreError
 from ..home import ragdash_home as default_home
 from ..i18n import error, t
 from ..judgments import JudgmentSet, Label, is_unsure_set
+from ..params import clean_name
 from ..ranking import Ranking
 from ..run import Run
 from ..secrets import scrub_secrets
@@ -526,7 +527,7 @@ class RunStore:
     save_run = save
 
     def rename(self, run_id: str, name: str) -> None:
-        name = (name or "").strip()[:200]
+        name = clean_name(name or "")  # one line, no control characters, 200 at most
         if not name:
             raise error(RunStoreError, "store.empty_name")
         with self._write() as conn:

@@ -105,3 +105,16 @@ def test_a_table_name_with_control_characters_is_named_escaped(tmp_path, capsys)
     path = write(tmp_path, '[retriever."\\u001b]0;pwned\\u0007"]\nx = 1\n')
     said = fails(capsys, "run", path)
     assert "\\x1b]0;pwned\\x07" in said
+
+
+def test_a_rename_keeps_one_line_of_200_characters(capsys):
+    import json
+
+    from ragdash.runs import get_store
+
+    assert main(["evaluate", str(SAMPLE), "--store", "--format", "json"]) == 0
+    run_id = json.loads(capsys.readouterr().out)["run_id"]
+    store = get_store()
+    store.rename(run_id, " new\x1b[2J name\x07" + "y" * 300)
+    name = store.load(run_id).name
+    assert name == ("new[2J name" + "y" * 300)[:200] and len(name) == 200
