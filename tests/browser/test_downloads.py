@@ -66,3 +66,45 @@ def test_rapid_successive_downloads_all_arrive(browser, app_url, home):
         assert "not found" not in log, log[-2000:]
     finally:
         context.close()
+
+
+def test_the_every_k_csv_holds_the_runs_metric_table(browser, app_url, home):
+    """"every K, 1 to 10": one row per query in the table's order, a column per metric
+    picked and Judged@K at every K, each value the saved run's own."""
+    import io
+    from pathlib import Path
+
+    import numpy as np
+    import pandas as pd
+
+    run_id = save_bm25_run(home, "every-k")
+    saved = RunStore(home).load(run_id)  # an identical run an earlier test saved keeps its name
+    table = saved.table()
+    context = browser.new_context(viewport={"width": 1400, "height": 1200},
+                                  accept_downloads=True)
+    page = context.new_page()
+    try:
+        open_app(page, f"{app_url}/Results?run={run_id}")
+        page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
+        wait_idle(page)
+        page.get_by_text(t("resultsview.csv_every_k", "en", kmax=10)).click()
+        wait_idle(page)
+        with page.expect_download(timeout=20_000) as info:
+            page.get_by_role("button", name=t("res.dl_csv", "en")).click()
+        download = info.value
+        assert download.suggested_filename == f"{saved.name}-per-query-every-k.csv"
+        frame = pd.read_csv(io.BytesIO(Path(download.path()).read_bytes()),
+                            encoding="utf-8-sig", dtype={"query_id": str})
+    finally:
+        context.close()
+    metrics = [f"{f}@{k}" for f in ("recall", "ndcg", "mrr", "judged") for k in range(1, 11)]
+    assert list(frame.columns) == ["query_id", "query", "n_relevant", "first_relevant_rank",
+                                   "no_relevant", *metrics]
+    assert sorted(frame["query_id"]) == sorted(table.query_ids) and len(frame) == 280
+    row_of = {q: i for i, q in enumerate(table.query_ids)}
+    rows = [row_of[q] for q in frame["query_id"]]
+    for name in metrics:
+        np.testing.assert_allclose(frame[name].to_numpy(), table.value(name)[rows],
+                                   err_msg=name)
+    # worst first on the table's metric (Recall@10), as on the page
+    assert np.all(np.diff(frame["recall@10"].to_numpy()) >= 0)

