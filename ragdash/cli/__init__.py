@@ -116,7 +116,9 @@ def _run(args) -> int:
         from ..i18n import message, t
 
         said = str(exc) if lang == "en" else message(exc, lang)
-        print(t("cli.error", lang, message=said), file=sys.stderr)
+        from ._output import safe_text
+
+        print(safe_text(t("cli.error", lang, message=said)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         from ..i18n import message, text

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import shutil
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -229,8 +230,22 @@ def to_json(obj, *, indent: int | None = 2) -> str:
         return json.dumps(_jsonable(obj), ensure_ascii=False, indent=indent, allow_nan=False)
 
 
+#: control characters a terminal acts on (ESC starts a colour or a title, BEL rings, CR
+#: overwrites the line, C1's CSI as ESC [): a name or id from a file is never printed raw
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def safe_text(text: str) -> str:
+    """``text`` with every control character but the tab and the line break written as
+    ``\\u001b``: what a terminal shows as text (and still valid inside a JSON string)."""
+    if not _TERMINAL_CONTROLS.search(text):
+        return text
+    return _TERMINAL_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def emit(text: str, *, stream=None) -> None:
     stream = sys.stdout if stream is None else stream
+    text = safe_text(text)
     stream.write(text if text.endswith("\n") else text + "\n")
 
 
@@ -245,7 +260,7 @@ def note(text: str) -> None:
         from ..i18n import message
 
         text = message(text, LANG)
-    print(text, file=sys.stderr)
+    print(safe_text(str(text)), file=sys.stderr)
 
 
 def note_if_reused(run) -> None:

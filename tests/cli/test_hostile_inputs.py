@@ -252,3 +252,52 @@ def test_index_prints_and_returns_the_validation_warnings(flawed, tmp_path):
     assert proc.returncode == 0, proc.stderr[-800:]
     assert "validation: 3 findings in flawed" in proc.stderr
     assert len(json.loads(proc.stdout)["warnings"]) == 3
+
+
+def test_control_characters_from_files_never_reach_the_terminal_raw(tmp_path):
+    """Issue 31, item 12: ESC / BEL in a setup file's path or a run file's name were printed
+    raw (a terminal acts on them: colours, title, bell). Every line ragdash prints writes them
+    as \\u001b; stdout's JSON stays valid."""
+    from ragdash.samples import sample_path
+
+    setup = tmp_path / "s.toml"
+    setup.write_text('dataset = "/nowhere/\\u001b]0;pwned\\u0007x"\n', encoding="utf-8")
+    done = ragdash("run", setup)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr
+    assert "\\u001b]0;pwned\\u0007x" in done.stderr
+
+    qrels = sample_path("jsquad-mini") / "qrels" / "test.tsv"
+    base = tmp_path / "base.trec"
+    assert ragdash("evaluate", sample_path("jsquad-mini"), "--save-run", base).returncode == 0
+    odd = tmp_path / "odd\x1b[2J\x9bname.trec"
+    odd.write_bytes(base.read_bytes())
+    for fmt in ("table", "json", "markdown"):
+        done = ragdash("check", qrels, base, odd, "--format", fmt, "--resamples", "1000",
+                       "--permutations", "1000")
+        assert done.returncode == 0, done.stderr
+        for stream in (done.stdout, done.stderr):
+            assert not any(c in stream for c in "\x1b\x07\x9b"), fmt
+        if fmt == "json":
+            assert json.loads(done.stdout)["candidate"] == "odd\\x1b[2J\\x9bname"
+
+
+def test_compare_refuses_a_negative_seed_and_caps_a_cutoff_at_the_runs_depth(tmp_path):
+    """--seed -1 was a numpy traceback (exit 1); ndcg@100000 took 28 s and 4.8 GB."""
+    from ragdash.samples import sample_path
+
+    qrels = sample_path("jsquad-mini") / "qrels" / "test.tsv"
+    base = tmp_path / "base.trec"
+    assert ragdash("evaluate", sample_path("jsquad-mini"), "--save-run", base,
+                   "--kmax", "20", "--k", "1,10,20").returncode == 0
+    other = tmp_path / "other.trec"
+    other.write_text(base.read_text().replace(" bm25\n", " other\n"))
+    done = ragdash("compare", qrels, base, other, "--seed", "-1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == ("error: the seed (--seed) must be a whole number of 0 or "
+                                   "more, not -1")
+    done = ragdash("compare", qrels, base, other, "--metric", "ndcg@100000", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    obj = json.loads(done.stdout)
+    assert obj["metric"] == "ndcg@20"
+    assert any("scored as nDCG@20" in n for n in obj["notes"])
