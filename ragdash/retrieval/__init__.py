@@ -89,6 +89,14 @@ def make_retriever(name: str, **options) -> Retriever:
         from .engines import make_engine_retriever
 
         return make_engine_retriever(key, **options)
+    if key == "http":  # a team's search service (the app's Run page)
+        from .own.http import http_retriever
+
+        return http_retriever(options.pop("url", ""), **options)
+    if key == "python":  # a team's own search, its entry from a setup file
+        from .own.search import own_retriever
+
+        return own_retriever(**options)
     raise error(RetrievalError, "retr.unknown", name=name,
                 names=", ".join(RETRIEVERS))
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from . import engine_form, keys, pipeline_form
+from . import engine_form, keys, pipeline_form, search_form
 
 #: the fields kept, each with the type its widget takes
 FIELDS: dict[str, type] = {
@@ -38,9 +38,11 @@ FIELDS: dict[str, type] = {
     engine_form.VECTOR_FIELD: str, engine_form.FILTER: str, engine_form.INDEX: str,
     engine_form.M: int, engine_form.EF_CONSTRUCTION: int, engine_form.EF: int,
     engine_form.NLIST: int, engine_form.NPROBE: int, engine_form.RECALL_K: int,
+    **search_form.FIELDS,
 }
 #: never kept, whatever is added to FIELDS
-SECRET = frozenset({keys.API_KEY, pipeline_form.RERANK_KEY, engine_form.TOKEN, keys.RUN_NAME})
+SECRET = frozenset({keys.API_KEY, pipeline_form.RERANK_KEY, engine_form.TOKEN, keys.RUN_NAME,
+                    search_form.KEY})
 #: the sessionStorage item
 STORAGE_KEY = "ragdash.run_form"
 #: session key: this session has taken in the settings the tab held

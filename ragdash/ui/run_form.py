@@ -12,7 +12,7 @@ from ..cost import count_tokens, estimate_evaluation, evaluation_texts, format_m
 from ..dataset import Dataset
 from ..errors import RagdashError
 from ..setup.build import is_loopback_url
-from . import engine_form, keys, state
+from . import engine_form, keys, search_form, state
 from .declared import choice, number
 from .page import PageContext
 from .tables import runs_table
@@ -39,10 +39,13 @@ PRESETS: dict[str, Preset] = {
     "tei": Preset("http://localhost:8080/v1", "BAAI/bge-m3", "local", needs_key=False),
     "custom": Preset("", "", None),
 }
-RETRIEVERS = ["bm25", "openai", "local"]
+RETRIEVERS = ["bm25", "openai", "local", "http", "python"]
+#: the retrievers that are a team's own search (ragdash.ui.search_form): nothing is paid
+OWN = ("http", "python")
 #: labels of the retrievers and presets; why a run on this machine costs nothing (message keys)
 _RETRIEVER_KEYS = {"bm25": "run.retriever_bm25", "openai": "run.retriever_openai",
-                   "local": "run.retriever_local"}
+                   "local": "run.retriever_local", "http": "svc.retriever_http",
+                   "python": "svc.retriever_python"}
 _PRESET_KEYS = {"openai": "run.preset_openai", "azure": "run.preset_azure",
                 "ollama": "run.preset_ollama", "vllm": "run.preset_vllm", "tei": "run.preset_tei",
                 "custom": "run.preset_custom"}
@@ -91,6 +94,10 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
             k1 = number(cols[0], P.BM25["k1"], "k1", keys.BM25_K1, t)
             b = number(cols[1], P.BM25["b"], "b", keys.BM25_B, t)
         return RunSettings("bm25", {"k1": float(k1), "b": float(b)}, "", "bm25", "local")
+    if retriever in OWN:  # a team's own search: a service over HTTP, a Python entry
+        own = search_form.settings(ctx, retriever)
+        return RunSettings(own.kind, own.options, own.api_key, own.label, "local",
+                           own.blocker)
     if retriever == "local":
         if not local_extra_installed():
             st.warning(t("run.local_missing"))
@@ -144,6 +151,9 @@ def cost_preview(ctx: PageContext, ds: Dataset, settings: RunSettings,
     A model missing from the price table still gets its token count, with a pointer to the
     Cost page where its price can be added."""
     t = ctx.t
+    if settings.retriever in OWN:  # nothing is embedded, nothing paid through ragdash
+        st.caption(t("svc.no_cost"))
+        return None
     cache = st.session_state.setdefault("rd_estimates", {})
     on_machine = settings.retriever in ("bm25", "local")  # nothing is paid for
     price_model = "bm25" if on_machine else settings.model

@@ -20,7 +20,7 @@ from .. import params as P
 from ..errors import RagdashError
 from ..i18n import dataset_error
 from ..setup import Setup, parse_setup
-from . import engine_form, keys, pipeline_form, state
+from . import engine_form, keys, pipeline_form, search_form, state
 from .page import PageContext
 from .widgets import md, say
 
@@ -147,7 +147,9 @@ def form_values(setup: Setup, ctx: PageContext) -> tuple[dict[str, Any], list[st
         left += _left(o, P.BM25, ("k1", "b"))
     out[keys.RETRIEVER] = "bm25"
     out[engine_form.MODE] = "exact"
-    if other:
+    if other and other[0].kind in P.OWN_KINDS:  # a team's own search (ui.search_form)
+        left += search_form.form_values(other[0], out)
+    elif other:
         left += _embedding_values(other[0], out)
     chunkings = {str(sorted(s.chunking.items())) if s.chunking else "" for s in stages}
     if len(chunkings) > 1:
