@@ -1,4 +1,5 @@
-"""Data: load a bundled sample or upload files; the validation report, previews and sizes."""
+"""Data: load a bundled sample, upload files or pick a dataset already in the run store; the
+validation report, previews and sizes."""
 
 import streamlit as st
 
@@ -12,7 +13,9 @@ st.markdown(t("data.intro"))
 
 st.page_link("pages/8_Generate.py", label=t("gen.no_queries"), icon=":material/edit_note:")
 
-tab_sample, tab_upload = st.tabs([t("data.tab_sample"), t("data.tab_upload")])
+data.open_dataset_link(ctx)
+tab_sample, tab_upload, tab_store = st.tabs([t("data.tab_sample"), t("data.tab_upload"),
+                                             t("data.tab_store")])
 with tab_sample:
     samples = {name: (title, text) for name, title, text in data.samples(ctx.lang)}
     choice = st.selectbox(t("data.sample"), list(samples), format_func=lambda n: samples[n][0],
@@ -32,6 +35,8 @@ with tab_upload:
     if st.button(t("data.load_files"), key="data_load_files", type="primary",
                  disabled=not files):
         data.load_files(ctx, [(f.name, f.getvalue()) for f in files], split)
+with tab_store:
+    data.stored_datasets(ctx)
 data.load_outcome(ctx)
 
 ds = state.dataset()
@@ -43,6 +48,8 @@ st.divider()
 st.subheader(t("data.current", name=md(ds.name)))
 if ds.source:
     st.caption(data.source_text(ctx, ds))
+if ctx.store.has_dataset(state.dataset_fingerprint() or ""):
+    data.share_dataset(ctx, state.dataset_fingerprint())
 data.name_editor(ctx, ds)
 report = state.validation()
 data.sizes_view(ctx, ds, report)

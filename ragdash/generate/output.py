@@ -64,7 +64,11 @@ def write_generated(result: Generated, folder: str | os.PathLike) -> Path:
 
 
 def save_generated(result: Generated, store) -> str:
-    """Keep the dataset and its judgment sets in ``store``; returns the fingerprint."""
+    """Keep the dataset and its judgment sets in ``store``; returns the fingerprint.
+
+    ``store``: a :class:`ragdash.runs.RunStore` (the set is everyone's: the command line) or
+    a signed-in user's view of it (:class:`ragdash.runs.access.UserRuns`: the set is theirs,
+    listed to them and opened by others only through its link)."""
     fingerprint = store.save_dataset(result.dataset)
     for jset in judgment_sets(result):
         store.save_judgments(fingerprint, jset, replace=True)

@@ -13,6 +13,13 @@ Two cases, decided by the server's configuration (see docs/sharing.md):
 
 Either way nothing opens by itself: a page shows a run only when the session made it,
 opened its link or picked it from a list.
+
+Stored datasets follow the same rules. A dataset kept on its own (a generated set: the
+Generate page saves it with its owner) is listed to whoever saved it; one that came with runs
+is listed to whoever may see one of those runs; one saved without sign-in is everyone's; and
+a dataset link (``/Data?dataset=<fingerprint>``: 256 bits, never listed to other users)
+gives read access to whoever has it. A dataset is never changed in the store, so reading is
+all anyone gets.
 """
 
 from __future__ import annotations
@@ -29,17 +36,20 @@ __all__ = ["UserRuns"]
 
 
 class UserRuns:
-    """``store`` as ``user`` sees it; ``opened()`` gives the ids this session opened by link.
+    """``store`` as ``user`` sees it; ``opened()`` gives the ids this session opened by link,
+    ``opened_datasets()`` the fingerprints of the datasets it opened by link.
 
     Reads (:meth:`load`, :meth:`summary`, :meth:`exists`, ...) pass through: a run id is the
     capability a link hands over. Lists are filtered, saves are stamped with the user, and
     changes are refused to anyone but the owner (:meth:`can_change`)."""
 
     def __init__(self, store: RunStore, user: str | None,
-                 opened: Callable[[], Iterable[str]] = tuple) -> None:
+                 opened: Callable[[], Iterable[str]] = tuple,
+                 opened_datasets: Callable[[], Iterable[str]] = tuple) -> None:
         self.base = store
         self.user = user or None
         self._opened = opened
+        self._opened_datasets = opened_datasets
 
     def __getattr__(self, name: str) -> Any:  # home, path, bad_rows, load, dataset, ...
         return getattr(self.base, name)
@@ -57,6 +67,30 @@ class UserRuns:
         shown = [s for s in self.base.list(dataset_fingerprint=dataset_fingerprint)
                  if self.visible(s)]
         return shown if limit is None else shown[:int(limit)]
+
+    def dataset_visible(self, entry: Mapping[str, Any]) -> bool:
+        """Whether a :meth:`RunStore.datasets` entry is listed to this user: saved by them or
+        for everyone, opened by its link, or the dataset of a run they may see."""
+        if self.user is None:
+            return True
+        if any(who in (None, self.user) for who in entry.get("saved_by", ())):
+            return True
+        if entry["fingerprint"] in set(self._opened_datasets()):
+            return True
+        opened = set(self._opened())
+        return any(who in (None, self.user) or rid in opened
+                   for rid, who in entry.get("run_owners", {}).items())
+
+    def datasets(self) -> list[dict]:
+        """The stored datasets listed to this user (:meth:`dataset_visible`)."""
+        entries = self.base.datasets()
+        if self.user is None:
+            return entries
+        return [e for e in entries if self.dataset_visible(e)]
+
+    def save_dataset(self, dataset) -> str:
+        """Keep ``dataset`` in the store as this user's (everyone's without sign-in)."""
+        return self.base.save_dataset(dataset, owner=self.user)
 
     # -- who changes what -----------------------------------------------------------------
     def can_change(self, run_id: str) -> bool:

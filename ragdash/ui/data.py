@@ -1,9 +1,11 @@
-"""Pieces of the Data page: samples, uploads with column mapping, the validation report,
-previews and sizes."""
+"""Pieces of the Data page: samples, uploads with column mapping, datasets already in the run
+store (those this person may see, :mod:`ragdash.runs.access`) and ``?dataset=`` links, the
+validation report, previews and sizes."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path, PurePosixPath
 
 import pandas as pd
@@ -81,6 +83,83 @@ def load_sample(ctx: PageContext, name: str) -> None:
     else:
         st.session_state.pop(keys.LOAD_FAILED, None)
         st.rerun()  # the sidebar, drawn before the button, names the new dataset too
+
+
+#: a ``?dataset=`` link's value: a stored dataset's whole fingerprint (sha256, hex)
+_FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
+#: session keys: the ``?dataset=`` value already acted on, and one that could not be opened
+_DATASET_PARAM, _DATASET_MISSING = "rd_dataset_param", "rd_dataset_link_missing"
+
+
+def stored_datasets(ctx: PageContext) -> None:
+    """The datasets kept in the run store that this person may see (with runs, generated
+    sets), one of them opened as the current dataset on request: a second rater picks the
+    set the first one loaded instead of uploading it again."""
+    t = ctx.t
+    entries = ctx.store.datasets()
+    st.caption(t("data.store_who") if ctx.user else t("data.store_all"))
+    if not entries:
+        st.info(t("data.store_none"))
+        return
+    names = {e["fingerprint"]: t("data.store_option", name=e["name"],
+                                 docs=e["sizes"].get("documents", 0),
+                                 queries=e["sizes"].get("queries", 0), n=e["runs"])
+             for e in entries}
+    chosen = st.selectbox(t("data.store_pick"), list(names), format_func=names.get,
+                          key="data_stored")
+    if st.button(t("data.store_open"), key="data_open_stored", type="primary"):
+        open_stored(ctx, chosen)
+
+
+def open_stored(ctx: PageContext, fingerprint: str) -> None:
+    """Make the stored dataset ``fingerprint`` the current one (a copy: the store shares
+    its object with other sessions)."""
+    try:
+        ds = ctx.store.dataset(fingerprint)
+    except RagdashError as exc:
+        st.error(say(exc, ctx.lang))
+        return
+    state.set_dataset(dataclasses.replace(ds), source=f"store:{fingerprint[:12]}",
+                      fingerprint=fingerprint)
+    st.session_state.pop(keys.LOAD_FAILED, None)
+    st.rerun()  # the sidebar, drawn before, names the new dataset too
+
+
+def open_dataset_link(ctx: PageContext) -> None:
+    """``?dataset=<fingerprint>``: open that stored dataset, once per value, and list it for
+    this session from then on (read access: a dataset is never changed in the store). A link
+    that names no stored dataset says so while the address holds it."""
+    wanted = str(st.query_params.get("dataset") or "").strip().lower()
+    ss = st.session_state
+    if not wanted:
+        return
+    if ss.get(_DATASET_PARAM) != wanted:
+        ss[_DATASET_PARAM] = wanted
+        ss.pop(_DATASET_MISSING, None)
+        if _FINGERPRINT.match(wanted) and ctx.store.has_dataset(wanted):
+            state.opened_datasets().add(wanted)
+            if state.dataset_fingerprint() != wanted:
+                open_stored(ctx, wanted)
+            return
+        ss[_DATASET_MISSING] = wanted
+    if ss.get(_DATASET_MISSING) == wanted:
+        st.error(ctx.t("data.link_missing"), icon=":material/link_off:")
+
+
+def dataset_link(fingerprint: str) -> str:
+    """The address that opens the stored dataset ``fingerprint`` on the Data page, made from
+    this page's address (``http://host/Generate`` → ``http://host/Data?dataset=…``; not the
+    entry page's, whose address does not end with a page name)."""
+    url = (st.context.url or "").rstrip("/")
+    root = url.rsplit("/", 1)[0] if url.count("/") > 2 else url
+    return f"{root}/Data?dataset={fingerprint}"
+
+
+def share_dataset(ctx: PageContext, fingerprint: str) -> None:
+    """The dataset's link, with who may use it."""
+    link = dataset_link(fingerprint)
+    st.markdown(f"**{ctx.t('data.link')}**: [{link}]({link})")
+    st.caption(ctx.t("data.link_help"))
 
 
 #: corpus file stems that say nothing about the dataset

@@ -4,7 +4,9 @@ generated sets kept in the run store.
 
 The job is :class:`ragdash.generate.GenerateJob` run in :mod:`ragdash.jobs` (kind
 ``"generate"``), so it survives reruns and page switches; the finished set is saved in the run
-store and can be made the current dataset."""
+store as the signed-in user's (everyone's without sign-in) and can be made the current
+dataset. The page lists only the sets this person may see (:mod:`ragdash.runs.access`); a
+set's link (``/Data?dataset=…``) gives others read access."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from ..errors import RagdashError
 from ..generate.settings import DEFAULT_N, LANGUAGES, STYLES
 from ..i18n import message
 from . import keys, state
+from .data import share_dataset
 from .job_panel import job_panel
 from .page import PageContext
 from .widgets import bind, bind_choice, md, plain_http_banner, say, secret_input
@@ -152,6 +155,7 @@ def start(ctx: PageContext, job, settings: dict, *, human=None) -> None:
     from ..generate import save_generated
 
     key = settings["api_key"] or None
+    store = ctx.store  # this user's view: the set is saved as theirs (read here, not in the job)
 
     def task(*, progress, cancel):
         from ..generate.validate import validate
@@ -162,7 +166,7 @@ def start(ctx: PageContext, job, settings: dict, *, human=None) -> None:
             result = job.run(client, progress=progress, cancel=cancel)
         finally:
             client.close()
-        fingerprint = save_generated(result, state.base_store())
+        fingerprint = save_generated(result, store)
         checked = None
         if human is not None and result.dataset.queries:
             checked = validate(result.dataset, human, cancel=cancel)
@@ -206,6 +210,7 @@ def outcome(ctx: PageContext) -> None:
         st.caption(md(message(note, ctx.lang)))
     if checked is not None:
         validation_view(ctx, checked)
+    share_dataset(ctx, fingerprint)
     if st.button(ctx.t("gen.use"), key="gen_use", type="primary"):
         state.set_dataset(result.dataset, source=f"generated:{fingerprint[:12]}")
         st.rerun()
@@ -230,10 +235,11 @@ def validation_view(ctx: PageContext, checked: dict) -> None:
 
 
 def stored_sets(ctx: PageContext) -> None:
-    """Generated sets kept in the run store, each openable as the current dataset."""
+    """Generated sets kept in the run store that this person may see (their own, those
+    saved for everyone, those opened by a link), each openable as the current dataset."""
     from ..generate.job import NAME_SUFFIX
 
-    store = state.base_store()
+    store = ctx.store
     found = [d for d in store.datasets() if str(d["name"]).endswith(NAME_SUFFIX)]
     if not found:
         st.caption(ctx.t("gen.none_stored"))

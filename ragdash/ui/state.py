@@ -63,7 +63,7 @@ def user() -> str | None:
 
 def store() -> UserRuns:
     """The run store as this session's user sees it (:mod:`ragdash.runs.access`)."""
-    return UserRuns(get_store(), user(), opened)
+    return UserRuns(get_store(), user(), opened, opened_datasets)
 
 
 def base_store() -> RunStore:
@@ -73,6 +73,17 @@ def base_store() -> RunStore:
 def opened() -> set[str]:
     """Runs this session opened by a ``?run=`` link (listed for it even when not its own)."""
     return st.session_state.setdefault(keys.OPENED_RUNS, set())
+
+
+#: session key: fingerprints of the stored datasets this session opened by a
+#: ``?dataset=`` link (the Data page)
+OPENED_DATASETS = "rd_opened_datasets"
+
+
+def opened_datasets() -> set[str]:
+    """Stored datasets this session opened by a ``?dataset=`` link (listed for it even when
+    not its own)."""
+    return st.session_state.setdefault(OPENED_DATASETS, set())
 
 
 def jobs() -> JobManager:

@@ -245,3 +245,92 @@ def test_two_of_three_tables_name_what_was_found_and_a_file_added_twice_is_read_
                            ("documents.csv", CORPUS), ("qrels.csv", QRELS)])
     assert not at.error, [e.value for e in at.error]
     assert len(at.session_state[keys.DATASET].documents) == 3
+
+
+# -- datasets already in the run store ------------------------------------------------------------
+def _signed_in(email: str | None, **query):
+    at = new_app(**query)
+    at.user = {"is_logged_in": email is not None, **({"email": email} if email else {})}
+    return at
+
+
+def _stored_names(at) -> set[str]:
+    """The names of the datasets the store tab lists (none when it lists nothing)."""
+    return {str(o).split(" · ")[0] for b in at.selectbox if b.key == "data_stored"
+            for o in b.options}
+
+
+def test_a_dataset_in_the_store_is_picked_without_uploading_it_again():
+    """A second rater opens the set the first one loaded and evaluated: no upload."""
+    from app_support import save_bm25_run
+
+    from ragdash.loaders import load_uploads
+
+    first = load_uploads([("corpus.csv", CORPUS.encode()), ("queries.csv", QUERIES.encode()),
+                          ("qrels.csv", QRELS.encode())])
+    first.name = "capitals"
+    save_bm25_run(first, name="bm25 on capitals", kmax=3)
+    at = open_page(new_app(), "data")
+    assert "rd_dataset" not in at.session_state
+    assert data.UPLOAD_PREFIX not in texts(at)
+    assert at.selectbox(key="data_stored").options == ["capitals · 3 documents, 2 queries · 1 run"]
+    assert at.selectbox(key="data_stored").value == first.fingerprint()
+    at.button(key="data_open_stored").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    ds = at.session_state["rd_dataset"]
+    assert ds.fingerprint() == first.fingerprint() and ds.name == "capitals"
+    assert at.session_state["rd_dataset_fp"] == first.fingerprint()
+    page = texts(at)
+    assert "capitals" in page and "No errors" in page  # validated as any dataset is
+    assert f"Data?dataset={first.fingerprint()}" in page  # its link, to hand to others
+
+
+def test_with_sign_in_the_store_tab_lists_only_the_datasets_the_person_may_see():
+    from ragdash.loaders import load_uploads
+    from ragdash.retrieval.bm25 import BM25Retriever
+    from ragdash.run import Run
+    from ragdash.runs import get_store
+    from ragdash.samples import load_sample
+
+    private = load_uploads([("corpus.csv", CORPUS.encode()), ("queries.csv", QUERIES.encode()),
+                            ("qrels.csv", QRELS.encode())])
+    private.name = "alice's capitals"
+    ranking = BM25Retriever().rank(private, private.evaluated_queries(), 3)
+    alices = get_store().save(Run.of_ranking(private, ranking, kmax=3), owner="alice@corp")
+    shared = load_sample("jsquad-mini")
+    shared_ranking = BM25Retriever().rank(shared, shared.evaluated_queries()[:3], 10)
+    get_store().save(Run.of_ranking(shared, shared_ranking, kmax=10))  # the command line's
+
+    alice = open_page(_signed_in("alice@corp"), "data")
+    assert _stored_names(alice) == {"alice's capitals", "jsquad-mini"}
+    bob = open_page(_signed_in("bob@corp"), "data")
+    assert _stored_names(bob) == {"jsquad-mini"}  # not Alice's
+    assert "東京は日本の首都です" not in texts(bob)
+    # Alice's run link: Bob may read the run, and so its dataset is listed for him
+    linked = open_page(_signed_in("bob@corp", run=alices), "data")
+    assert _stored_names(linked) == {"alice's capitals", "jsquad-mini"}
+
+
+def test_a_dataset_link_opens_the_set_and_a_wrong_one_says_so():
+    from ragdash.runs import get_store
+    from ragdash.samples import load_sample
+
+    ds = load_sample("jsquad-mini")
+    fp = get_store().save_dataset(ds, owner="alice@corp")
+    bob = open_page(_signed_in("bob@corp"), "data")
+    assert _stored_names(bob) == set()
+    linked = _signed_in("bob@corp", dataset=fp)
+    linked.switch_page("pages/1_Data.py").run()
+    assert not linked.exception, [e.value for e in linked.exception]
+    assert linked.session_state["rd_dataset_fp"] == fp
+    assert _stored_names(linked) == {ds.name}  # listed for this session from now on
+    wrong = _signed_in("bob@corp", dataset="0" * 64)
+    wrong.switch_page("pages/1_Data.py").run()
+    assert "rd_dataset" not in wrong.session_state
+    assert [e.value for e in wrong.error] == [data_t("data.link_missing")]
+
+
+def data_t(key: str) -> str:
+    from ragdash.i18n import t
+
+    return t(key, "en")
