@@ -4,17 +4,26 @@ opened.
 Nothing opens by itself; without sign-in the lists say that every saved run is everyone's;
 behind a sign-in proxy (``RAGDASH_USER_HEADER``; a real reverse proxy per user,
 tests/browser/proxy.py)
-B does not even see A's run listed, a link gives B read-only access, and only A deletes it.
+B does not even see A's run listed, a link gives B read-only access, and only A deletes it;
+a set A generates from a private upload on the Generate page is not offered to B, on the
+Generate page nor on the Data page, unless A hands B its link.
 """
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
-from harness import CURVE, nav, open_app, streamlit_server, wait_idle
+from harness import CURVE, fill, nav, open_app, streamlit_server, wait_idle
 from proxy import sign_in_proxy
 
 from ragdash.i18n import t
 from ragdash.runs import RunStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generate"))
+from fake_chat import FakeChat
+from world import Writer
 
 pytestmark = pytest.mark.browser
 
@@ -146,3 +155,74 @@ def test_a_request_without_the_proxy_header_is_refused_with_a_sentence(proxied, 
         assert page.locator('[data-testid="stSidebar"]').count() == 0
     finally:
         context.close()
+
+
+#: Alice's private corpus (distinct first words: the fake writer asks about the first word)
+_MEMO_TOPICS = ("Hoshino", "Aratani", "Kurobe", "Minase", "Tsukida", "Ogura", "Sekine",
+                "Fujimori")
+_MEMOS = "".join(
+    f'{{"_id": "m{i}", "text": "{name} memo: the {name} merger closes in week {i}; the '
+    f'board keeps the {name} terms from the press."}}\n'
+    for i, name in enumerate(_MEMO_TOPICS, 1)).encode()
+
+
+def test_behind_a_sign_in_proxy_a_generated_set_is_its_owners(proxied, browser):
+    url, home = proxied
+    with sign_in_proxy(url, header=HEADER, user="alice@example.com") as alice_url, \
+            sign_in_proxy(url, header=HEADER, user="bob@example.com") as bob_url, \
+            FakeChat(answer=Writer({})) as chat:
+        _generated_set(browser, home, alice_url, bob_url, chat.url)
+
+
+def _stored_sets(home) -> list[dict]:
+    return [d for d in RunStore(home).datasets() if d["name"].startswith("memos")]
+
+
+def _generated_set(browser, home, alice_url: str, bob_url: str, chat_url: str) -> None:
+    alice, bob = _context(browser), _context(browser)
+    try:
+        a = alice.new_page()
+        open_app(a, alice_url)
+        nav(a, _en("nav.generate"))
+        a.locator('input[type="file"]').first.set_input_files(
+            files=[{"name": "memos.jsonl", "mimeType": "application/octet-stream",
+                    "buffer": _MEMOS}])
+        wait_idle(a)
+        fill(a, _en("gen.base_url"), chat_url)
+        fill(a, _en("gen.n"), "3")
+        a.get_by_role("button", name=_en("gen.start")).click()
+        a.get_by_role("button", name=_en("gen.use")).wait_for(timeout=90_000)
+        wait_idle(a)
+        (stored,) = _stored_sets(home)
+        assert stored["saved_by"] == ["alice@example.com"]
+        link = f"Data?dataset={stored['fingerprint']}"
+        assert link in a.inner_text("body")  # hers to hand out
+        stored_box = f'[data-testid="stSelectbox"]:has-text("{_en("gen.stored")}")'
+        assert a.locator(stored_box).count() == 1
+
+        b = bob.new_page()
+        open_app(b, bob_url)
+        nav(b, _en("nav.generate"))
+        body = b.inner_text("body")
+        assert b.locator(stored_box).count() == 0, "Bob is offered Alice's generated set"
+        assert _en("gen.none_stored") in body
+        nav(b, _en("nav.data"))
+        b.get_by_role("tab", name=_en("data.tab_store")).click()
+        wait_idle(b)
+        body = b.inner_text("body")
+        assert _en("data.store_none") in body and stored["name"] not in body
+        assert not any(word in body for word in _MEMO_TOPICS), "Bob reads Alice's memos"
+        sidebar = b.locator('[data-testid="stSidebar"]').inner_text()
+        assert _en("side.no_dataset") in sidebar
+
+        # her link opens it for him, and lists it for his session
+        b.goto(f"{bob_url}/{link}")
+        b.locator('[data-testid="stSidebar"]').wait_for(timeout=60_000)
+        wait_idle(b)
+        assert stored["name"] in b.locator('[data-testid="stSidebar"]').inner_text()
+        nav(b, _en("nav.generate"))
+        assert b.locator(stored_box).count() == 1
+        assert [d["saved_by"] for d in _stored_sets(home)] == [["alice@example.com"]]
+    finally:
+        alice.close()
+        bob.close()
