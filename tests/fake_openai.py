@@ -28,7 +28,10 @@ echoes the key it got, as some servers do, so tests see that clients scrub it), 
 ``latency`` (each reply leaves this many seconds after its request arrived),
 ``report_usage``, ``flat_errors`` (vLLM's ``{"message", "type", "code"}`` instead of
 ``{"error": {...}}``), ``ignore_dimensions`` (as servers whose models have one size do),
-``only_path`` (404 for any other path).
+``only_path`` (404 for any other path), ``seconds_per_text`` (a model on a CPU: one request
+is computed at a time, for this many seconds per input, in the order they came — and a
+request whose client has given up is computed all the same, as infinity-emb and
+text-embeddings-inference do; :attr:`FakeOpenAI.computed` lists the batch sizes computed).
 
 Every request is recorded (path, query, lower-cased headers, JSON body, client port, start
 time, status) in :attr:`FakeOpenAI.requests`; :attr:`FakeOpenAI.served` lists the texts that
@@ -44,6 +47,7 @@ import hashlib
 import json
 import socket
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
@@ -81,7 +85,7 @@ class FakeOpenAI(FakeServer):
                  auth_header: str = "authorization", models: set[str] | None = None,
                  max_input_tokens: int | None = None, report_usage: bool = True,
                  flat_errors: bool = False, ignore_dimensions: bool = False,
-                 only_path: str | None = None) -> None:
+                 only_path: str | None = None, seconds_per_text: float = 0.0) -> None:
         self.dim = dim
         self.latency = latency
         self.api_key = api_key
@@ -92,8 +96,16 @@ class FakeOpenAI(FakeServer):
         self.flat_errors = flat_errors
         self.ignore_dimensions = ignore_dimensions
         self.only_path = only_path
+        self.seconds_per_text = seconds_per_text
+        self.computed: list[int] = []
+        self._model = threading.Lock()  # one batch computed at a time
+        self._stopping = threading.Event()
         self.served: list[str] = []
         super().__init__()
+
+    def stop(self) -> None:
+        self._stopping.set()  # batches still queued are not computed for nobody
+        super().stop()
 
     @property
     def url(self) -> str:
@@ -233,6 +245,10 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._send(200, b'{"object": "list", "data": [{"embedding": [0.1,')
             if fault.kind == "dim":
                 fake.dim = fault.dim
+        if fake.seconds_per_text:
+            with fake._model:  # computed even when the client has gone
+                fake._stopping.wait(fake.seconds_per_text * len(inputs))
+                fake.computed.append(len(inputs))
         if fake.max_input_tokens is not None:
             longest = max(inputs, key=fake_tokens, default="")
             if fake_tokens(longest) > fake.max_input_tokens:

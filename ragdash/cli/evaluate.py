@@ -515,6 +515,11 @@ class ProgressBar:
         elif calls:  # a local model counts no tokens: its batches are the news
             extra = f"  {calls:,} batches"
         extra += self._timing(now, done, total)
+        from ..embeddings.batching import pace_note
+
+        slow = pace_note(event, _output.LANG)  # the server is slower than the flags asked
+        if slow:
+            extra += f"  ({slow})"
         sys.stderr.write(f"\r{verb:<20} [{bar}] {done:,}/{total:,}{extra}\x1b[K")
         sys.stderr.flush()
         self.shown = True

@@ -59,6 +59,7 @@ from ..services.urls import moved_to, resolve_endpoint, typed_form
 from .batching import (
     DEFAULT_MAX_BATCH_TOKENS,
     MAX_BATCH_SIZE,
+    Pace,
     estimate_tokens,
     estimate_tokens_many,
     plan_batches,
@@ -126,6 +127,15 @@ class _TooLong(Exception):
         self.info = info
 
 
+class _Slow(Exception):
+    """A request timed out and its batch is now bigger than the pace allows (or the pace was
+    just halved): the batch goes back to the job's queue in pieces of the new size."""
+
+    def __init__(self, changed: bool) -> None:
+        super().__init__("the server is slower than the pace")
+        self.changed = changed  #: this timeout halved the pace
+
+
 class EmbeddingClient:
     """Embeds texts through an OpenAI-compatible ``/embeddings`` endpoint.
 
@@ -164,6 +174,9 @@ class EmbeddingClient:
         self.api_version = api_version
         self.timeout = float(timeout)
         self.max_retries = int(max_retries)
+        #: the batch size and concurrency in use now: halved on timeouts, grown back on
+        #: successes (:class:`~ragdash.embeddings.batching.Pace`); shared by this client's jobs
+        self.pace = Pace(self.batch_size, self.concurrency)
         self._lock = threading.Lock()
         self.dimension: int | None = None  #: the run's vector size, once known
         self.dimension_source = "an earlier reply"
@@ -240,6 +253,10 @@ class EmbeddingClient:
         if self._estimated_tokens:
             out.append("The server did not report token usage for some requests; "
                        "prompt_tokens includes an estimate for them.")
+        if self.pace.slowest is not None:
+            batch, at_once = self.pace.slowest
+            out.append(text("adaptive.note", batch_set=self.batch_size, batch=batch,
+                            at_once_set=self.concurrency, at_once=at_once))
         return out
 
     def close(self) -> None:
@@ -252,7 +269,10 @@ class EmbeddingClient:
         """Vectors for ``texts``: float32, shape (len(texts), d), rows of unit length.
 
         ``on_batch(indices, vectors)`` runs in this thread after each batch (to cache it);
-        ``progress`` gets ``{stage, done, total, calls, tokens}``. When ``cancel`` is set,
+        ``progress`` gets ``{stage, done, total, calls, tokens}``, and ``pace`` while the
+        server is too slow for the configured batch size and concurrency (see
+        :meth:`Pace.event <ragdash.embeddings.batching.Pace.event>`; an event comes at once
+        when the pace changes). When ``cancel`` is set,
         no new batch starts; batches in flight finish (and reach ``on_batch``), then
         :class:`~ragdash.errors.Cancelled` is raised.
         """
@@ -262,7 +282,8 @@ class EmbeddingClient:
         def report(done: int) -> None:
             if progress is not None:
                 progress({"stage": stage, "done": done, "total": n,
-                          "calls": self.usage["requests"], "tokens": self.usage["prompt_tokens"]})
+                          "calls": self.usage["requests"], "tokens": self.usage["prompt_tokens"],
+                          **self.pace.event()})
 
         def handle(batch: Sequence[int], vectors: np.ndarray) -> None:
             if on_batch is not None:
@@ -270,7 +291,8 @@ class EmbeddingClient:
             report(job.done + len(batch))
 
         report(0)
-        with self.job(cancel=cancel, on_batch=handle) as job:
+        with self.job(cancel=cancel, on_batch=handle,
+                      on_pace=lambda: report(job.done)) as job:
             job.add(texts)
             vectors = job.join()
         if job.empty:
@@ -278,15 +300,18 @@ class EmbeddingClient:
         return vectors
 
     def job(self, *, cancel: threading.Event | None = None,
-            on_batch: BatchFn | None = None) -> EmbeddingJob:
+            on_batch: BatchFn | None = None,
+            on_pace: Callable[[], None] | None = None) -> EmbeddingJob:
         """An :class:`EmbeddingJob`: :meth:`embed` for texts that arrive in parts."""
-        return EmbeddingJob(self, cancel=cancel, on_batch=on_batch)
+        return EmbeddingJob(self, cancel=cancel, on_batch=on_batch, on_pace=on_pace)
 
     def _embed_batch(self, texts: list[str], cancel: threading.Event | None,
-                     slot: _Slot | None = None) -> np.ndarray:
-        """One planned batch; halves it while the server says it is too long."""
+                     slot: _Slot | None = None, *, adapt: bool = False) -> np.ndarray:
+        """One planned batch; halves it while the server says it is too long. ``adapt``: a
+        timeout may hand the batch back to the job (:class:`_Slow`) to be sent at the new
+        pace, instead of being retried as it is."""
         try:
-            vectors = self._post_with_retries(texts, cancel, slot)
+            vectors = self._post_with_retries(texts, cancel, slot, adapt=adapt)
         except _TooLong as exc:
             if len(texts) == 1:
                 vectors = self._embed_cut(texts[0], exc.info, cancel, slot)
@@ -328,8 +353,30 @@ class EmbeddingClient:
                     model=self.model, cut=len(current))
 
     def _post_with_retries(self, texts: list[str], cancel: threading.Event | None,
-                           slot: _Slot | None = None) -> np.ndarray:
-        """One request for ``texts``, retried by the policy; ``slot``: see :class:`_Slot`."""
+                           slot: _Slot | None = None, *, adapt: bool = False) -> np.ndarray:
+        """One request for ``texts``, retried by the policy; ``slot``: see :class:`_Slot`.
+        A timeout halves the pace (:class:`~ragdash.embeddings.batching.Pace`); with
+        ``adapt``, a batch now bigger than the pace goes back to the job (:class:`_Slow`)
+        instead of being retried as it is."""
+        pace = self.pace
+        sent_at = [pace.generation]  # the pace when the last attempt left
+
+        def before() -> None:
+            if slot is not None:
+                slot.take()
+            sent_at[0] = pace.generation
+
+        def timed_out(failure: Failure) -> None:
+            changed = pace.timed_out(sent_at[0], len(texts))
+            if changed:
+                log.warning("%s timed out: the batch size is now %d and %d request(s) go "
+                            "at once", self.endpoint.url, pace.batch_size, pace.concurrency)
+                if slot is not None:
+                    slot.job._paced()
+            if adapt and len(texts) > pace.batch_size:  # else retried as it is, as before
+                with self._lock:
+                    self.usage["retries"] += 1
+                raise _Slow(changed)
 
         def refusal(failure: Failure) -> None:
             if is_too_long(failure.status, failure.info):
@@ -349,12 +396,15 @@ class EmbeddingClient:
             if slot is not None:
                 slot.job._stop()  # while the slot is still held: no new batch starts
 
-        return self.service.request(
+        vectors = self.service.request(
             self._body(texts), max_bytes=self._reply_cap(len(texts)), cancel=cancel,
             parse=lambda obj: self._vectors(obj, texts), refusal=refusal, on_final=stop,
-            before=slot.take if slot is not None else None,
+            before=before, on_timeout=timed_out,
             on_send=slot.sending if slot is not None else None,
             on_reply=slot.hand_over if slot is not None else None)
+        if pace.succeeded(sent_at[0]) and slot is not None:
+            slot.job._paced()
+        return vectors
 
     def _reply_cap(self, n: int) -> int:
         """Decoded bytes a reply for ``n`` texts may take (see
@@ -463,7 +513,12 @@ class EmbeddingJob:
     every added text (empty texts get zero vectors without a request).
 
     Up to ``concurrency`` requests are in flight; each worker thread takes the next batch as
-    soon as its last one is done, without waiting for the calling thread. When ``cancel`` is
+    soon as its last one is done, without waiting for the calling thread. The batch size and
+    the concurrency in use are the client's :attr:`~EmbeddingClient.pace`: when a request
+    times out and the pace is halved, its batch goes back to the front of the queue in pieces
+    of the new size (a planned batch bigger than the pace is cut when it is taken), and fewer
+    requests leave at once; ``on_pace()`` runs in the calling thread after each change, so a
+    progress line can say so at once. When ``cancel`` is
     set, or a batch has failed, no new batch starts; the batches in flight finish and reach
     ``on_batch``, then :class:`~ragdash.errors.Cancelled` or the failure is raised. Leaving
     the ``with`` block on an exception stops the job the same way before the exception goes
@@ -471,10 +526,13 @@ class EmbeddingJob:
     """
 
     def __init__(self, client: EmbeddingClient, *, cancel: threading.Event | None = None,
-                 on_batch: BatchFn | None = None) -> None:
+                 on_batch: BatchFn | None = None,
+                 on_pace: Callable[[], None] | None = None) -> None:
         self.client = client
+        self.pace = client.pace
         self.cancel = cancel
         self.on_batch = on_batch
+        self.on_pace = on_pace
         client.transport.new_job()  # the environment is read again for each job
         self.texts: list[str] = []
         self.empty: list[int] = []  #: positions of empty texts
@@ -492,7 +550,7 @@ class EmbeddingJob:
         self._finished: list[tuple[list[int], np.ndarray]] = []
         self._error: BaseException | None = None
         self._handing_over = True  # False once on_batch has raised
-        self._free = client.concurrency  # HTTP slots (see _Slot)
+        self._in_use = 0  # HTTP slots taken, of pace.concurrency (see _Slot)
         self._urgent = 0  # batches under way waiting for a slot again
         self._sends = 0  # requests that have started to go out
 
@@ -560,17 +618,43 @@ class EmbeddingJob:
             self._cond.notify(len(batches))
         self._start_workers(self.client.concurrency)
 
+    def _slot_free(self) -> bool:  # caller holds _cond
+        return self._in_use < self.pace.concurrency
+
     def _next(self, slot: _Slot) -> list[int] | None:
-        """A free slot, then the next batch; None when there is none to start."""
+        """A free slot, then the next batch (cut to the pace's batch size); None when there
+        is none to start."""
         with self._cond:
             while True:
                 if self._stopped or self._cancelled() or (self._closed and not self._ready):
                     return None
-                if self._ready and self._free and not self._urgent:
-                    self._free -= 1
+                if self._ready and self._slot_free() and not self._urgent:
+                    self._in_use += 1
                     slot.holding = True
-                    return self._ready.popleft()
+                    batch = self._ready.popleft()
+                    size = self.pace.batch_size
+                    if len(batch) > size:  # planned before the server slowed down
+                        self._ready.appendleft(batch[size:])
+                        self._batches += 1
+                        batch = batch[:size]
+                    return batch
                 self._cond.wait()
+
+    def _again(self, batch: list[int]) -> None:
+        """A batch that timed out, back at the front of the queue in pieces of the pace."""
+        size = self.pace.batch_size
+        pieces = [batch[i:i + size] for i in range(0, len(batch), size)]
+        with self._cond:
+            self._ready.extendleft(reversed(pieces))
+            self._batches += len(pieces) - 1
+            self._cond.notify_all()
+
+    def _paced(self) -> None:
+        """The pace changed (in a worker): waiting workers look again at the free slots, and
+        the calling thread tells ``on_pace``."""
+        self._results.put(_PACE)
+        with self._cond:
+            self._cond.notify_all()
 
     def _work(self) -> None:
         try:
@@ -581,7 +665,10 @@ class EmbeddingJob:
                     return
                 try:
                     vectors = self.client._embed_batch([self.texts[i] for i in batch],
-                                                       self.cancel, slot)
+                                                       self.cancel, slot, adapt=True)
+                except _Slow:  # sent again at the new pace
+                    self._again(batch)
+                    continue
                 except BaseException as exc:  # raised by join(), after the batches in flight
                     self._stop()
                     self._results.put((batch, None, exc))
@@ -604,6 +691,17 @@ class EmbeddingJob:
             item = self._results.get()
             if item is None:
                 self._running -= 1
+                continue
+            if item is _PACE:
+                if self.on_pace is not None and self._handing_over:
+                    try:
+                        self.on_pace()
+                    except BaseException:
+                        self._handing_over = False
+                        if quiet:
+                            continue
+                        self._stop()
+                        raise
                 continue
             batch, vectors, exc = item
             if exc is not None:
@@ -652,8 +750,13 @@ class EmbeddingJob:
         return out
 
 
+#: a worker's note to the calling thread: the pace changed
+_PACE = object()
+
+
 class _Slot:
-    """A batch's claim on one of its job's ``concurrency`` HTTP slots (in a worker thread).
+    """A batch's claim on one of its job's HTTP slots (in a worker thread): there are as many
+    as the pace's concurrency, which a timeout may halve while slots are taken.
 
     A worker takes a free slot first and then the next batch, so requests leave in the
     planned order. The batch holds the slot from its first request to the last byte of a
@@ -675,10 +778,10 @@ class _Slot:
         job = self.job
         with job._cond:
             job._urgent += 1
-            while not job._free:
+            while not job._slot_free():
                 job._cond.wait()
             job._urgent -= 1
-            job._free -= 1
+            job._in_use += 1
         self.holding = True
 
     def sending(self) -> None:
@@ -705,7 +808,7 @@ class _Slot:
             self.holding = False
             job = self.job
             with job._cond:
-                job._free += 1
+                job._in_use -= 1
                 job._cond.notify_all()
 
 

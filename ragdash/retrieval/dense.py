@@ -376,7 +376,8 @@ class _GroupEmbedding:
     # -- the pass ------------------------------------------------------------------------
     def run(self, while_waiting: Callable[[], object] | None) -> list[np.ndarray]:
         embedder = self.embedder
-        job = embedder.job(cancel=self.cancel, on_batch=self.store) if hasattr(embedder, "job") \
+        job = embedder.job(cancel=self.cancel, on_batch=self.store, on_pace=self.report) \
+            if hasattr(embedder, "job") \
             else _WholeJob(embedder, cancel=self.cancel, on_batch=self.store)
         with job:
             chunk = getattr(embedder, "batch_size", CHUNK) + 1  # one batch leaves per chunk
@@ -480,7 +481,7 @@ class _GroupEmbedding:
     def report(self, finished: Sequence[int] = ()) -> None:
         """One event for the first stage still open; before it, one for each stage that
         ``finished`` in this batch, so every stage ends with done == total."""
-        if self.progress is None or not self.groups:
+        if self.progress is None or not self.groups or not self.total:  # not counted yet
             return
         done, total, groups = self.done, self.total, self.groups
         current = next((g for g in range(len(groups)) if done[g] < total[g]), None)
@@ -488,9 +489,10 @@ class _GroupEmbedding:
         if current is not None or not shown:
             shown.append(len(groups) - 1 if current is None else current)
         usage = self.embedder.usage
+        pace = self.embedder.pace.event() if hasattr(self.embedder, "pace") else {}
         for g in dict.fromkeys(shown):
             self.progress({"stage": groups[g][0], "done": done[g], "total": total[g],
-                           "calls": usage["requests"], "tokens": usage["prompt_tokens"]})
+                           "calls": usage["requests"], "tokens": usage["prompt_tokens"], **pace})
 
     # -- the result ----------------------------------------------------------------------
     def fill_unbatched(self) -> None:

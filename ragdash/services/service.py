@@ -185,7 +185,8 @@ class Service:
                 on_send: Callable[[], None] | None = None,
                 on_reply: Callable[[], None] | None = None,
                 on_final: Callable[[], None] | None = None,
-                url: str | None = None, method: str = "POST"):
+                url: str | None = None, method: str = "POST",
+                on_timeout: Callable[[Failure], None] | None = None):
         """POST ``data`` until a reply parses or the policy gives up (``method="GET"``: GET
         ``url``, a URL of this request's own on the service's host, such as a search
         service's query string; messages name :attr:`url`).
@@ -195,7 +196,9 @@ class Service:
         exception for a refusal it handles (a batch too large: split it); ``before`` runs
         before each attempt (take a connection slot), ``on_send`` as the request leaves,
         ``on_reply`` once a whole good reply is in, ``on_final`` before the final error is
-        raised.
+        raised; ``on_timeout(failure)`` after an attempt that timed out, before the policy
+        decides: it may raise the client's own exception to send the request otherwise (the
+        embeddings client halves its batch and its concurrency).
         """
         own_url, attempt = url, 0
         while True:
@@ -217,6 +220,8 @@ class Service:
                     continue  # the same request, at once, to the other form
                 if refusal is not None and failure.attempt == "http":
                     refusal(failure)
+                if on_timeout is not None and failure.attempt == "timeout":
+                    on_timeout(failure)
                 if not should_retry(failure.status, failure.code, attempt, failure.attempt,
                                     max_retries=self.max_retries):
                     if on_final is not None:

@@ -25,7 +25,8 @@ from . import engine_form, keys, pipeline_form, search_form
 FIELDS: dict[str, type] = {
     keys.RETRIEVER: str, keys.PRESET: str, keys.MODEL: str, keys.BASE_URL: str,
     keys.API_VERSION: str, keys.DIMENSIONS: int, keys.BATCH_SIZE: int,
-    keys.LOCAL_BATCH_SIZE: int, keys.CONCURRENCY: int, keys.KMAX: int, keys.QUERY_LIMIT: int,
+    keys.LOCAL_BATCH_SIZE: int, keys.CONCURRENCY: int, keys.TIMEOUT: float, keys.KMAX: int,
+    keys.QUERY_LIMIT: int,
     keys.LOCAL_MODEL: str, keys.BM25_K1: float, keys.BM25_B: float,
     pipeline_form.BM25: bool, pipeline_form.DENSE: bool, pipeline_form.CHUNK_SIZE: int,
     pipeline_form.CHUNK_OVERLAP: int, pipeline_form.AGGREGATE: str, pipeline_form.FUSION: str,

@@ -15,6 +15,7 @@ import streamlit as st
 
 from .. import params as P
 from ..dataset import Dataset
+from ..embeddings.batching import pace_note
 from ..i18n import message
 from ..i18n import t as t_
 from ..jobs import Job, evaluation_task
@@ -89,10 +90,24 @@ def say_token_gap(ctx: PageContext, name: str, cost: Mapping[str, Any] | None) -
 
 def remember_dataset(job: Job, dataset: Dataset) -> None:
     """The dataset ``job`` evaluates, so that its outcome is shown only beside it (a
-    "Finished" banner is no news on another dataset)."""
+    "Finished" banner is no news on another dataset); and the run name typed in the Run form
+    for it (the page empties the field once a job has started), given back to the field if
+    the job fails or is cancelled (:func:`last_job_outcome`), for the next try."""
     fingerprint = (state.dataset_fingerprint() if state.dataset() is dataset
                    else dataset.fingerprint())
-    st.session_state.setdefault(_DATASETS, {})[job.id] = fingerprint
+    ss = st.session_state
+    ss.setdefault(_DATASETS, {})[job.id] = fingerprint
+    typed = str(ss.get(keys.RUN_NAME) or "").strip()
+    if typed:
+        ss.setdefault(_TYPED_NAMES, {})[job.id] = typed
+
+
+def _give_name_back(job: Job) -> None:
+    """The name typed for ``job``, back in the empty name field, once."""
+    ss = st.session_state
+    typed = ss.get(_TYPED_NAMES, {}).pop(job.id, None)
+    if typed and not str(ss.get(keys.RUN_NAME) or "").strip():
+        ss[keys.RUN_NAME] = typed
 
 
 def default_run_name(lang: str, retriever: str, model: object, dataset_name: str,
@@ -116,6 +131,8 @@ _RETRIEVERS = "rd_job_retrievers"
 _DATASETS = "rd_job_datasets"
 #: session key: job id -> the tokens estimated before an API run (to compare as it runs)
 _ESTIMATED = "rd_job_estimated_tokens"
+#: session key: job id -> the run name typed in the form for it (until given back)
+_TYPED_NAMES = "rd_job_typed_names"
 
 
 def job_panel(ctx: PageContext, job: Job) -> None:
@@ -133,7 +150,9 @@ def job_panel(ctx: PageContext, job: Job) -> None:
             if job_id not in st.session_state.get(keys.SEEN_JOBS, set()):
                 st.rerun()  # the full page picks the finished run up
             return
-        st.progress(current.fraction or 0.0, text=current.status_text(lang))
+        line = current.status_text(lang)
+        slow = pace_note(current.progress or {}, lang)  # the server is slower than the form
+        st.progress(current.fraction or 0.0, text=f"{line} · {slow}" if slow else line)
         estimated = st.session_state.get(_ESTIMATED, {}).get(job_id)
         reported = (current.progress or {}).get("tokens") or 0
         if estimated and reported > 2 * estimated:  # already: the server counts otherwise
@@ -171,9 +190,11 @@ def last_job_outcome(ctx: PageContext, *, show_done: bool = False) -> None:
         st.page_link("pages/3_Results.py", label=ctx.t("run.see_results"),
                      icon=":material/monitoring:")
     elif job.state == "failed":
+        _give_name_back(job)
         st.error(ctx.t("run.failed", label=md(job.label),
                        error=md(job.error_text(ctx.lang, app=True))))
     elif job.state == "cancelled":
+        _give_name_back(job)
         st.warning(ctx.t("run.cancelled", label=md(job.label)))
         if st.session_state.get(_RETRIEVERS, {}).get(job.id) not in (None, "bm25"):
             st.caption(ctx.t("run.cancelled_resume"))

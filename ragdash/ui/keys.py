@@ -40,6 +40,7 @@ DIMENSIONS = "rd_dimensions"
 BATCH_SIZE = "rd_batch_size"          # an OpenAI-compatible server's
 LOCAL_BATCH_SIZE = "rd_local_batch_size"  # a local model's (their defaults differ)
 CONCURRENCY = "rd_concurrency"
+TIMEOUT = "rd_timeout"            # seconds one request to the server may take
 KMAX = "rd_kmax"
 QUERY_LIMIT = "rd_query_limit"
 LOCAL_MODEL = "rd_local_model"

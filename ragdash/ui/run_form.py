@@ -125,14 +125,16 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
     if preset.azure:
         api_version = st.text_input(t("run.api_version"), help=t("run.api_version_help"),
                                     **bind(keys.API_VERSION, ""))
-    cols = st.columns(3)
+    cols = st.columns(4)
     dims = number(cols[0], P.OPENAI["dimensions"], t("run.dimensions"), keys.DIMENSIONS, t,
                   off=True)
     batch = number(cols[1], P.OPENAI["batch_size"], t("run.batch_size"), keys.BATCH_SIZE, t)
     conc = number(cols[2], P.OPENAI["concurrency"], t("run.concurrency"), keys.CONCURRENCY, t)
+    # the failure sentence of a slow server says "raise the timeout": it is here to raise
+    timeout = number(cols[3], P.OPENAI["timeout"], t("adaptive.timeout"), keys.TIMEOUT, t)
     options = {"model": model.strip(), "base_url": base_url.strip() or None,
                "dimensions": int(dims) or None, "batch_size": int(batch),
-               "concurrency": int(conc)}
+               "concurrency": int(conc), "timeout": float(timeout)}
     if api_version.strip():
         options["api_version"] = api_version.strip()
     blocker = None
@@ -140,6 +142,8 @@ def retriever_settings(ctx: PageContext) -> RunSettings:
         blocker = t("run.base_url_placeholder", placeholder=PLACEHOLDER)
     elif not base_url.strip():
         blocker = t("run.base_url_missing")
+    elif P.OPENAI["timeout"].problem(float(timeout)) is not None:
+        blocker = t("adaptive.timeout_positive")
     return engine_form.search_settings(ctx, RunSettings(  # or a vector engine's
         "openai", options, api_key.strip(), model.strip(), preset.provider, blocker))
 

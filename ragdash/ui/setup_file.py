@@ -196,9 +196,10 @@ def _embedding_values(stage, out: dict) -> list[str]:
     preset = next((n for n, p in PRESETS.items() if p.base_url and p.base_url == url), "custom")
     out.update({keys.PRESET: preset, keys.BASE_URL: url, keys.MODEL: o["model"],
                 keys.DIMENSIONS: o.get("dimensions") or 0, keys.BATCH_SIZE: o["batch_size"],
-                keys.CONCURRENCY: o["concurrency"], keys.API_VERSION: o.get("api_version") or ""})
+                keys.CONCURRENCY: o["concurrency"], keys.TIMEOUT: float(o["timeout"]),
+                keys.API_VERSION: o.get("api_version") or ""})
     return left + _left(o, P.OPENAI, ("model", "base_url", "dimensions", "batch_size",
-                                      "concurrency", "api_version"))
+                                      "concurrency", "timeout", "api_version"))
 
 
 def _fusion_rerank_values(setup: Setup, out: dict) -> list[str]:

@@ -292,3 +292,81 @@ def test_the_cost_notes_speak_the_apps_language_without_flags(server, lang):
         assert "is also listed for" in page and "preset above" in page
     else:
         assert "にも掲載されています" in page and "プリセット" in page
+
+
+# -- a slow server: the timeout field, the progress line, the name kept for the next try -------
+@pytest.fixture
+def quick_retries(monkeypatch):
+    from ragdash.services import retry
+
+    monkeypatch.setattr(retry, "INITIAL_DELAY", 0.01)
+    monkeypatch.setattr(retry, "MAX_DELAY", 0.02)
+
+
+def test_the_timeout_field_is_the_declared_parameter_and_reaches_the_run(server):
+    from ragdash import params as P
+
+    at = _openai_settings(open_sample(new_app(), "article-ja"), server, KEY)
+    field = at.number_input(key="w:rd_timeout")
+    assert field.value == P.OPENAI["timeout"].default == 60.0
+    assert field.label == "Timeout (s)" and "whole reply" in field.help  # the declared help
+    field.set_value(0.0).run()  # not a timeout: Start waits for one
+    assert at.button(key="run_start").disabled
+    assert any("more than 0 seconds" in w.value for w in at.warning)
+    at.number_input(key="w:rd_timeout").set_value(7.5).run()
+    at.button(key="run_start").click().run()
+    (job,) = wait_for_jobs(at)
+    assert job.state == "done", job.error
+    (summary,) = get_store().list()
+    assert get_store().load(summary.id).config["timeout"] == 7.5
+
+
+def test_a_timeout_failure_names_the_field_and_the_typed_name_comes_back(server,
+                                                                         quick_retries):
+    server.fault("timeout", seconds=0.6, times=10_000)  # every request: late
+    at = _openai_settings(open_sample(new_app(), "article-ja"), server, KEY)
+    at.number_input(key="w:rd_batch_size").set_value(1)
+    at.number_input(key="w:rd_concurrency").set_value(1)
+    at.number_input(key="w:rd_timeout").set_value(0.2)
+    at.text_input(key="w:rd_run_name").set_value("slow try").run()
+    at.button(key="run_start").click().run()
+    assert at.text_input(key="w:rd_run_name").value == ""  # cleared while it runs
+    (job,) = wait_for_jobs(at)
+    assert job.state == "failed"
+    at.run()
+    (error,) = at.error
+    shown = plain(error.value)
+    assert "within 0.2 s" in shown and "Timeout (s)" in shown and "Run page" in shown
+    assert at.text_input(key="w:rd_run_name").value == "slow try"  # kept for the next try
+    at.text_input(key="w:rd_run_name").set_value("").run()  # cleared by hand: stays cleared
+    assert at.text_input(key="w:rd_run_name").value == ""
+    at.text_input(key="w:rd_run_name").set_value("slow try").run()
+    server._faults.clear()  # the server is fixed
+    at.number_input(key="w:rd_timeout").set_value(30.0).run()
+    at.button(key="run_start").click().run()
+    jobs = wait_for_jobs(at)
+    assert [j.state for j in jobs] == ["done", "failed"]
+    assert [s.name for s in get_store().list()] == ["slow try"]
+
+
+def test_the_progress_line_says_the_server_is_slow(quick_retries):
+    """A server that computes one batch at a time (abandoned ones too), too slowly for 16
+    texts x 4 requests within the timeout: the panel says what the client does about it."""
+    import time
+
+    with FakeOpenAI(seconds_per_text=0.01) as slow:
+        at = custom_server(open_sample(new_app()), slow.url, model="emb-1")
+        at.number_input(key="w:rd_batch_size").set_value(16)
+        at.number_input(key="w:rd_concurrency").set_value(4)
+        at.number_input(key="w:rd_timeout").set_value(0.3).run()
+        at.button(key="run_start").click().run()
+        job = get_manager().active(at.session_state["rd_owner"])
+        assert job is not None
+        seen, deadline = "", time.monotonic() + 20
+        while "server slow" not in seen and not job.finished and time.monotonic() < deadline:
+            time.sleep(0.1)
+            at.run()
+            seen = " ".join(p.proto.text for p in at.get("progress"))
+        assert "server slow: batch 16 → " in seen and "4 → " in seen, seen
+        job.cancel()
+        job.wait_settled(30)
