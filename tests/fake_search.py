@@ -188,6 +188,10 @@ class FakeSearch(FakeServer):
         self.stopping.set()
         super().stop()
 
+    def clear_faults(self) -> None:
+        with self._lock:
+            self._faults.clear()
+
     def record(self, method, path, headers, body, query) -> None:
         with self._lock:
             self.requests.append({"method": method, "path": path, "headers": headers,

@@ -397,6 +397,22 @@ class _WatchedMixin:
             w.add(self)
         return super().request(*args, **kwargs)
 
+    def getresponse(self, *args, **kwargs):
+        # a reply that ends with the connection ("Connection: close", no length) makes
+        # http.client close the connection and hand its socket to the reply alone: the
+        # deadline keeps that socket too, or a slow endless reply would outlive it
+        w = getattr(_current, "watch", None)
+        if w is not None and self.sock is not None:
+            w.add(_Held(self.sock))
+        return super().getresponse(*args, **kwargs)
+
+
+class _Held:
+    """A socket the deadline shuts down (as :func:`_shutdown` reaches a connection's)."""
+
+    def __init__(self, sock) -> None:
+        self.sock = sock
+
 
 class _WatchedHTTPConnection(_WatchedMixin, HTTPConnection):
     pass

@@ -244,6 +244,15 @@ def _invalid(said) -> Failure:
     return Failure("invalid", detail=said)
 
 
+def _kept_form(path: str) -> str:
+    """``a.b[*].c`` as ``map(&c, a.b)``, which keeps a null in its place (a projection drops
+    it); the path itself when it has no such simple form."""
+    head, sep, tail = path.partition("[*].")
+    if not sep or "[" in tail or "|" in tail or "(" in path:
+        return "map(&field, list)"
+    return f"map(&{tail}, {head})"
+
+
 def _as_id(value, rank: int, path: str) -> str | None:
     if value is None:
         return None
@@ -449,10 +458,13 @@ class HttpSearch:
                                  ("texts", self._texts, self.texts)):
             if expr is None or what in columns:
                 continue
-            got = _values(expr, path, obj, what, required=bool(lead)) or []
+            got = _values(expr, path, obj, what, required=False) or []
+            if not got:  # none at all (a [*] projection drops nulls): none given
+                continue
             if len(got) != len(lead):
                 raise _invalid(text("searchsvc.lengths_differ", ids=first_path,
-                                    n_ids=len(lead), what=what, path=path, n=len(got)))
+                                    n_ids=len(lead), what=what, path=path, n=len(got),
+                                    kept=_kept_form(path)))
             columns[what] = got
         out = []
         for i in range(len(lead)):
