@@ -49,6 +49,7 @@ from ..errors import RagdashError
 from ..i18n import isolate, message, normalize_lang, t
 from ..judgments.coverage import caveat, coverage_k_of, labels_said
 from ..metrics import DEFAULT_KS, family, metric_label, parse_metric
+from ..retrieval.own.retriever import own_notes
 from ..run import distinct_rankings, merged_notes
 from ..secrets import scrub_secrets
 from ..stats import Frontier, build_frontier, compare_tables, table_bands
@@ -376,6 +377,11 @@ def _runs_section(rep: _Report) -> Section:
         if config:
             blocks += [Heading(f"{e.name} — {rep.t('report.settings')}"), _config_list(config)]
     blocks += [Para(note) for note in merged_notes(rep.merged, rep.lang)]
+    for e in rep.entries:  # a team's own search: its latency, mapping and failures
+        said = own_notes(e.run.resources, rep.lang)
+        if said:
+            blocks += [Heading(f"{e.name} — {rep.t('ownsearch.report_heading')}"),
+                       *(Para(s) for s in said)]
     blocks.append(Para(rep.t("report.no_key"), "muted"))
     return Section("runs", rep.t("report.runs"), blocks)
 

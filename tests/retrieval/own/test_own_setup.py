@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tomllib
 
 from paths import ROOT
 
@@ -61,3 +62,17 @@ def test_ragdash_imports_no_framework_for_a_plain_function():
                           env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr  # one answer of 'a0p0' per query: a run
     assert proc.stdout.strip() == "[]"
+
+
+def test_the_setup_files_in_the_docs_are_setups():
+    """Every TOML block of docs/own-retriever.md reads as a setup (the retriever tables alone
+    get the first block's dataset and K)."""
+    import re
+
+    page = (ROOT / "docs" / "own-retriever.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", page, re.S)
+    assert len(blocks) >= 4
+    for block in blocks:
+        raw = tomllib.loads(block)
+        setup = setup_from_dict({"dataset": "data/jsquad-valid", **raw})
+        assert setup.retrievers[0].kind in ("python", "http")
