@@ -61,6 +61,7 @@ def _desc(doc_id: str):
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeSearch
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # as search servers do (else +40 ms: delayed ACKs)
 
     def log_message(self, *args) -> None:
         pass
