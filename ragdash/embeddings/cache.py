@@ -92,7 +92,8 @@ def _initialize(conn: sqlite3.Connection, schema: str = _SCHEMA) -> None:
 
 _LABEL_IDS = {"embeddings cache": "cache.label.embeddings_cache",
               "rerank cache": "cache.label.rerank_cache",
-              "judge cache": "cache.label.judge_cache"}
+              "judge cache": "cache.label.judge_cache",
+              "own search answers": "cache.label.own_answers"}
 
 
 def _label(label: str) -> str:

@@ -90,9 +90,26 @@ def setup_record(setup: Setup, dataset: Dataset | None = None, *,
     fingerprint = fingerprint or (dataset.fingerprint() if dataset is not None else None)
     if fingerprint:
         record["dataset_fingerprint"] = fingerprint
+    for stage in [record.get("retriever"), *record.get("retrievers", [])]:
+        if isinstance(stage, dict) and stage.get("kind") == "python":  # like the dataset
+            stage["entry"] = _absolute_entry(stage["entry"], setup.base)
     order = ["dataset", "dataset_fingerprint"]
     return {**{k: record[k] for k in order if k in record},
             **{k: v for k, v in record.items() if k not in order}}
+
+
+def _absolute_entry(entry: str, base: Path | None) -> str:
+    """A python stage's ``path/file.py:attribute`` made absolute (a module name stays)."""
+    from ..errors import RagdashError
+    from ..retrieval.own.entry import parse_entry
+
+    try:
+        parsed = parse_entry(entry, base=base)
+    except RagdashError:  # checked when it is built; kept as written
+        return entry
+    if parsed.path is None:
+        return entry
+    return f"{parsed.path.resolve()}:{parsed.attribute}"
 
 
 # -- running ---------------------------------------------------------------------------------
@@ -227,7 +244,11 @@ def _first_from_config(config: Mapping, label: str) -> dict:
     if kind not in P.RETRIEVER_KINDS:
         raise _cannot(label, text("setup.why_unknown", retriever=str(kind)))
     item: dict = {"kind": kind}
-    if kind in P.ENGINE_KINDS:
+    if kind == "python":  # a search handed to evaluate_search has no entry to import
+        if ":" not in str(config.get("entry") or ""):
+            raise _cannot(label, text("own.why_no_entry"))
+        item.update({k: config[k] for k in P.PYTHON.names if config.get(k) is not None})
+    elif kind in P.ENGINE_KINDS:
         dense = config.get("query_embedding") or {}
         embedder = dense.get("retriever") or "openai"
         item.update({k: config[k] for k in P.ENGINE.names if config.get(k) is not None})

@@ -116,7 +116,9 @@ def test_evaluate_run_and_check_a_python_entry(tmp_path, user_code, jsquad):
     assert proc.returncode == 0, proc.stderr
     again = json.loads(proc.stdout)
     assert again["metrics"] == pytest.approx(out["metrics"], abs=1e-12)
-    assert again["retriever"]["setup"]["retriever"]["entry"] == "my_rag/search.py:make"
+    # the run records its entry as an absolute path, as it does its dataset
+    assert again["retriever"]["setup"]["retriever"]["entry"] == \
+        f"{(user_code / 'search.py').resolve()}:make"
 
     # and gated by `check` against the first run's file: the same ranking passes
     proc = ragdash("check", JSQUAD / "qrels" / "test.tsv", run_file, setup,

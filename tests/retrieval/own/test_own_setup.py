@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tomllib
 
+import pytest
 from paths import ROOT
 
 from ragdash.setup import run_setup, setup_from_dict, setup_from_run
@@ -46,7 +47,19 @@ def test_fusion_and_rerank_take_a_python_first_stage(tmp_path, tiny_model):
     # the run names its setup: it reruns as it was made
     again = setup_from_run(run)
     assert again.retrievers[0].kind == "python"
-    assert again.retrievers[0].options["entry"] == "own_search.py:search"
+    assert again.retrievers[0].options["entry"] == f"{tmp_path.resolve()}/own_search.py:search"
+
+
+def test_a_search_handed_in_from_python_cannot_be_written_as_a_setup_file():
+    import ragdash
+    from ragdash.errors import DatasetError
+    from ragdash.samples import load_sample
+
+    ds = load_sample("jsquad-mini")
+    run = ragdash.evaluate_search(ds, lambda q, k: ["a0p0"], k=5, limit_queries=2,
+                                  resume=False, name="mine")
+    with pytest.raises(DatasetError, match=r"mine cannot be written as a setup file: .*entry"):
+        setup_from_run(run)
 
 
 def test_ragdash_imports_no_framework_for_a_plain_function():
