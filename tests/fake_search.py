@@ -84,6 +84,8 @@ class _Handler(BaseHTTPRequestHandler):
         if parts.path.rstrip("/") != "/search":
             return self._json({"error": "no such path"}, 404)
         args = parse_qs(parts.query)
+        if "q" in args:  # a flat custom API: ?q=...&n=...
+            return self._answer("flat", args["q"][0], int((args.get("n") or ["10"])[0]), None)
         query = (args.get("query") or [""])[0]
         k = int((args.get("hits") or ["10"])[0])
         self._answer("vespa", query, k, None)
@@ -104,6 +106,10 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._json({"error": {"type": "parsing_exception",
                                              "reason": "[match] query malformed"}}, 400)
             return self._answer("es", query, int(body.get("size", 10)), body)
+        if path.rstrip("/") == "/search":  # Vespa's query API as a JSON body
+            if not isinstance(body.get("query"), str):
+                return self._json({"root": {"errors": [{"message": "no query"}]}}, 400)
+            return self._answer("vespa", body["query"], int(body.get("hits", 10)), body)
         if path == "/api/v2/search":
             query = (body.get("input") or {}).get("text")
             k = (body.get("options") or {}).get("top_k", 10)
@@ -118,8 +124,8 @@ class _Handler(BaseHTTPRequestHandler):
         fake.record(self.command, self.path, dict(self.headers), body, query)
         if fake.key is not None:
             got = self.headers.get(fake.key_header, "")
-            want = f"Bearer {fake.key}" if fake.key_header.lower() == "authorization" \
-                else fake.key
+            bearer = fake.key_header.lower() == "authorization" and " " not in fake.key
+            want = f"Bearer {fake.key}" if bearer else fake.key  # "ApiKey ..." as it is
             if got != want:
                 return self._json({"error": {"type": "security_exception",
                                              "reason": "missing or wrong credentials"}}, 401)
@@ -213,11 +219,15 @@ class FakeSearch(FakeServer):
                     "hits": {"total": {"value": len(results), "relation": "eq"},
                              "max_score": results[0][1] if results else None,
                              "hits": [{"_index": self.index_name, "_id": d, "_score": s,
-                                       "_source": {"text": texts[d]}} for d, s in results]}}
+                                       "_source": {"text": texts[d], "doc_id": d}}
+                                      for d, s in results]}}
         if shape == "custom":
             return {"status": "ok", "data": {"results": [
                 {"document": {"meta": {"doc_id": d, "source": "wiki"}, "content": texts[d]},
                  "relevance": {"value": s, "model": "bm25"}} for d, s in results]}}
+        if shape == "flat":
+            return {"items": [{"id": int(d) if d.isdigit() else d, "score": s}
+                              for d, s in results]}
         return {"root": {"id": "toplevel", "relevance": 1.0,
                          "fields": {"totalCount": len(results)},
                          "children": [{"id": f"id:docs:doc::{d}", "relevance": s,

@@ -94,6 +94,28 @@ MESSAGES = Messages(**MESSAGE_IDS)
 SPEC = Spec("search", KIND_ERRORS, MESSAGES)
 
 
+#: a key that names its own scheme ("ApiKey ...", "Basic ...") is sent in Authorization as it
+#: is (Elasticsearch's API keys, OpenSearch's basic authentication); any other key as Bearer
+_SCHEME = re.compile(r"^(ApiKey|Basic|Bearer|Token|Negotiate) \S+$")
+
+
+def search_key_headers(api_key: str | None, header: str = "Authorization") -> dict[str, str]:
+    """The headers that carry a search service's key: :func:`key_headers`'s, except that a key
+    naming its scheme (``ApiKey BASE64`` for Elasticsearch) goes in Authorization as it is."""
+    if api_key and header.lower() == "authorization" and _SCHEME.match(api_key):
+        return {"Authorization": api_key}
+    return key_headers(api_key, header)
+
+
+class _SearchService(Service):
+    """The service layer's :class:`Service`, with a search service's key placement."""
+
+    def headers(self) -> dict[str, str]:
+        out = {k: v for k, v in super().headers().items()
+               if k.lower() != self.api_key_header.lower()}
+        return {**out, **search_key_headers(self._api_key, self.api_key_header)}
+
+
 class SearchServiceSetupError(RetrievalError):
     """A search service's settings that cannot work (a template that is not JSON, a path that
     is not JMESPath, a URL without a host): said before anything is sent."""
@@ -374,11 +396,11 @@ class HttpSearch:
         self.api_key_env = api_key_env
         self._lock = threading.Lock()
         self.usage = {"requests": 0, "retries": 0}
-        self.service = Service(self.url, SPEC, api_key=api_key, api_key_header=api_key_header,
-                               timeout=self.timeout, concurrency=max(1, self.concurrency),
-                               max_retries=self.max_retries, session=session, seed=seed,
-                               usage=self.usage, lock=self._lock,
-                               values={"path": self.ids})
+        self.service = _SearchService(
+            self.url, SPEC, api_key=api_key, api_key_header=api_key_header,
+            timeout=self.timeout, concurrency=max(1, self.concurrency),
+            max_retries=self.max_retries, session=session, seed=seed, usage=self.usage,
+            lock=self._lock, values={"path": self.ids})
         self.api_key_header = self.service.api_key_header
         self._key = (api_key or "").strip() or None
         #: sentences for the user before the run (a key over plain http to another machine)
@@ -480,17 +502,21 @@ class HttpSearch:
     # -- "Try one query" ------------------------------------------------------------------
     def trial(self, query: str, k: int) -> Trial:
         """Ask ``query`` once (no retries), keeping what was sent and what came back."""
-        headers = {**self.service.headers(), **key_headers(
-            _MASK if self.service.has_key else None, self.api_key_header)}
+        headers = {k: v for k, v in self.service.headers().items()
+                   if k.lower() != self.api_key_header.lower()}
+        if self.service.has_key:  # the scheme shown, the key masked
+            sent = search_key_headers(self._key, self.api_key_header)
+            headers.update({k: (v.split(" ", 1)[0] + " " + _MASK if " " in v else _MASK)
+                            for k, v in sent.items()})
         if self.method == "GET":
             headers.pop("Content-Type", None)
         body = self.body(query, k)
         trial = Trial(self.method, self.target(query, k), headers,
                       None if body is None else json.dumps(
                           json.loads(body), ensure_ascii=False, indent=2))
-        once = Service(self.url, SPEC, api_key=self._key, api_key_header=self.api_key_header,
-                       timeout=self.timeout, concurrency=1, max_retries=0,
-                       values={"path": self.ids})
+        once = _SearchService(self.url, SPEC, api_key=self._key,
+                              api_key_header=self.api_key_header, timeout=self.timeout,
+                              concurrency=1, max_retries=0, values={"path": self.ids})
         seen: list = []
         t0 = time.perf_counter()
         try:

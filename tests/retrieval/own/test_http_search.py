@@ -207,3 +207,16 @@ def test_a_saved_runs_configuration_gives_back_its_setup_without_the_key(service
         "url": service.url("es"), "request": ES_REQUEST, **ES_PATHS,
         "api_key_env": "SEARCH_KEY", "api_key_header": "X-Api-Key"}
     assert "sk-abc" not in json.dumps(first.options)
+
+
+def test_a_key_that_names_its_scheme_goes_in_authorization_as_it_is(sample):
+    key = "ApiKey VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw=="
+    with FakeSearch(sample, key=key) as svc:  # Elasticsearch's API keys: "ApiKey <base64>"
+        search = HttpSearch(svc.url("es"), request=ES_REQUEST, api_key=key, **ES_PATHS)
+        assert search("梅雨", 3)
+        assert svc.requests[-1]["headers"]["Authorization"] == key
+        assert search.trial("梅雨", 3).headers["Authorization"] == "ApiKey ***"
+        plain = HttpSearch(svc.url("es"), request=ES_REQUEST, api_key="k-123456", **ES_PATHS)
+        with pytest.raises(AuthenticationError):
+            plain("梅雨", 3)
+        assert svc.requests[-1]["headers"]["Authorization"] == "Bearer k-123456"

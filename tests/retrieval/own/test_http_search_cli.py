@@ -121,3 +121,56 @@ def test_a_service_that_cannot_answer_is_one_sentence(sample, service, tmp_path,
     # a flag of the http kind given to another kind
     assert main(["evaluate", str(SAMPLE), "--ids", "hits.hits[*]._id"]) == 2
     assert "--retriever http" in capsys.readouterr().err
+
+
+def _docs_setups() -> list[tuple[str, dict]]:
+    """The ``kind = "http"`` setup files of docs/own-retriever.md, each with the heading it
+    sits under."""
+    import tomllib
+
+    page = (ROOT / "docs" / "own-retriever.md").read_text(encoding="utf-8")
+    out, heading, block = [], "", None
+    for line in page.splitlines():
+        if block is None and line.startswith("#"):
+            heading = line.lstrip("# ").strip()
+        elif block is None and line.startswith("```toml"):
+            block = []
+        elif block is not None and line.startswith("```"):
+            raw = tomllib.loads("\n".join(block))
+            if raw["retriever"]["kind"] == "http":
+                out.append((heading, raw))
+            block = None
+        elif block is not None:
+            block.append(line)
+    return out
+
+
+def test_every_http_setup_file_in_the_docs_runs_against_a_service_of_its_shape(
+        sample, tmp_path, capsys, monkeypatch):
+    """The docs' setup files, pointed at a real server of the shape each names (its host
+    replaced by 127.0.0.1), give the same ranking as the service returned."""
+    from urllib.parse import urlsplit
+
+    setups = _docs_setups()
+    assert {h for h, _ in setups} >= {"Elasticsearch", "OpenSearch", "Vespa", "A custom API"}
+    for var in ("ES_API_KEY", "OPENSEARCH_AUTH", "VESPA_TOKEN", "SEARCH_KEY"):
+        monkeypatch.setenv(var, "Basic dGVzdDp0ZXN0")
+    with FakeSearch(sample) as svc:
+        for heading, raw in setups:
+            retriever = dict(raw["retriever"])
+            parts = urlsplit(retriever["url"])
+            retriever["url"] = retriever["url"].replace(
+                f"{parts.scheme}://{parts.netloc}", svc.root)
+            setup = tmp_path / "docs.toml"
+            lines = [f'dataset = "{SAMPLE}"', "limit_queries = 5", "k = [10]", "",
+                     "[retriever]"]
+            lines += [f"{k} = {json.dumps(v)}" for k, v in retriever.items()]
+            setup.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            code = main(["run", str(setup), "--format", "json"])
+            out, err = capsys.readouterr()
+            assert code == 0, (heading, err)
+            query = sample.evaluated_queries(1)[0]
+            got = json.loads(out)
+            assert got["queries"] == 5, heading
+            assert svc.requests[-1]["method"] == retriever.get("method", "POST"), heading
+            assert query.text in svc.answered, heading
