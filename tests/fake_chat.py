@@ -19,7 +19,8 @@ echoes the key it got, as some servers do, so tests see that clients scrub it), 
 (404 for others), ``latency`` (seconds before every reply).
 
 Faults are queued with :meth:`FakeChat.fault` and consumed in order by the requests they
-match (all, or those whose messages contain ``match``); ``times`` repeats one. Kinds:
+match (all, or those whose messages contain ``match``); ``times`` repeats one;
+:meth:`FakeChat.clear_faults` drops those left. Kinds:
 
 - ``status``: reply ``status`` with ``body`` (dict → JSON, str/bytes as is) and ``headers``
   — a 429 with ``Retry-After``, a 401, a 500;
@@ -85,6 +86,11 @@ class FakeChat(FakeServer):
     def url(self) -> str:
         """The base URL a user would type: ``http://127.0.0.1:PORT/v1``."""
         return self.root + "/v1"
+
+    def clear_faults(self) -> None:
+        """Drop every queued fault: the server is fixed."""
+        with self._lock:
+            self._faults.clear()
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -12,6 +12,9 @@ Contract (scripts rely on it):
   ``queries.jsonl`` (source document and generator per query), ``qrels/test.tsv`` (the source
   passage, grade 3, and the judged pool), ``qrels/test.tsv.sources.tsv`` (each label's source)
   and ``manifest.json`` (the report); kept in the run store too unless ``--no-store``.
+- A run that keeps no query (every request failed, every reply dropped, a judge that gave
+  no grade) writes and stores nothing and exits 2 with one sentence; so does a corpus with
+  an id holding a control character (before anything is sent).
 - ``--validate DATASET``: the same systems scored on the generated set and on DATASET's human
   queries; Kendall's τ per metric and each system's difference.
 - JSON: ``{"estimate": {...}, "written": n, "kept": k, "dropped": {reason: n}, "failures":

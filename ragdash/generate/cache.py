@@ -4,9 +4,12 @@ A reply is stored under (endpoint, model, prompt version, sha256 of the whole pr
 endpoint's base URL as shown to users, the model name as sent, the version of
 :mod:`ragdash.generate.prompt`, and the digest of the prompt text (passage, style, language
 and examples are all in it). What is stored is the reply's text (the query as written — the
-product itself, before any check), or for a request that got no answer its failure kind,
-with the tokens the API reported. A rerun with the same seed builds the same prompts and
-sends nothing. The API key is never part of it. File handling:
+product itself, before any check), with the tokens the API reported; every run reads it again
+with the current checks (:mod:`ragdash.generate.filters`), so a check that reads more keeps
+more. A request that got no answer (a server error, a refusal, a cut or empty reply) is not
+stored, so the next run — against a fixed server — asks again; rows without a reply that
+older versions wrote are not read. A rerun with the same seed builds the same prompts and
+sends nothing for what was answered. The API key is never part of it. File handling:
 :class:`ragdash.embeddings.cache.CacheFile`.
 """
 
@@ -27,8 +30,8 @@ CREATE TABLE IF NOT EXISTS replies (
     model             TEXT NOT NULL,
     prompt_version    TEXT NOT NULL,
     prompt_sha256     BLOB NOT NULL,
-    reply             TEXT,             -- the reply's text, NULL when there was none
-    failure           TEXT,             -- the chat failure's kind (NULL with a reply)
+    reply             TEXT,             -- the reply's text (NULL only in older rows: not read)
+    failure           TEXT,             -- unused now (older versions: the failure's kind)
     prompt_tokens     INTEGER,
     completion_tokens INTEGER,
     answered_at       TEXT NOT NULL,
@@ -67,6 +70,7 @@ class GenerateCache(CacheFile):
                 rows = conn.execute(
                     "SELECT prompt_sha256, reply, failure, prompt_tokens, completion_tokens "
                     "FROM replies WHERE endpoint=? AND model=? AND prompt_version=? AND "
+                    "reply IS NOT NULL AND "
                     f"prompt_sha256 IN ({','.join('?' * len(chunk))})",
                     (endpoint, model, version, *chunk))
                 for key, reply, failure, pt, ct in rows:
@@ -74,7 +78,10 @@ class GenerateCache(CacheFile):
         return found
 
     def put(self, endpoint: str, model: str, version: str, key: bytes, reply: Reply) -> None:
-        """Store one reply (committed before this returns)."""
+        """Store one reply (committed before this returns); a failure (no text) is not
+        stored."""
+        if reply.text is None:
+            return
         at = datetime.now(UTC).isoformat(timespec="seconds")
         with self._connect() as conn:
             conn.execute("INSERT OR REPLACE INTO replies VALUES (?,?,?,?,?,?,?,?,?)",

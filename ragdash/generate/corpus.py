@@ -15,12 +15,17 @@ What ``read_corpus(path)`` reads:
   ``qrels/test.tsv``) are not corpus and are left out.
 
 Ids from several files that collide are prefixed by their file's path (said in the notes).
-An empty corpus, or one of a single document, is one sentence (:class:`DatasetError`).
+An empty corpus, or one of a single document, is one sentence (:class:`DatasetError`), and so
+is an id with a control character (a tab, a line break, NUL, ESC, … — from a JSON string, a
+quoted CSV field or a file's name): the set written from it keeps ids in
+``qrels/test.tsv``, which no reader could split back, so the id is refused by name rather
+than escaped into another id.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -42,6 +47,8 @@ TABLE_EXTS = (".jsonl", ".ndjson", ".csv", ".tsv", ".tab", ".json")
 TEXT_EXTS = (".txt", ".md", ".markdown", ".rst")
 #: column names that say which source a row comes from (matched after normalize_column)
 SOURCE_COLUMNS = ("source", "file", "filename", "path", "folder")
+#: what an id may not hold: C0 controls (tab and line breaks too), DEL, C1
+_ID_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
 @dataclass
@@ -104,6 +111,11 @@ def read_corpus_sources(sources: list[Source], *, name: str = "corpus",
         raise dataset_error("generate.empty_corpus", file=container or name)
     if len(documents) < 2:
         raise dataset_error("generate.one_document", file=container or name)
+    files = [path for path, docs, _ in per_file for _ in docs]  # _merge keeps this order
+    for doc, path in zip(documents, files):
+        if _ID_CONTROL.search(doc.id):
+            raise dataset_error("generate.bad_id", file=path or container or name,
+                                id=repr(doc.id))
     return Corpus(documents, labels, name=name, notes=log.notes)
 
 

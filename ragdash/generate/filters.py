@@ -2,10 +2,15 @@
 
 In order (a query is counted under the first it fails):
 
+0. ``control`` — the reply has a control character other than a tab or a line break
+   (NUL, ESC, BEL, DEL, the C1 range): a terminal would run it, a file would carry it, and
+   a query with an ANSI colour code in it is not a query anyone types. Such a reply is
+   dropped, not cleaned: what is left around an escape sequence (``[31m``) is garbage too.
 1. ``not_question`` — the reply is not one query: empty, a refusal ("I can't help with
-   that", 申し訳ありません…), several lines or a numbered list, two or more questions, or
-   longer than :data:`MAX_QUERY_CHARS`. Before the check, a label (``Query:``, ``質問:``),
-   a list marker and enclosing quotes (``"…"``, ``「…」``) are taken off.
+   that", 申し訳ありません…), several lines (any line ending: ``\\r\\n``, ``\\r``, …) or
+   a numbered list, two or more questions, or longer than :data:`MAX_QUERY_CHARS`. Before
+   the check, a label (``Query:``, ``質問:``), a list marker and enclosing quotes (``"…"``,
+   ``「…」``) are taken off.
 2. ``wrong_language`` — script share. A Japanese query must have hiragana or katakana and
    at least :data:`JA_SHARE` of its letters Japanese (kana or kanji): Latin names are fine
    ("Oncorhynchus ketaを日本語で？" is 0.25), an English question quoting a Japanese word
@@ -30,15 +35,24 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..judge.answers import looks_like_refusal
+from ..judge.answers import looks_like_refusal, unify_line_breaks
 
 __all__ = ["COPY_N", "COPY_SHARE", "DUPLICATE_JACCARD", "EN_SHARE", "JA_SHARE",
-           "MAX_QUERY_CHARS", "REASONS", "clean_reply", "copied_share", "language_ok",
-           "near_duplicates", "normalize"]
+           "MAX_QUERY_CHARS", "REASONS", "REASON_KEYS", "clean_reply", "copied_share",
+           "has_control", "language_ok", "near_duplicates", "normalize", "visible"]
 
 #: why a query is dropped, in the order the checks run (the report's order)
-REASONS = ("failed", "not_question", "wrong_language", "copied", "duplicate",
+REASONS = ("failed", "control", "not_question", "wrong_language", "copied", "duplicate",
            "not_answerable", "unjudged")
+#: each reason -> its phrase with the count (the report, the sentence of a job that kept none)
+REASON_KEYS = {"failed": "generate.reason.failed",
+               "control": "generate.reason.control",
+               "not_question": "generate.reason.not_question",
+               "wrong_language": "generate.reason.wrong_language",
+               "copied": "generate.reason.copied",
+               "duplicate": "generate.reason.duplicate",
+               "not_answerable": "generate.reason.not_answerable",
+               "unjudged": "generate.reason.unjudged"}
 MAX_QUERY_CHARS = 300
 JA_SHARE = 0.2
 EN_SHARE = 0.7
@@ -57,11 +71,28 @@ _JAPANESE = re.compile("[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"
                        "\u3005\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile("[A-Za-z\u00c0-\u024f]")
 _QUESTION_END = re.compile(r"[?？]")
+#: control characters: C0 but tab and the line breaks, DEL, C1 (NEL is a line break)
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f]")
+_ANY_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def has_control(text: str) -> bool:
+    """Whether ``text`` has a control character other than a tab or a line break."""
+    return bool(_CONTROL.search(text or ""))
+
+
+def visible(text: str) -> str:
+    """``text`` with every control character (tab and line breaks too) written ``\\xNN``,
+    for a terminal, a report or a sentence."""
+    return _ANY_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def clean_reply(reply: str) -> tuple[str | None, str | None]:
-    """(query, None) for a reply that is one query, else (None, "not_question")."""
-    said = (reply or "").strip()
+    """(query, None) for a reply that is one query, else (None, "control") for a reply with
+    a control character or (None, "not_question")."""
+    if has_control(reply):
+        return None, "control"
+    said = unify_line_breaks(reply or "").strip()
     fenced = _FENCE.match(said)
     if fenced:
         said = fenced.group(1).strip()

@@ -22,6 +22,12 @@ What is sent, in order:
    ``generated:<model>@<prompt version>``) and the judged pool (grades 0–3, source
    ``llm:<model>@<judge prompt version>``).
 
+**Nothing kept is a failure.** A job whose every request failed, whose every reply was
+dropped, or whose judge gave no grade at all raises one sentence (the failure's own when every
+request failed the same way; else the reasons counted) instead of returning an empty set, so
+nothing empty is written or stored as if it were fine. What was answered is cached: a rerun
+against a fixed server pays only for the rest (failures are not cached: :mod:`.cache`).
+
 Tokens before the run: each prompt counted with the cost tokenizer (+4 per message), replies
 assumed :data:`ASSUMED_QUERY_TOKENS`; the judge's requests: one per sampled document, and at
 most ``depth`` × retrievers per query for the pool (an upper bound: runs overlap and the
@@ -40,8 +46,8 @@ import numpy as np
 from ..cost.chat import chat_cost, find_chat_price, provider_of
 from ..cost.tokens import count_tokens
 from ..dataset import Dataset, Document, Query
-from ..errors import RetrievalError
-from ..i18n import error
+from ..errors import CHAT_ERRORS, RetrievalError
+from ..i18n import Joined, error, text
 from ..judge.cache import JudgeCache
 from ..judge.job import ASSUMED_OUTPUT_TOKENS, JudgeJob, label_source
 from ..judge.prompt import DEFAULT_DOC_TOKENS, template_tokens
@@ -50,11 +56,13 @@ from .cache import GenerateCache, Reply, text_hashes
 from .corpus import Corpus
 from .filters import (
     COPY_SHARE,
+    REASON_KEYS,
     REASONS,
     clean_reply,
     copied_share,
     language_ok,
     near_duplicates,
+    visible,
 )
 from .prompt import PROMPT_VERSION, build_prompt, passage_of, pick_examples
 from .sample import Sample, sample_documents
@@ -227,7 +235,7 @@ class GenerateJob:
         pool (any :class:`ragdash.pipeline.Retriever`)."""
         started = time.monotonic()
         judge_client = judge_client or client
-        replies, spent = self._write(client, progress, cancel)
+        replies, spent, said = self._write(client, progress, cancel)
         queries, reasons, failures, examples = self._check(replies)
         keep = list(queries)
         judging = None if progress is None else (
@@ -241,6 +249,8 @@ class GenerateJob:
                 reasons[reason] += 1
                 examples.setdefault(reason, queries[i])
                 keep.remove(i)
+        if not keep:
+            self._none_kept(reasons, failures, said)
         result = self._pool(keep, queries, judge_client, dense, cancel, judging)
         dataset, labels, records, pool_info, pool_usage = result
         usage = {"writing": spent, "judge": _add(answer_usage, pool_usage)}
@@ -264,10 +274,25 @@ class GenerateJob:
                 "prompt_version": self.version, "endpoint": self.endpoint,
                 "corpus": self.corpus.name}
 
-    def _write(self, client, progress, cancel) -> tuple[dict[int, Reply], dict]:
+    def _none_kept(self, reasons: Counter, failures: Counter, said: dict) -> None:
+        """Raise the sentence of a job that kept no query (module docstring)."""
+        written = len(self.prompts)
+        if reasons.get("failed") == written and len(failures) == 1 \
+                and next(iter(failures)) in said:
+            kind = next(iter(failures))
+            failed = CHAT_ERRORS.get(kind, CHAT_ERRORS["bad_reply"])
+            raise error(failed, "generate.all_failed", n=written, said=said[kind])
+        why = Joined(text(REASON_KEYS[r], n=int(reasons[r])) for r in REASONS
+                     if reasons.get(r))
+        raise error(RetrievalError, "generate.none_kept", n=written, reasons=why)
+
+    def _write(self, client, progress, cancel) -> tuple[dict[int, Reply], dict, dict]:
+        """The replies (cached and new), the usage, and the first failure's sentence of each
+        kind of failed request."""
         from ..services.chat import ChatRequest
 
         replies: dict[int, Reply] = dict(self.cached)
+        said: dict[str, object] = {}
         spent = {"requests": 0, "prompt_tokens": 0, "completion_tokens": 0,
                  "cached": len(self.cached)}
         total = len(self.due)
@@ -287,13 +312,17 @@ class GenerateJob:
                 reply = Reply(result.text if result.ok else None,
                               None if result.ok else result.kind,
                               result.prompt_tokens, result.completion_tokens)
-                self.cache.put(self.endpoint, self.model, self.version, self.keys[i], reply)
+                if result.ok:  # a failure is asked again by the next run
+                    self.cache.put(self.endpoint, self.model, self.version, self.keys[i],
+                                   reply)
+                else:
+                    said.setdefault(result.kind, result.message)
                 replies[i] = reply
                 if progress is not None:
                     progress({"stage": "write", "done": spent["requests"], "total": total})
 
             client.complete_many(requests, on_result=on_result, cancel=cancel)
-        return replies, spent
+        return replies, spent, said
 
     def _check(self, replies: dict[int, Reply]):
         reasons: Counter = Counter()
@@ -314,7 +343,7 @@ class GenerateJob:
                 why = "copied"
             if why is not None:
                 reasons[why] += 1
-                examples.setdefault(why, (query or reply.text)[:200])
+                examples.setdefault(why, visible((query or reply.text)[:200]))
                 continue
             queries[i] = query
         order = list(queries)
@@ -345,6 +374,7 @@ class GenerateJob:
                        model=self.judge_model, calibrate=0, cache=self.judge_cache,
                        seed=self.seed)
         result = job.run(judge_client, cancel=cancel, progress=progress)
+        result.require_grades()  # a judge that gave no grade at all: its sentence
         by_query = dict(zip(ids, keep))
         grades: dict[int, int | None] = {i: None for i in keep}
         for q, _d, g in zip(*(a.tolist() for a in result.gap_labels())):
@@ -385,6 +415,7 @@ class GenerateJob:
                        model=self.judge_model, names=info["retrievers"], calibrate=0,
                        cache=self.judge_cache, seed=self.seed)
         result = job.run(judge_client, cancel=cancel, progress=progress)
+        result.require_grades()  # every pooled pair failed: no set judged beyond the source
         llm = label_source(self.judge_model, job.version)
         judged_q, judged_d, grades = (a.tolist() for a in result.gap_labels())
         other_rel: set[str] = set()

@@ -5,19 +5,10 @@ from __future__ import annotations
 
 from ..cost.currency import format_money
 from ..i18n import Joined, Text, text
-from .filters import REASONS
+from .filters import REASON_KEYS, REASONS
 from .job import Generated
 
 __all__ = ["estimate_text", "kept_text", "money", "pool_text", "spent_text"]
-
-#: each reason a query was dropped -> its phrase (with the count)
-_REASON_KEYS = {"failed": "generate.reason.failed",
-                "not_question": "generate.reason.not_question",
-                "wrong_language": "generate.reason.wrong_language",
-                "copied": "generate.reason.copied",
-                "duplicate": "generate.reason.duplicate",
-                "not_answerable": "generate.reason.not_answerable",
-                "unjudged": "generate.reason.unjudged"}
 
 
 def _n(value) -> str:
@@ -34,7 +25,7 @@ def money(cost: dict) -> str:
 
 def kept_text(result: Generated) -> Text:
     """"200 written, 163 kept: 14 copied the passage, 9 not in the passage's language, …"."""
-    parts = [text(_REASON_KEYS[r], n=int(result.reasons[r])) for r in REASONS
+    parts = [text(REASON_KEYS[r], n=int(result.reasons[r])) for r in REASONS
              if result.reasons.get(r)]
     if not parts:
         return text("generate.kept_all", written=_n(result.written), kept=_n(result.kept))

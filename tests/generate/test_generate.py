@@ -52,7 +52,7 @@ def _job(corpus, client, home, **kw):
                        cache=GenerateCache(home), judge_cache=JudgeCache(home), **kw)
 
 
-def test_every_check_is_counted_and_a_rerun_sends_nothing(home, tmp_path):
+def test_every_check_is_counted_and_a_rerun_sends_only_what_was_not_answered(home, tmp_path):
     corpus, writer = _corpus()
     n = len(WORDS)
     with FakeChat(answer=writer) as server:
@@ -78,12 +78,14 @@ def test_every_check_is_counted_and_a_rerun_sends_nothing(home, tmp_path):
         assert set(result.dataset.qrels) == kept_ids
         assert all(3.0 in docs.values() for docs in result.dataset.qrels.values())
 
+        # a rerun sends only what got no usable answer: the 2 refused writing requests, and
+        # the judge's pair that got no grade (asked once more) — nothing is cached but answers
         again = _job(corpus, client, home, n=n, seed=1, per_source=15)
-        assert again.estimate()["cached"] == n
+        assert again.estimate()["cached"] == n - 2
         rerun = again.run(client)
-        assert len(server.requests) == sent  # nothing sent
-        assert rerun.usage["writing"]["requests"] == 0
-        assert rerun.usage["judge"]["requests"] == 0
+        assert len(server.requests) == sent + 2 + 2
+        assert rerun.usage["writing"]["requests"] == 2
+        assert rerun.usage["judge"]["requests"] == 2
         assert [q.text for q in rerun.dataset.queries] == \
             [q.text for q in result.dataset.queries]
         assert rerun.dataset.qrels == result.dataset.qrels
@@ -127,7 +129,7 @@ def test_pooled_judging_finds_the_other_relevant_document(home):
     assert result.pool["with_other_answer"] >= 1
     sources = {(q, d): s for q, d, _g, s in result.labels}
     assert sources[(qid, "apple1")] == "generated:gpt-4o-mini@ragdash-gen-1"
-    assert sources[(qid, "apple2")] == "llm:gpt-4o-mini@ragdash-umbrela-1"
+    assert sources[(qid, "apple2")] == "llm:gpt-4o-mini@ragdash-umbrela-2"
     # the source pair is never sent to the pool's judge twice: once for answerability only
     prompts_with_source = [p for q, p in writer.judged if q == query and docs[0].text in p]
     assert len(prompts_with_source) == 1
@@ -189,4 +191,4 @@ def test_the_output_loads_as_a_dataset_with_two_sources_of_labels(home, tmp_path
     assert store.dataset(fp).synthetic["queries"] == result.kept
     names = {s["name"] for s in store.judgment_sets(fp)}
     assert names == {"generated:gpt-4o-mini@ragdash-gen-1",
-                     "llm:gpt-4o-mini@ragdash-umbrela-1"}
+                     "llm:gpt-4o-mini@ragdash-umbrela-2"}

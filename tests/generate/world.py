@@ -6,7 +6,10 @@ the server does for it: "good" (a question in the passage's language, from its f
 for any passage), "japanese", "dup:<key>" (near-duplicate questions for the passages with that key),
 "refuse" (OpenAI's refusal field), "sorry" (a refusal in words), "two" (two questions on two
 lines), "unanswerable" (a good question the judge grades 1 against its source), "nograde"
-(a good question whose source pair the judge answers without a grade).
+(a good question whose source pair the judge answers without a grade), "ansi" (a good question
+in ANSI colour codes), "nul" (a good question with a NUL in it).
+
+``eol``: the line ending of every reply (``"\\r\\n"`` as LiteLLM relays some models).
 
 As a judge (a prompt with "##final score"), it grades the source pair 3 (1 for
 "unanswerable"), and any other pair 2 when the document's text has the query's marker word
@@ -19,13 +22,14 @@ import re
 import threading
 
 PASSAGE = re.compile(r"(?:Passage|パッセージ):\n(.*?)\n\n(?:Reply|クエリだけ)", re.DOTALL)
-JUDGE_QUERY = re.compile(r"(?:Query|クエリ)[:：]\s*(.*?)\n", re.DOTALL)
+JUDGE_QUERY = re.compile(r"(?:Query|クエリ)[:：][ \t]*(?:<query>)?(.*?)(?:</query>)?\n")
 
 
 class Writer:
-    def __init__(self, behaviour: dict[str, str], related: dict[str, set[str]] | None = None
-                 ) -> None:
+    def __init__(self, behaviour: dict[str, str], related: dict[str, set[str]] | None = None,
+                 *, eol: str = "\n") -> None:
         self.behaviour = behaviour
+        self.eol = eol
         self.related = related or {}
         self.written: dict[str, str] = {}   # query -> passage text it was written from
         self.lock = threading.Lock()
@@ -40,6 +44,12 @@ class Writer:
         return shown.split("\n", 1)[-1]
 
     def __call__(self, body: dict):
+        said = self.answer(body)
+        if isinstance(said, str) and self.eol != "\n":
+            return said.replace("\n", self.eol) + self.eol
+        return said
+
+    def answer(self, body: dict):
         prompt = body["messages"][-1]["content"]
         if "##final score" in prompt:
             return self.judge(prompt)
@@ -67,6 +77,10 @@ class Writer:
             return "I'm sorry, but I can't help with that request."
         elif kind == "two":
             return f"What is {word}?\nWhy does {word} matter?"
+        elif kind == "ansi":
+            return f"\x1b[1mWhere would I read about {word}?\x1b[0m"
+        elif kind == "nul":
+            return f"Where would I read\x00 about {word}?"
         elif ja:
             q = f"「{doc[:6]}」について教えてください"
         else:
@@ -87,5 +101,5 @@ class Writer:
             grade = 1 if self.behaviour.get(source) == "unanswerable" else 3
         else:
             words = self.related.get(query, set())
-            grade = 2 if any(w in prompt.split("Passage")[-1] for w in words) else 0
+            grade = 2 if any(w in prompt.split("<passage>\n")[-1] for w in words) else 0
         return f"The passage is assessed.\n##final score: {grade}"
