@@ -46,8 +46,8 @@ RECALL_K = "rd_engine_recall_k"
 
 
 def default_uri(engine: str) -> str:
-    """Milvus Lite's file, or Qdrant's local folder, under ``RAGDASH_HOME``."""
-    return str(ragdash_home() / ("ann.db" if engine == "milvus" else "qdrant"))
+    """Milvus Lite's file, or Qdrant's or Chroma's local folder, under ``RAGDASH_HOME``."""
+    return str(ragdash_home() / {"milvus": "ann.db", "chroma": "chroma"}.get(engine, "qdrant"))
 
 
 def _engine_changed() -> None:
@@ -98,7 +98,8 @@ def _index_settings(ctx: PageContext, engine: str) -> dict:
     """The index a candidate is built with (HNSW M / efConstruction / ef, IVF nlist /
     nprobe, flat, or the engine's default) and the K of its ANN recall."""
     t = ctx.t
-    kinds = [k for k in INDEX_KINDS if not (engine == "qdrant" and k == "ivf")]
+    kinds = [k for k in INDEX_KINDS if not (engine == "qdrant" and k == "ivf")
+             and not (engine == "chroma" and k in ("ivf", "flat"))]  # Chroma: HNSW only
     cols = st.columns(3)
     kind = cols[0].selectbox(t("eng.index"), kinds, **bind_choice(INDEX, kinds, "hnsw"))
     recall_k = cols[1].number_input(t("eng.recall_k"), 1, 1000, **bind(RECALL_K, 10))

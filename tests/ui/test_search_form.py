@@ -164,3 +164,39 @@ def test_an_http_setup_file_fills_the_section(service):
     assert at.text_input(key="w:rd_search_ids").value == ES_PATHS["ids"]
     assert at.number_input(key="w:rd_search_concurrency").value == 3
     assert "api_key_env = SEARCH_KEY" in texts(at)  # named: the key is typed here
+
+
+def test_a_chroma_collection_is_an_existing_index_on_the_run_page(sample, tmp_path):
+    """The engine section offers Chroma: its folder under RAGDASH_HOME by default, HNSW only
+    for an ANN test, and a deployed collection (vectors given) evaluated to a saved run."""
+    from app_support import custom_server
+    from fake_openai import FakeOpenAI
+
+    from ragdash.retrieval.dense import make_dense_retriever
+    from ragdash.retrieval.engines import IndexSpec, open_engine
+
+    with FakeOpenAI(dim=16) as server:
+        dense = make_dense_retriever("openai", model="fake-embed", base_url=server.url,
+                                     cache_dir=tmp_path / "cache")
+        (vecs,) = dense.embed_groups([("documents", "", sample.doc_texts())])
+        engine = open_engine("chroma", str(tmp_path / "chroma"))
+        engine.create("docs", 16, IndexSpec("hnsw"))
+        engine.insert("docs", sample.doc_ids, vecs)
+        engine.close()
+        at = open_sample(new_app())
+        custom_server(at, server.url, model="fake-embed").run()
+        at.radio(key="w:rd_engine_mode").set_value("ann").run()
+        at.selectbox(key="w:rd_engine_kind").set_value("chroma").run()
+        assert at.text_input(key="w:rd_engine_uri").value.endswith("chroma")
+        assert at.selectbox(key="w:rd_engine_index").options == ["hnsw", "default"]
+        at.radio(key="w:rd_engine_mode").set_value("engine").run()
+        at.text_input(key="w:rd_engine_uri").set_value(str(tmp_path / "chroma"))
+        at.text_input(key="w:rd_engine_collection").set_value("docs")
+        at.number_input(key="w:rd_query_limit").set_value(10).run()
+        at.button(key="run_start").click().run()
+        (job,) = wait_for_jobs(at)
+        assert job.state == "done", job.error
+    (summary,) = get_store().list()
+    run = get_store().load(summary.id)
+    assert run.config["retriever"] == "chroma" and run.config["collection"] == "docs"
+    assert run.usage["unmapped_ids"] == 0 and len(run.query_ids) == 10
