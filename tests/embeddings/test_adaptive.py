@@ -182,3 +182,13 @@ def test_every_batch_that_arrived_is_cached_and_a_second_try_pays_only_for_the_r
         assert set(sent_again) | paid == {d.text for d in ds.documents}
         np.testing.assert_allclose(vectors, expected([d.text for d in ds.documents]),
                                    atol=1e-6)
+
+
+def test_the_command_lines_progress_bar_says_it_too(capsys):
+    from ragdash.cli.evaluate import ProgressBar
+
+    bar = ProgressBar("openai")
+    bar({"stage": "documents", "done": 16, "total": 64, "calls": 5, "tokens": 300,
+         "pace": {"batch_size": 8, "batch_size_set": 16, "concurrency": 2,
+                  "concurrency_set": 4}})
+    assert "(server slow: batch 16 → 8, 4 → 2 requests at once)" in capsys.readouterr().err
