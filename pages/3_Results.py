@@ -8,7 +8,6 @@ from ragdash.present.tables import summary_grid
 from ragdash.ui import job_panel, keys, labels, page_setup, results, state
 from ragdash.ui.memo import memo
 from ragdash.ui.own_view import own_search_notes
-from ragdash.ui.own_view import own_search_notes
 from ragdash.ui.widgets import bind, bind_choice, synthetic_banner
 
 ctx = page_setup("results", settle=2.0)
@@ -54,7 +53,6 @@ st.session_state[keys.RUN_PARAM] = run.id
 
 results.run_cards(ctx, run, len(table))
 synthetic_banner(ctx.lang, run.dataset)
-own_search_notes(ctx, run)  # a team's own search: latency, mapping, failures
 own_search_notes(ctx, run)  # a team's own search: latency, mapping, failures
 n_empty = int(table.no_relevant.sum())
 
