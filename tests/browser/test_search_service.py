@@ -48,6 +48,8 @@ def test_try_one_query_then_a_run_of_the_service_reaches_results(browser, app_ur
         page.get_by_role("button", name=t("svc.try", "en")).click()
         wait_idle(page)
         page.get_by_text("Request sent", exact=True).wait_for(timeout=30_000)
+        # the two code blocks (request, reply) may be drawn a moment after their heading
+        page.locator('[data-testid="stCode"]').nth(1).wait_for(timeout=30_000)
         body = page.inner_text("body")
         # the request and the reply are code blocks (their text is not the page's inner text)
         sent, reply = page.locator('[data-testid="stCode"]').all_text_contents()[:2]
