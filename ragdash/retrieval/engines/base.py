@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import abc
 import contextlib
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -87,6 +88,26 @@ class SearchResult:
     ids: list[list[str | None]]
     scores: list[list[float]]
     seconds: list[float] = field(default_factory=list)  # one per request (latency)
+
+
+def search_in_batches(vectors: np.ndarray, batch: int,
+                      search_block: Callable[[np.ndarray], Iterable[tuple[list, list]]],
+                      ) -> SearchResult:
+    """Send ``vectors`` ``batch`` at a time through ``search_block`` (one request: a block of
+    query vectors -> per query, its hits' ids and scores, best first), timing each request."""
+    ids: list[list[str | None]] = []
+    scores: list[list[float]] = []
+    seconds: list[float] = []
+    vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+    for start in range(0, len(vectors), batch):
+        block = vectors[start:start + batch]
+        t0 = time.perf_counter()
+        rows = list(search_block(block))
+        seconds.append(time.perf_counter() - t0)
+        for row_ids, row_scores in rows:
+            ids.append(row_ids)
+            scores.append(row_scores)
+    return SearchResult(ids=ids, scores=scores, seconds=seconds)
 
 
 def _is_timeout(exc: BaseException) -> bool:

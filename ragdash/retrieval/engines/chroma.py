@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,7 +29,7 @@ import numpy as np
 
 from ...errors import EngineError
 from ...i18n import error
-from .base import CollectionInfo, IndexSpec, SearchResult, VectorEngine
+from .base import CollectionInfo, IndexSpec, SearchResult, VectorEngine, search_in_batches
 
 #: the id field that names Chroma's own record id
 RECORD_ID = "id"
@@ -108,25 +107,22 @@ class ChromaEngine(VectorEngine):
         count = int(self._call("engine.do.count", "engine.check.collection", col.count))
         n = max(1, min(int(k), count or int(k)))  # Chroma warns when asked for more
         include = ["distances"] if id_field == RECORD_ID else ["distances", "metadatas"]
-        ids: list[list[str | None]] = []
-        scores: list[list[float]] = []
-        seconds: list[float] = []
-        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        for start in range(0, len(vectors), batch):
-            block = vectors[start:start + batch]
-            t0 = time.perf_counter()
+
+        def search_block(block: np.ndarray) -> list[tuple[list, list]]:
             got = self._call("engine.do.search", "engine.check.chroma_filter", col.query,
                              query_embeddings=block, n_results=n, where=where,
                              include=include)
-            seconds.append(time.perf_counter() - t0)
             metas = got.get("metadatas") or [None] * len(block)
+            rows = []
             for row_ids, row_dist, row_meta in zip(got["ids"], got["distances"], metas):
                 if id_field == RECORD_ID:
-                    ids.append([str(i) for i in row_ids])
+                    hit_ids = [str(i) for i in row_ids]
                 else:
-                    ids.append([_id_of(m, id_field) for m in (row_meta or [None] * len(row_ids))])
-                scores.append([float(similarity(float(d))) for d in row_dist])
-        return SearchResult(ids=ids, scores=scores, seconds=seconds)
+                    hit_ids = [_id_of(m, id_field) for m in (row_meta or [None] * len(row_ids))]
+                rows.append((hit_ids, [float(similarity(float(d))) for d in row_dist]))
+            return rows
+
+        return search_in_batches(vectors, batch, search_block)
 
     # -- writing ---------------------------------------------------------------------------
     def create(self, collection: str, dimension: int, index: IndexSpec, *,

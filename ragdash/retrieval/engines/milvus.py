@@ -20,7 +20,6 @@ import collections
 import contextlib
 import logging
 import os
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,7 +27,7 @@ import numpy as np
 
 from ...errors import EngineError
 from ...i18n import error
-from .base import CollectionInfo, IndexSpec, SearchResult, VectorEngine
+from .base import CollectionInfo, IndexSpec, SearchResult, VectorEngine, search_in_batches
 
 _VECTOR_TYPES = ("FLOAT_VECTOR", "FLOAT16_VECTOR", "BFLOAT16_VECTOR")
 
@@ -173,23 +172,17 @@ class MilvusEngine(VectorEngine):
             params = {"ef": max(index.ef, k)}
         elif index is not None and index.kind == "ivf":
             params = {"nprobe": index.nprobe}
-        ids: list[list[str]] = []
-        scores: list[list[float]] = []
-        seconds: list[float] = []
-        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        for start in range(0, len(vectors), batch):
-            block = vectors[start:start + batch]
-            t0 = time.perf_counter()
+
+        def search_block(block: np.ndarray) -> list[tuple[list, list]]:
             hits = self._call(
                 "engine.do.search", "engine.check.milvus_filter", self._client.search, collection,
                 data=list(block), limit=int(k), anns_field=vector_field, output_fields=[id_field],
                 filter=filter or "", search_params={"metric_type": "IP", "params": params},
                 timeout=self.timeout)
-            seconds.append(time.perf_counter() - t0)
-            for row in hits:
-                ids.append([_id_of(h, id_field) for h in row])
-                scores.append([float(h["distance"]) for h in row])
-        return SearchResult(ids=ids, scores=scores, seconds=seconds)
+            return [([_id_of(h, id_field) for h in row], [float(h["distance"]) for h in row])
+                    for row in hits]
+
+        return search_in_batches(vectors, batch, search_block)
 
     # -- writing ---------------------------------------------------------------------------
     def create(self, collection: str, dimension: int, index: IndexSpec, *,

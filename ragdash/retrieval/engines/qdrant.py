@@ -11,14 +11,13 @@ A deployed collection may use named vectors: give ``--vector-field``.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 import numpy as np
 
 from ...errors import EngineError
 from ...i18n import error
-from .base import CollectionInfo, IndexSpec, SearchResult, VectorEngine
+from .base import CollectionInfo, IndexSpec, SearchResult, VectorEngine, search_in_batches
 
 
 def _import():
@@ -97,24 +96,18 @@ class QdrantEngine(VectorEngine):
             params = m.SearchParams(hnsw_ef=max(index.ef, k))
         elif index is not None and index.kind == "flat":
             params = m.SearchParams(exact=True)
-        ids: list[list[str]] = []
-        scores: list[list[float]] = []
-        seconds: list[float] = []
-        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        for start in range(0, len(vectors), batch):
-            block = vectors[start:start + batch]
+
+        def search_block(block: np.ndarray) -> list[tuple[list, list]]:
             requests = [m.QueryRequest(query=v.tolist(), limit=int(k), filter=query_filter,
                                        params=params, using=vector_field or None,
                                        with_payload=[id_field]) for v in block]
-            t0 = time.perf_counter()
             answers = self._call("engine.do.search", "engine.check.qdrant_filter",
                                  self._client.query_batch_points, collection,
                                  requests=requests)
-            seconds.append(time.perf_counter() - t0)
-            for answer in answers:
-                ids.append([_id_of(p, id_field) for p in answer.points])
-                scores.append([float(p.score) for p in answer.points])
-        return SearchResult(ids=ids, scores=scores, seconds=seconds)
+            return [([_id_of(p, id_field) for p in answer.points],
+                     [float(p.score) for p in answer.points]) for answer in answers]
+
+        return search_in_batches(vectors, batch, search_block)
 
     def create(self, collection: str, dimension: int, index: IndexSpec, *,
                id_field: str = "doc_id", vector_field: str = "vector") -> None:
