@@ -430,9 +430,11 @@ class RunStore:
         return conn
 
     @contextlib.contextmanager
-    def _connect(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+    def _connect(self, *, write: bool = False,
+                 pragma: str = "foreign_keys=ON") -> Iterator[sqlite3.Connection]:
         """One transaction: a consistent read, or (``write=True``) a write that holds the
-        write lock from its first read to its commit (``BEGIN IMMEDIATE``)."""
+        write lock from its first read to its commit (``BEGIN IMMEDIATE``). ``pragma`` is
+        set before the transaction begins (neither pragma can change inside one)."""
         if write and self.read_only:
             raise error(RunStoreError, "store.read_only", path=self.path)
         try:
@@ -440,7 +442,7 @@ class RunStore:
         except sqlite3.Error as exc:
             raise error(RunStoreError, "store.cannot_open", path=self.path, exc=exc) from exc
         try:
-            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute(f"PRAGMA {pragma}")
             conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
                 yield conn
@@ -471,23 +473,9 @@ class RunStore:
                         most=SCHEMA_VERSION)
         if self.read_only:
             raise error(RunStoreError, "store.read_only_old", path=self.path)
-        try:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise error(RunStoreError, "store.cannot_open", path=self.path, exc=exc) from exc
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")  # kept by the file; outside a transaction
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                _migrate(conn, self.path)  # reads the version again: another may have won
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            raise _damaged(self.path, exc) from exc
-        finally:
-            conn.close()
+        # WAL is kept by the file; the migration runs under the write lock
+        with self._connect(write=True, pragma="journal_mode=WAL") as conn:
+            _migrate(conn, self.path)  # reads the version again: another may have won
 
     # -- write ----------------------------------------------------------------------------
     def save(self, run: Run, *, secrets: Iterable[str] = (), owner: str | None = None) -> str:
