@@ -694,30 +694,30 @@ class EmbeddingJob:
                 continue
             if item is _PACE:
                 if self.on_pace is not None and self._handing_over:
-                    try:
-                        self.on_pace()
-                    except BaseException:
-                        self._handing_over = False
-                        if quiet:
-                            continue
-                        self._stop()
-                        raise
+                    self._hand_over(self.on_pace, quiet=quiet)
                 continue
             batch, vectors, exc = item
             if exc is not None:
                 self._error = self._error or exc
                 continue
             self._finished.append((batch, vectors))
-            if self.on_batch is not None and self._handing_over:
-                try:
-                    self.on_batch(batch, vectors)
-                except BaseException:
-                    self._handing_over = False
-                    if quiet:
-                        continue
-                    self._stop()
-                    raise
+            if self.on_batch is not None and self._handing_over \
+                    and not self._hand_over(self.on_batch, batch, vectors, quiet=quiet):
+                continue
             self.done += len(batch)
+
+    def _hand_over(self, callback: Callable, *args, quiet: bool) -> bool:
+        """Call the caller's ``callback``; when it raises, stop handing over: quietly (returns
+        False) while draining after a failure, else stop the workers and raise."""
+        try:
+            callback(*args)
+        except BaseException:
+            self._handing_over = False
+            if quiet:
+                return False
+            self._stop()
+            raise
+        return True
 
     def _join_threads(self) -> None:
         for worker in self._workers:
