@@ -123,6 +123,21 @@ def fill(page, label: str, value: str) -> None:
     wait_idle(page)
 
 
+def start_run_and_wait(page, store) -> None:
+    """Press the Run page's Start, wait (up to 120 s) until ``store`` (a RunStore) holds one
+    more run, then for the "See results" link, and let the page settle."""
+    from ragdash.i18n import t
+
+    before = len(store.list())
+    page.get_by_role("button", name=t("run.start", "en")).click()
+    deadline = time.monotonic() + 120
+    while len(store.list()) == before:
+        assert time.monotonic() < deadline, page.inner_text("body")[-2000:]
+        page.wait_for_timeout(250)
+    page.get_by_role("link", name=t("run.see_results", "en")).wait_for(timeout=30_000)
+    wait_idle(page)
+
+
 def sample_on_a_custom_server(page, base_url: str, *, lang: str = "en") -> None:
     """From an open app (:func:`open_app`) to the Run page set for an OpenAI-compatible server
     at ``base_url``: load the bundled sample on the Data page, open Run, choose

@@ -5,11 +5,9 @@ cached vectors into Milvus Lite with HNSW, and Compare shows the ANN run against
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from fake_openai import FakeOpenAI
-from harness import fill, nav, open_app, sample_on_a_custom_server, wait_idle
+from harness import fill, nav, open_app, sample_on_a_custom_server, start_run_and_wait, wait_idle
 
 from ragdash.i18n import t
 from ragdash.runs import RunStore
@@ -19,15 +17,6 @@ pytestmark = pytest.mark.browser
 VIEWPORT = {"width": 1400, "height": 1600}
 
 
-def _start_and_wait(page, store: RunStore) -> None:
-    before = len(store.list())
-    page.get_by_role("button", name=t("run.start", "en")).click()
-    deadline = time.monotonic() + 120
-    while len(store.list()) == before:
-        assert time.monotonic() < deadline, page.inner_text("body")[-2000:]
-        page.wait_for_timeout(250)
-    page.get_by_role("link", name=t("run.see_results", "en")).wait_for(timeout=30_000)
-    wait_idle(page)
 
 
 def test_index_the_samples_dense_run_into_milvus_lite_and_compare_ann_with_exact(
@@ -41,7 +30,7 @@ def test_index_the_samples_dense_run_into_milvus_lite_and_compare_ann_with_exact
         sample_on_a_custom_server(page, server.url)
         fill(page, t("run.model", "en"), "journey-embed")
         fill(page, t("run.api_key", "en"), "sk-journey-0000")
-        _start_and_wait(page, store)  # the exact dense run
+        start_run_and_wait(page, store)  # the exact dense run
         paid = len(server.embedding_requests)
         assert paid > 0
 
@@ -49,7 +38,7 @@ def test_index_the_samples_dense_run_into_milvus_lite_and_compare_ann_with_exact
         wait_idle(page)
         assert page.get_by_label(t("eng.uri", "en"), exact=True).input_value().endswith(
             "ann.db")  # Milvus Lite under RAGDASH_HOME by default
-        _start_and_wait(page, store)
+        start_run_and_wait(page, store)
         # the documents' and queries' vectors came from the cache: nothing paid twice
         assert len(server.embedding_requests) == paid
 

@@ -7,10 +7,9 @@ key typed is shown nowhere but in its own password field, and saved with no run.
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
-from harness import fill, nav, open_app, wait_idle
+from harness import fill, nav, open_app, start_run_and_wait, wait_idle
 
 from ragdash.i18n import t
 from ragdash.runs import RunStore
@@ -68,15 +67,8 @@ def test_try_one_query_then_a_run_of_the_service_reaches_results(browser, app_ur
         limit.fill("20")
         limit.press("Enter")
         wait_idle(page)
-        before = len(store.list())
-        page.get_by_role("button", name=t("run.start", "en")).click()
-        deadline = time.monotonic() + 120
-        while len(store.list()) == before:
-            assert time.monotonic() < deadline, page.inner_text("body")[-2000:]
-            page.wait_for_timeout(250)
-        link = page.get_by_role("link", name=t("run.see_results", "en"))
-        link.wait_for(timeout=30_000)
-        link.click()
+        start_run_and_wait(page, store)
+        page.get_by_role("link", name=t("run.see_results", "en")).click()
         wait_idle(page)
         page.get_by_text(t("res.per_query", "en")).first.wait_for(timeout=60_000)
         results = page.inner_text("body")
