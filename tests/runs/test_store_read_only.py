@@ -1,9 +1,11 @@
 """A read-only ``RAGDASH_HOME`` can still be read: ``check store:<id>`` and the run list work,
 and nothing is written — no schema, no WAL or shared-memory file, not one byte of the store.
 
-"Read-only" is made real for the process that reads: when the tests run as root (who writes
-through permission bits), the reading command runs as the unprivileged ``nobody`` on a store
-owned by root; otherwise the folder and its files lose their write bits.
+"Read-only" is made real for the process that reads: the folder and its files lose their write
+bits, and when the tests run as root (who writes through permission bits) the reading command
+runs as root without the capabilities that override them (setpriv drops CAP_DAC_OVERRIDE,
+CAP_DAC_READ_SEARCH and CAP_FOWNER), so it reads the checkout wherever it lies (a private
+``mktemp -d`` included) and cannot write the home.
 """
 
 from __future__ import annotations
@@ -26,16 +28,15 @@ from ragdash.runs.store import RunStore
 
 SAMPLE = ROOT / "ragdash" / "data" / "samples" / "jsquad-mini"
 QRELS = SAMPLE / "qrels" / "test.tsv"
-NOBODY = 65534
+#: the capabilities that let root write through (or change) permission bits
+OVERRIDES = "-dac_override,-dac_read_search,-fowner"
 
 
 @pytest.fixture
 def saved_home():
-    """A home with one saved BM25 run (closed: no -wal / -shm left), in a folder that an
-    unprivileged user may enter and read but not write. Yields (home, run id)."""
+    """A home with one saved BM25 run (closed: no -wal / -shm left). Yields (home, run id)."""
     top = Path(tempfile.mkdtemp(prefix="ragdash-ro-", dir="/tmp"))
     try:
-        top.chmod(0o755)
         home = top / "home"
         done = _ragdash("evaluate", SAMPLE, "--limit-queries", 5, "--k", "1,10", "--store",
                         home=home)
@@ -59,22 +60,20 @@ def _python(*args, home: Path, as_reader: bool = False):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RAGDASH_HOME": str(home),
            "PYTHONDONTWRITEBYTECODE": "1"}
     command = [sys.executable, *map(str, args)]
-    if as_reader and os.geteuid() == 0:  # root writes through permission bits: be nobody
+    if as_reader and os.geteuid() == 0:  # root writes through permission bits: drop that
         setpriv = shutil.which("setpriv")
         assert setpriv, "running as root, these tests need util-linux's setpriv"
-        env["HOME"] = str(home.parent)
-        command = [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+        command = [setpriv, f"--inh-caps={OVERRIDES}", f"--bounding-set={OVERRIDES}",
                    *command]
     return subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT,
                           timeout=300)
 
 
 def _lock(home: Path) -> dict[str, tuple[int, bytes]]:
-    """Take the write bits away (when not root: root reads as nobody instead); returns
-    every file's mode, size and bytes, to show nothing changed."""
-    if os.geteuid() != 0:
-        for p in [home, *home.rglob("*")]:
-            p.chmod(0o555 if p.is_dir() else 0o444)
+    """Take the write bits away; returns every file's mtime and bytes, to show nothing
+    changed."""
+    for p in [home, *home.rglob("*")]:
+        p.chmod(0o555 if p.is_dir() else 0o444)
     for p in [home, *home.rglob("*")]:
         assert not p.stat().st_mode & (stat.S_IWGRP | stat.S_IWOTH)
     return {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in home.iterdir()}
